@@ -1,0 +1,48 @@
+/**
+ * The operation catalogue: every endpoint of the Chat Messaging Service API (31) plus the friendly
+ * operations mapped onto them. Adding an endpoint means adding one descriptor to its resource file.
+ */
+import { accountResource } from './resources/accounts';
+import { chatResource } from './resources/chats';
+import { fileResource } from './resources/files';
+import { invitationResource } from './resources/invitations';
+import { labelResource } from './resources/labels';
+import { messageResource } from './resources/messages';
+import { noteResource } from './resources/notes';
+import { reactionResource } from './resources/reactions';
+import { teammateResource } from './resources/teammates';
+import { webhookResource } from './resources/webhooks';
+import { workspaceResource } from './resources/workspace';
+import type { OperationDescriptor, ResourceDescriptor } from './types';
+
+export const RESOURCES: readonly ResourceDescriptor[] = [
+	chatResource,
+	labelResource,
+	noteResource,
+	messageResource,
+	reactionResource,
+	fileResource,
+	accountResource,
+	workspaceResource,
+	teammateResource,
+	invitationResource,
+	webhookResource,
+];
+
+/** `resource:operation`, the id adapters store and the executor looks up. */
+export const operationId = (op: Pick<OperationDescriptor, 'resource' | 'operation'>): string => `${op.resource}:${op.operation}`;
+
+export const OPERATIONS: readonly OperationDescriptor[] = RESOURCES.flatMap((resource) => resource.operations);
+
+const byId = new Map(OPERATIONS.map((op) => [operationId(op), op]));
+
+export function findOperation(id: string): OperationDescriptor {
+	const op = byId.get(id);
+	if (!op) throw new Error(`Unknown operation "${id}"`);
+	return op;
+}
+
+/** The distinct endpoints (method + path) behind the catalogue: the spec's 31. */
+export function endpoints(): string[] {
+	return [...new Set(OPERATIONS.filter((op) => !op.friendlyOf).map((op) => `${op.method} ${op.path}`))];
+}

@@ -1,0 +1,133 @@
+/**
+ * One error type for everything that can go wrong with a call, so both platforms map it the same
+ * way: the node shows `message`, Catch nodes and "Continue On Fail" items carry the rest.
+ */
+
+export interface ValidationItem {
+	/** Path of the offending field from the request root (keys and indexes). */
+	fields: Array<string | number>;
+	msg: string;
+}
+
+/**
+ * - `input`: rejected before any request was sent (names the field).
+ * - `service`: the service answered with an error status or an `{status: "error"}` body.
+ * - `network`: no response arrived (refused, reset, timed out).
+ * - `timeout`: waiting for a message status ran out of time.
+ */
+export type ErrorKind = 'input' | 'service' | 'network' | 'timeout';
+
+export interface ChatMessagingErrorDetails {
+	kind: ErrorKind;
+	httpStatus?: number;
+	errorCode?: string;
+	errors?: ValidationItem[];
+	/** Input field at fault (input errors). */
+	field?: string;
+	/** `resource:operation` that failed. */
+	operation?: string;
+	/** Transport error code, e.g. ECONNREFUSED (network errors). */
+	networkCode?: string;
+	/** Raw response body when it was not the service's JSON (an HTML error page, truncated). */
+	responseText?: string;
+}
+
+export class ChatMessagingError extends Error {
+	readonly kind: ErrorKind;
+	readonly httpStatus?: number;
+	readonly errorCode?: string;
+	readonly errors?: ValidationItem[];
+	readonly field?: string;
+	readonly operation?: string;
+	readonly networkCode?: string;
+	readonly responseText?: string;
+
+	constructor(message: string, details: ChatMessagingErrorDetails) {
+		super(message);
+		this.name = 'ChatMessagingError';
+		this.kind = details.kind;
+		this.httpStatus = details.httpStatus;
+		this.errorCode = details.errorCode;
+		this.errors = details.errors;
+		this.field = details.field;
+		this.operation = details.operation;
+		this.networkCode = details.networkCode;
+		this.responseText = details.responseText;
+	}
+
+	/** Plain data for error items and msg.error: never holds request headers, so never the token. */
+	toJSON(): Record<string, unknown> {
+		const out: Record<string, unknown> = { message: this.message, kind: this.kind };
+		for (const key of ['httpStatus', 'errorCode', 'errors', 'field', 'operation', 'networkCode'] as const) {
+			if (this[key] !== undefined) out[key] = this[key];
+		}
+		return out;
+	}
+}
+
+/** An input error that names the field, raised before anything is sent. */
+export const inputError = (field: string, message: string): ChatMessagingError =>
+	new ChatMessagingError(`${field}: ${message}`, { kind: 'input', field });
+
+/**
+ * What a transport throws when no response arrived. `requestSent: false` promises the service
+ * cannot have seen the request (connection refused, DNS failure), which makes even a send safe to retry.
+ */
+export class TransportFailure extends Error {
+	constructor(
+		message: string,
+		readonly code: string,
+		readonly requestSent: boolean,
+	) {
+		super(message);
+		this.name = 'TransportFailure';
+	}
+}
+
+/** Error codes that prove the request never left this machine. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+/** Classifies an error thrown by an HTTP library (axios, n8n's helper, fetch) by its `code`. */
+export function toTransportFailure(error: unknown): TransportFailure {
+	if (error instanceof TransportFailure) return error;
+	const record = (error ?? {}) as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	const code = String(record.code ?? record.cause?.code ?? 'ENETWORK');
+	const message = typeof record.message === 'string' ? record.message : String(error);
+	return new TransportFailure(message, code, !NOT_SENT_CODES.has(code));
+}
+
+const STATUS_TEXT: Record<number, string> = {
+	400: 'Bad request',
+	401: 'Unauthorized: the API token is missing or invalid',
+	403: 'Access denied',
+	404: 'Not found',
+	429: 'Too many requests',
+	500: 'Internal server error',
+	502: 'Bad gateway',
+	503: 'Service unavailable',
+	504: 'Gateway time-out',
+};
+
+/** Turns an error response (JSON error body or any other page) into a ChatMessagingError. */
+export function serviceError(status: number, body: unknown, operation?: string): ChatMessagingError {
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		const record = body as { message?: unknown; error_code?: unknown; errors?: unknown };
+		const errors = Array.isArray(record.errors) ? (record.errors as ValidationItem[]) : undefined;
+		const base = typeof record.message === 'string' && record.message ? record.message : STATUS_TEXT[status] ?? `HTTP ${status}`;
+		const detail = errors?.length ? ` (${errors.map((item) => `${(item.fields ?? []).join('.')}: ${item.msg}`).join('; ')})` : '';
+		return new ChatMessagingError(base + detail, {
+			kind: 'service',
+			httpStatus: status,
+			errorCode: typeof record.error_code === 'string' ? record.error_code : undefined,
+			errors,
+			operation,
+		});
+	}
+	const text = typeof body === 'string' ? body.slice(0, 500) : undefined;
+	return new ChatMessagingError(`${STATUS_TEXT[status] ?? `HTTP ${status}`} (HTTP ${status}, response was not JSON)`, {
+		kind: 'service',
+		httpStatus: status,
+		operation,
+		responseText: text,
+	});
+}

@@ -1,0 +1,8 @@
+/** Public surface of the catalogue and executor, shared by the n8n and Node-RED adapters. */
+export * from './types';
+export * from './catalogue';
+export * from './errors';
+export * from './executor';
+export * from './pacing';
+export { prepareRequest, coerceField, PHONE_PATTERN, JID_PATTERN } from './validation';
+export { EVENT_TYPES } from './fields';

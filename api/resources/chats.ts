@@ -1,0 +1,106 @@
+/** Chats: GET /chats, GET /chats/{chat_id}, PATCH /chats/{chat_id}, and the friendly updates. */
+import { chatId, field, page } from '../fields';
+import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../types';
+
+const responsibleEmail = (required: boolean): FieldDescriptor =>
+	field('body', 'responsible', 'Responsible Email', 'email', 'Registration email of the team member to assign', { required });
+
+/** PATCH /chats/{chat_id} with a fixed body: the friendly operations users expect by name. */
+function chatUpdate(
+	operation: string,
+	name: string,
+	action: string,
+	description: string,
+	fields: FieldDescriptor[],
+	fixedBody?: Record<string, unknown>,
+): OperationDescriptor {
+	return {
+		resource: 'chat',
+		operation,
+		name,
+		action,
+		description,
+		method: 'PATCH',
+		path: '/chats/{chat_id}',
+		fields: [chatId, ...fields],
+		fixedBody,
+		effect: 'idempotent',
+		friendlyOf: 'chat:update',
+	};
+}
+
+export const chatResource: ResourceDescriptor = {
+	key: 'chat',
+	name: 'Chat',
+	description: 'Conversations held over the chat app',
+	operations: [
+		{
+			resource: 'chat',
+			operation: 'getAll',
+			name: 'Get Many',
+			action: 'Get many chats',
+			description:
+				'List chats, newest message first (then by name). Filters combine with AND; comma-separated values match any of them',
+			method: 'GET',
+			path: '/chats',
+			effect: 'read',
+			unwrap: 'chats',
+			pagination: { itemsKey: 'chats', pageParam: 'page' },
+			fields: [
+				field('query', 'label', 'Labels', 'stringList', 'Chats having at least one of these labels'),
+				field('query', 'chatapp_account_id', 'Chat-App Account IDs', 'stringList', 'Chats belonging to any of these accounts (wid values such as 123@c.us)'),
+				field('query', 'group', 'Group Chats', 'boolean', 'True: group chats only; false: direct chats only'),
+				field('query', 'responsible', 'Responsible Emails', 'stringList', 'Chats assigned to any of these team members'),
+				field('query', 'name', 'Name Contains', 'stringList', 'Case-insensitive; chats whose name contains any of the comma-separated strings (a string with spaces matches as a whole)'),
+				field('query', 'phone', 'Phone', 'phoneFilter', 'One number, direct chats only. With a leading + the match is exact; otherwise leading zeroes are dropped and it matches part of the phone'),
+				field('query', 'read', 'Read', 'boolean', 'True: read chats; false: unread chats'),
+				field('query', 'closed', 'Closed', 'boolean', 'True: closed chats; false: open chats'),
+				field('query', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Filter by the AI auto-response flag'),
+				field('query', 'created_after', 'Created After', 'dateTime', 'Chats created after this time'),
+				field('query', 'created_before', 'Created Before', 'dateTime', 'Chats created before this time'),
+				page,
+			],
+		},
+		{
+			resource: 'chat',
+			operation: 'get',
+			name: 'Get',
+			action: 'Get a chat',
+			description: 'Full details of one chat',
+			method: 'GET',
+			path: '/chats/{chat_id}',
+			effect: 'read',
+			fields: [chatId],
+		},
+		{
+			resource: 'chat',
+			operation: 'update',
+			name: 'Update',
+			action: 'Update a chat',
+			description: 'Change any of the chat flags, its name or its responsible team member',
+			method: 'PATCH',
+			path: '/chats/{chat_id}',
+			effect: 'idempotent',
+			fields: [
+				chatId,
+				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', { allowEmpty: true }),
+				field('body', 'closed', 'Closed', 'boolean', 'True closes the chat, false reopens it'),
+				field('body', 'read', 'Read', 'boolean', 'Marks the chat read or unread'),
+				field('body', 'name', 'Name', 'string', 'New name; must be unique in the workspace'),
+				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Enables or disables the AI auto-response'),
+			],
+		},
+		chatUpdate('close', 'Close', 'Close a chat', 'Close the chat (PATCH closed: true)', [], { closed: true }),
+		chatUpdate('reopen', 'Reopen', 'Reopen a chat', 'Reopen a closed chat (PATCH closed: false)', [], { closed: false }),
+		chatUpdate('assign', 'Assign', 'Assign a chat', 'Make a team member responsible for the chat', [responsibleEmail(true)]),
+		chatUpdate('unassign', 'Unassign', 'Unassign a chat', 'Remove the responsible team member', [], { responsible: '' }),
+		chatUpdate('markRead', 'Mark Read', 'Mark a chat as read', 'Mark the chat read (PATCH read: true)', [], { read: true }),
+		chatUpdate('markUnread', 'Mark Unread', 'Mark a chat as unread', 'Mark the chat unread (PATCH read: false)', [], { read: false }),
+		chatUpdate('rename', 'Rename', 'Rename a chat', 'Give the chat a new name, unique in the workspace', [
+			field('body', 'name', 'New Name', 'string', 'New name of the chat; must be unique in the workspace', { required: true }),
+		]),
+		chatUpdate('setAiAutoresponse', 'Set AI Auto-Response', 'Switch the AI auto-response of a chat', 'Enable or disable the AI agent auto-response for the chat', [
+			field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Whether the AI agent answers automatically', { required: true, default: true, sendDefault: true }),
+		]),
+	],
+};

@@ -1,0 +1,74 @@
+/**
+ * Chat labels: GET, PUT (adds, keeps existing) and POST (replaces the whole set) on
+ * /chats/{chat_id}/labels, plus "remove", which reads the set and replaces it without the given labels.
+ * The names say which is which, since PUT-adds versus POST-replaces is easy to confuse.
+ */
+import { chatId, labelsBody } from '../fields';
+import type { ResourceDescriptor } from '../types';
+
+/** Labels as the service holds them: compared exactly, as strings. */
+function labelList(value: unknown): string[] {
+	return Array.isArray(value) ? value.map(String) : [];
+}
+
+export const labelResource: ResourceDescriptor = {
+	key: 'label',
+	name: 'Chat Label',
+	description: 'Labels that organise chats; unknown labels are created when used',
+	operations: [
+		{
+			resource: 'label',
+			operation: 'get',
+			name: 'Get',
+			action: 'Get the labels of a chat',
+			description: 'The labels of one chat',
+			method: 'GET',
+			path: '/chats/{chat_id}/labels',
+			effect: 'read',
+			unwrap: 'labels',
+			fields: [chatId],
+		},
+		{
+			resource: 'label',
+			operation: 'add',
+			name: 'Add (Keep Existing)',
+			action: 'Add labels to a chat, keeping existing ones',
+			description: 'Adds the labels and keeps the ones the chat already has (PUT)',
+			method: 'PUT',
+			path: '/chats/{chat_id}/labels',
+			effect: 'idempotent',
+			fields: [chatId, labelsBody('Labels to add; the chat keeps its other labels')],
+		},
+		{
+			resource: 'label',
+			operation: 'replace',
+			name: 'Replace All',
+			action: 'Replace all labels of a chat',
+			description: 'Sets exactly these labels: labels not listed are removed (POST)',
+			method: 'POST',
+			path: '/chats/{chat_id}/labels',
+			// Replacing with the same set twice gives the same state, so this POST is safe to retry.
+			effect: 'idempotent',
+			fields: [chatId, labelsBody('The complete new label set of the chat')],
+		},
+		{
+			resource: 'label',
+			operation: 'remove',
+			name: 'Remove',
+			action: 'Remove labels from a chat',
+			description: 'Removes these labels and keeps the others (reads the set, then replaces it)',
+			method: 'POST',
+			path: '/chats/{chat_id}/labels',
+			effect: 'idempotent',
+			friendlyOf: 'label:replace',
+			fields: [chatId, labelsBody('Labels to remove; the chat keeps its other labels')],
+			readModifyWrite: {
+				read: 'label:get',
+				combine: (input, current) => {
+					const remove = new Set(labelList(input.labels));
+					return { chat_id: input.chat_id, labels: labelList(current).filter((label) => !remove.has(label)) };
+				},
+			},
+		},
+	],
+};

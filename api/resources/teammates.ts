@@ -1,0 +1,22 @@
+/** Team members of the workspace. */
+import type { ResourceDescriptor } from '../types';
+
+export const teammateResource: ResourceDescriptor = {
+	key: 'teammate',
+	name: 'Teammate',
+	description: 'Members of the workspace team',
+	operations: [
+		{
+			resource: 'teammate',
+			operation: 'getAll',
+			name: 'Get Many',
+			action: 'Get many teammates',
+			description: 'List the team members of the workspace',
+			method: 'GET',
+			path: '/workspace/teammates',
+			effect: 'read',
+			unwrap: 'teammates',
+			fields: [],
+		},
+	],
+};

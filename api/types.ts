@@ -1,0 +1,182 @@
+/**
+ * The shape of the operation catalogue. One `OperationDescriptor` per endpoint (plus the friendly
+ * operations mapped onto the same endpoints) is all a platform adapter needs: the n8n properties,
+ * the Node-RED editor and the executor are all driven from these records.
+ *
+ * This module imports neither n8n nor Node-RED.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Resource keys, in the order the editors list them. */
+export type ResourceKey =
+	| 'chat'
+	| 'label'
+	| 'note'
+	| 'message'
+	| 'reaction'
+	| 'file'
+	| 'account'
+	| 'workspace'
+	| 'teammate'
+	| 'invitation'
+	| 'webhook';
+
+/**
+ * What a field holds; drives validation, coercion and the editor widget.
+ * - `phone`: international format, optional `+`, digits only (the spec's `Invalid phone number format`).
+ * - `phoneFilter`: the chat-list phone filter; digits with an optional `+` (leading zeroes allowed).
+ * - `jid` / `wid`: `<id>@<server>`.
+ * - `stringList`: an array of strings, or one comma-separated string.
+ * - `binary`: bytes with a file name and MIME type (multipart upload).
+ */
+export type FieldKind =
+	| 'string'
+	| 'text'
+	| 'integer'
+	| 'boolean'
+	| 'dateTime'
+	| 'phone'
+	| 'phoneFilter'
+	| 'jid'
+	| 'wid'
+	| 'email'
+	| 'url'
+	| 'options'
+	| 'stringList'
+	| 'binary';
+
+/** Where a field travels in the HTTP request. */
+export type FieldLocation = 'path' | 'query' | 'body' | 'multipart';
+
+export interface FieldOption {
+	value: string;
+	name: string;
+	description?: string;
+}
+
+export interface FieldDescriptor {
+	/** Wire name (path placeholder, query parameter, body key or multipart part). */
+	name: string;
+	displayName: string;
+	kind: FieldKind;
+	in: FieldLocation;
+	required?: boolean;
+	/** Default shown in editors; not sent unless the user keeps or sets it (see `sendDefault`). */
+	default?: string | number | boolean | string[];
+	/** Send `default` when the user gives no value (e.g. a webhook is created enabled). */
+	sendDefault?: boolean;
+	/** Allowed values for `options` (matched case-insensitively, sent as listed here). */
+	options?: readonly FieldOption[];
+	/** Keep an empty string instead of treating it as "not given" (`responsible: ""` unassigns). */
+	allowEmpty?: boolean;
+	/** Inclusive bounds for `integer`. */
+	min?: number;
+	max?: number;
+	/** Help text drawn from the spec. Query `stringList`s travel as the spec's comma lists. */
+	description: string;
+	placeholder?: string;
+}
+
+/**
+ * How an operation may be retried without duplicating an effect.
+ * - `read`: GET; always safe.
+ * - `idempotent`: PUT, PATCH, DELETE and the label replace; repeating gives the same state.
+ * - `create`: a POST that creates something (message, note, file, invitation, webhook, added label):
+ *   retried only when the service cannot have acted on it (429, or the connection was refused before
+ *   the request was written).
+ */
+export type Effect = 'read' | 'idempotent' | 'create';
+
+export interface Pagination {
+	/** Key of the item array inside `data` (`chats`, `messages`, `files`). */
+	itemsKey: string;
+	/** Query parameter carrying the 1-based page number. */
+	pageParam: 'page';
+}
+
+/**
+ * Read-modify-write: read a value with another operation, combine it with the input, then send
+ * this operation with the combined body. Used by "remove labels" (read the set, replace it).
+ */
+export interface ReadModifyWrite {
+	/** `resource:operation` id of the read. */
+	read: string;
+	/** Builds this operation's input from the caller's input and the read's result. */
+	combine: (input: Record<string, unknown>, current: unknown) => Record<string, unknown>;
+}
+
+export interface OperationDescriptor {
+	resource: ResourceKey;
+	/** Stable key within the resource (`getAll`, `close`, `add`, ...). */
+	operation: string;
+	/** Display name of the operation ("Close"). */
+	name: string;
+	/** One-line action text, as n8n shows it ("Close a chat"). */
+	action: string;
+	/** Help text drawn from the spec. */
+	description: string;
+	method: HttpMethod;
+	/** Path relative to the base URL, with `{placeholders}` for path fields. */
+	path: string;
+	fields: readonly FieldDescriptor[];
+	/** Body members every call sends (friendly operations: `close` sends `{closed: true}`). */
+	fixedBody?: Readonly<Record<string, unknown>>;
+	effect: Effect;
+	/** Member of `data` to return (`labels` → `data.labels`); omitted: `data` itself. */
+	unwrap?: string;
+	pagination?: Pagination;
+	readModifyWrite?: ReadModifyWrite;
+	/** Friendly operation mapped onto another endpoint's descriptor (documentation only). */
+	friendlyOf?: string;
+	/** Body must hold at least one of these fields (e.g. a message needs text or file_uid). */
+	requireOneOf?: readonly string[];
+	/** Sends a message (used by adapters to offer attachments and wait-for-status). */
+	sendsMessage?: boolean;
+}
+
+export interface ResourceDescriptor {
+	key: ResourceKey;
+	name: string;
+	description: string;
+	operations: readonly OperationDescriptor[];
+}
+
+/** Bytes with their name, for multipart uploads. */
+export interface BinaryInput {
+	data: Uint8Array;
+	filename: string;
+	mimeType?: string;
+}
+
+/** One HTTP request as the executor asks a transport to send it. */
+export interface TransportRequest {
+	method: HttpMethod;
+	/** Absolute URL with the query string already applied. */
+	url: string;
+	headers: Record<string, string>;
+	/** Serialized body (JSON text or multipart bytes); undefined for none. */
+	body?: string | Uint8Array;
+	timeoutMs: number;
+}
+
+export interface TransportResponse {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	/** Parsed JSON when the response was JSON, otherwise the raw text. */
+	body: unknown;
+}
+
+/**
+ * Sends one request. Must resolve for every HTTP status (errors included) and reject only when no
+ * response was received, with a `TransportFailure`-shaped error (see errors.ts) so the executor
+ * knows whether the request may have reached the service.
+ */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** Injected time, so shared code holds no timers of its own (n8n forbids them in nodes). */
+export interface Timing {
+	sleep(ms: number): Promise<void>;
+	now(): number;
+	random(): number;
+}

@@ -1,0 +1,208 @@
+/**
+ * Input validation and coercion: turns the caller's flat input (keyed by wire name) into the parts
+ * of an HTTP request, or throws an input error naming the field, before anything is sent.
+ */
+import { inputError } from './errors';
+import type { BinaryInput, FieldDescriptor, OperationDescriptor } from './types';
+
+/** International format: optional `+`, country code (no leading 0), digits only, E.164 length. */
+export const PHONE_PATTERN = /^\+?[1-9]\d{6,14}$/;
+/** The chat-list phone filter: part of a number, digits with an optional `+`. */
+const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
+/** `<id>@<server>`, as chat-app JIDs and account wids are written. */
+export const JID_PATTERN = /^[^\s@]+@[^\s@]+$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+export interface PreparedRequest {
+	/** Path with its placeholders filled and encoded. */
+	path: string;
+	query: Record<string, string>;
+	/** JSON body members, when the operation has body fields or a fixed body. */
+	body?: Record<string, unknown>;
+	/** Multipart parts, when the operation uploads bytes. */
+	multipart?: Record<string, string | BinaryInput>;
+}
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+function describe(value: unknown): string {
+	if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+	if (value instanceof Uint8Array) return `${value.constructor.name}(${value.length})`;
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+function asText(field: FieldDescriptor, value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw inputError(field.name, `must be a string, got ${describe(value)}`);
+}
+
+function asPatternText(field: FieldDescriptor, value: unknown, pattern: RegExp, expected: string): string {
+	const text = asText(field, value).trim();
+	if (!pattern.test(text)) throw inputError(field.name, `${expected}, got ${describe(value)}`);
+	return text;
+}
+
+function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
+	const record = value as Partial<BinaryInput> | null;
+	if (!record || typeof record !== 'object' || !(record.data instanceof Uint8Array)) {
+		throw inputError(field.name, 'must be file bytes with a file name ({data, filename, mimeType})');
+	}
+	if (!record.filename) throw inputError(field.name, 'needs a file name');
+	return { data: record.data, filename: record.filename, mimeType: record.mimeType };
+}
+
+/** Coerces one given (non-blank) value to what the wire takes, or throws naming the field. */
+export function coerceField(field: FieldDescriptor, value: unknown): unknown {
+	switch (field.kind) {
+		case 'string':
+		case 'text':
+			return asText(field, value);
+		case 'integer': {
+			const number = typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value.trim()) : value;
+			if (typeof number !== 'number' || !Number.isInteger(number)) throw inputError(field.name, `must be a whole number, got ${describe(value)}`);
+			if (field.min !== undefined && number < field.min) throw inputError(field.name, `must be at least ${field.min}, got ${number}`);
+			if (field.max !== undefined && number > field.max) throw inputError(field.name, `must be at most ${field.max}, got ${number}`);
+			return number;
+		}
+		case 'boolean':
+			if (typeof value === 'boolean') return value;
+			if (value === 'true' || value === 'false') return value === 'true';
+			throw inputError(field.name, `must be true or false, got ${describe(value)}`);
+		case 'dateTime': {
+			const text = value instanceof Date ? value.toISOString() : asText(field, value).trim();
+			if (Number.isNaN(Date.parse(text))) throw inputError(field.name, `must be a date-time such as 2026-01-31T09:00:00Z, got ${describe(value)}`);
+			return text;
+		}
+		case 'phone':
+			return asPatternText(field, value, PHONE_PATTERN, 'Invalid phone number format: use the international format with country code, digits only and an optional leading + (no spaces, dashes or brackets)');
+		case 'phoneFilter':
+			return asPatternText(field, value, PHONE_FILTER_PATTERN, 'must be digits with an optional leading + (no spaces, dashes or brackets)');
+		case 'jid':
+		case 'wid':
+			return asPatternText(field, value, JID_PATTERN, 'must look like <id>@<server>, e.g. 4915112345678@c.us');
+		case 'email':
+			return asPatternText(field, value, EMAIL_PATTERN, 'must be an email address');
+		case 'url': {
+			const text = asText(field, value).trim();
+			let protocol = '';
+			try {
+				protocol = new URL(text).protocol;
+			} catch {
+				// reported below
+			}
+			if (protocol !== 'https:' && protocol !== 'http:') throw inputError(field.name, `must be an http(s) URL, got ${describe(value)}`);
+			return text;
+		}
+		case 'options': {
+			const text = asText(field, value).trim().toLowerCase();
+			const option = field.options?.find((candidate) => candidate.value.toLowerCase() === text);
+			if (!option) throw inputError(field.name, `must be one of ${field.options?.map((o) => o.value).join(', ')}, got ${describe(value)}`);
+			return option.value;
+		}
+		case 'stringList': {
+			const items = typeof value === 'string' ? value.split(',') : value;
+			if (!Array.isArray(items)) throw inputError(field.name, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
+			const list = items.map((item, index) => {
+				if (typeof item !== 'string' && typeof item !== 'number') throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`);
+				return String(item).trim();
+			});
+			return list.filter((item) => item !== '');
+		}
+		case 'binary':
+			return asBinary(field, value);
+	}
+}
+
+/** Fills `{name}` placeholders of a path, encoding each value. */
+function fillPath(path: string, values: Record<string, unknown>): string {
+	return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}
+
+/**
+ * Validates `input` against the operation's fields and builds the request parts. Unknown input keys
+ * are ignored, so a whole msg.payload or item JSON can be passed; blank optional values are "not given".
+ */
+export function prepareRequest(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
+	const pathValues: Record<string, unknown> = {};
+	const query: Record<string, string> = {};
+	const body: Record<string, unknown> = { ...op.fixedBody };
+	const multipart: Record<string, string | BinaryInput> = {};
+
+	for (const field of op.fields) {
+		let value = input[field.name];
+		const keepEmpty = value === '' && field.allowEmpty;
+		if (isBlank(value) && !keepEmpty) {
+			if (field.sendDefault && field.default !== undefined) value = field.default;
+			else if (field.required) throw inputError(field.name, 'is required');
+			else continue;
+		}
+		const coerced = value === '' && field.allowEmpty ? '' : coerceField(field, value);
+		if (field.kind === 'stringList' && field.required && (coerced as string[]).length === 0) {
+			throw inputError(field.name, 'needs at least one value');
+		}
+		switch (field.in) {
+			case 'path':
+				pathValues[field.name] = coerced;
+				break;
+			case 'query':
+				if (Array.isArray(coerced)) {
+					if (coerced.length) query[field.name] = coerced.join(',');
+				} else query[field.name] = String(coerced);
+				break;
+			case 'body':
+				body[field.name] = coerced;
+				break;
+			case 'multipart':
+				multipart[field.name] = typeof coerced === 'object' ? (coerced as BinaryInput) : String(coerced);
+				break;
+		}
+	}
+
+	if (op.requireOneOf && !op.requireOneOf.some((name) => !isBlank(body[name]))) {
+		throw inputError(op.requireOneOf.join(' or '), `give at least one of ${op.requireOneOf.join(', ')}`);
+	}
+
+	const usesBody = op.fields.some((f) => f.in === 'body') || op.fixedBody !== undefined;
+	const usesMultipart = op.fields.some((f) => f.in === 'multipart');
+	return {
+		path: fillPath(op.path, pathValues),
+		query,
+		body: usesBody ? body : undefined,
+		multipart: usesMultipart ? multipart : undefined,
+	};
+}
+
+/** Encodes multipart/form-data by hand: no FormData or Buffer, so it runs the same in n8n and Node-RED. */
+export function encodeMultipart(parts: Record<string, string | BinaryInput>, boundary: string): Uint8Array {
+	const encoder = new TextEncoder();
+	const chunks: Uint8Array[] = [];
+	const quote = (text: string) => text.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+	for (const [name, value] of Object.entries(parts)) {
+		if (typeof value === 'string') {
+			chunks.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`));
+		} else {
+			chunks.push(
+				encoder.encode(
+					`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"; filename="${quote(value.filename)}"\r\n` +
+						`Content-Type: ${value.mimeType || 'application/octet-stream'}\r\n\r\n`,
+				),
+			);
+			chunks.push(value.data);
+			chunks.push(encoder.encode('\r\n'));
+		}
+	}
+	chunks.push(encoder.encode(`--${boundary}--\r\n`));
+	const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+	let offset = 0;
+	for (const chunk of chunks) {
+		out.set(chunk, offset);
+		offset += chunk.length;
+	}
+	return out;
+}

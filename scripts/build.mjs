@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Builds everything into dist/:
+//   dist/{api,nodes,credentials,icons}  the n8n package (the root package.json ships these)
+//   dist/node-red/                      @chat-messaging/node-red-chat-messaging, with its own package.json
+//   dist/sandbox/                       @chat-messaging/sandbox, with its own package.json
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+// n8n reads icons relative to the compiled node files.
+for (const node of ['ChatMessaging', 'ChatMessagingTrigger']) {
+	const dir = join(dist, 'nodes', node);
+	if (existsSync(dir)) cpSync(join(root, 'icons', 'chat-messaging.svg'), join(dir, 'chat-messaging.svg'));
+}
+if (existsSync(join(dist, 'credentials'))) cpSync(join(root, 'icons', 'chat-messaging.svg'), join(dist, 'credentials', 'chat-messaging.svg'));
+
+// The sandbox package: its compiled code is already in dist/sandbox.
+const sandboxDir = join(dist, 'sandbox');
+writeFileSync(
+	join(sandboxDir, 'package.json'),
+	JSON.stringify(
+		{
+			name: '@chat-messaging/sandbox',
+			version: rootPackage.version,
+			description: 'A local implementation of the Chat Messaging Service API, to build and test flows offline.',
+			license: 'MIT',
+			repository: rootPackage.repository,
+			bugs: rootPackage.bugs,
+			keywords: ['chat', 'messaging', 'sandbox', 'mock-server', 'n8n', 'node-red'],
+			main: 'index.js',
+			bin: { 'chat-messaging-sandbox': 'cli.js' },
+			engines: { node: '>=20' },
+			dependencies: { zod: rootPackage.devDependencies.zod },
+		},
+		null,
+		2,
+	) + '\n',
+);
+if (existsSync(join(root, 'sandbox', 'README.md'))) cpSync(join(root, 'sandbox', 'README.md'), join(sandboxDir, 'README.md'));
+cpSync(join(root, 'LICENSE'), join(sandboxDir, 'LICENSE'));
+if (existsSync(join(sandboxDir, 'cli.js'))) chmodSync(join(sandboxDir, 'cli.js'), 0o755);
+
+// The Node-RED package is assembled by its own step (editor HTML generated from the catalogue).
+if (existsSync(join(root, 'scripts', 'build-node-red.mjs'))) {
+	execFileSync(process.execPath, [join(root, 'scripts', 'build-node-red.mjs')], { stdio: 'inherit' });
+}
+mkdirSync(dist, { recursive: true });
+console.log('built dist/ (n8n), dist/node-red, dist/sandbox');

