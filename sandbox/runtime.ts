@@ -1,0 +1,138 @@
+import { randomBytes } from 'crypto';
+import { Messaging } from './messaging';
+import type { ChatRecord, MessageRecord, WorkspaceData } from './model';
+import type { SandboxOptions } from './options';
+import { loadState, saveStateAtomically, type PersistedState } from './persistence';
+import { Random, hashSeed } from './random';
+import { Renderer } from './render';
+import { Scheduler } from './scheduler';
+import { generateWorkspace } from './seed';
+import { parseUtcOffset } from './time';
+import { WebhookDispatcher } from './webhooks';
+import { Workspace, WorkspaceDirectory } from './workspace';
+
+/** Debounce of state-file writes: bursts of changes cost one write. */
+const SAVE_DEBOUNCE_MS = 100;
+
+/** Everything one sandbox instance holds: workspaces, queues, webhooks, persistence. No HTTP in here. */
+export class SandboxRuntime {
+  readonly directory = new WorkspaceDirectory();
+  readonly scheduler = new Scheduler();
+  readonly renderer: Renderer;
+  readonly rng: Random;
+  readonly events: WebhookDispatcher;
+  readonly messaging: Messaging;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private readonly seedTime: number;
+
+  constructor(readonly options: SandboxOptions) {
+    this.rng = new Random(hashSeed(`${options.seed}:runtime`));
+    this.renderer = new Renderer(`chat-messaging-sandbox:${options.seed}`);
+    this.events = new WebhookDispatcher(this);
+    this.messaging = new Messaging(this);
+    this.seedTime = options.seedTime === 'now' ? Date.now() : Date.parse(options.seedTime);
+    if (Number.isNaN(this.seedTime)) throw new Error(`seedTime must be ISO 8601 or "now": ${options.seedTime}`);
+  }
+
+  /** Loads the state file (if any), then adds a seeded workspace for each token not in it. Returns all tokens. */
+  init(): string[] {
+    const persisted = this.options.statePath ? loadState(this.options.statePath) : null;
+    for (const data of persisted?.workspaces ?? []) this.directory.byToken.set(data.token, new Workspace(data, this.options.seed));
+    const tokens = [...this.options.tokens];
+    if (tokens.length === 0 && this.directory.byToken.size === 0) tokens.push(`sbx_${randomBytes(12).toString('hex')}`);
+    for (const token of tokens) {
+      if (!this.directory.byToken.has(token)) {
+        const ws = new Workspace(this.seedData(token, this.nextWorkspaceNumber()), this.options.seed);
+        this.directory.byToken.set(token, ws);
+      }
+    }
+    // Messages still queued when the state was saved resume sending.
+    for (const ws of this.directory.list()) this.messaging.pump(ws);
+    this.saveNow();
+    return [...this.directory.byToken.keys()];
+  }
+
+  private nextWorkspaceNumber(): number {
+    return Math.max(0, ...this.directory.list().map((w) => w.data.number)) + 1;
+  }
+
+  private seedData(token: string, number: number): WorkspaceData {
+    return generateWorkspace({
+      token,
+      number,
+      seed: this.options.seed,
+      chats: this.options.chats,
+      accounts: this.options.accounts,
+      quota: this.options.quota,
+      seedTime: this.seedTime,
+      offsetMinutes: parseUtcOffset(this.options.utcOffset),
+    });
+  }
+
+  /** Puts a workspace back to its seeded start (same ids), dropping its queue, webhooks and delivery log. */
+  reset(ws: Workspace): Workspace {
+    const data = this.seedData(ws.token, ws.data.number);
+    data.generation = ws.data.generation + 1;
+    const fresh = new Workspace(data, this.options.seed);
+    this.messaging.forget(ws);
+    this.directory.byToken.set(ws.token, fresh);
+    this.changed();
+    return fresh;
+  }
+
+  /** `data` of a message event: the spec's fields (chat_id, chat_name, text, message_uid, unattended_customer) and more. */
+  messageEventData(ws: Workspace, message: MessageRecord): Record<string, unknown> {
+    const chat = ws.chatById.get(message.chatId)!;
+    return {
+      chat_id: chat.id,
+      chat_name: chat.name,
+      text: message.text,
+      message_uid: message.uid,
+      unattended_customer: chat.unattended,
+      from_me: message.fromMe,
+      phone: chat.phone,
+      jid: chat.jid,
+      is_group: chat.isGroup,
+      chatapp_account_id: chat.accountId,
+      sender_name: message.senderName,
+      sender_phone: message.senderPhone,
+      timestamp: this.renderer.message(ws, message, '').timestamp,
+      has_attachment: message.fileUid !== null,
+      attachment_filename: message.attachmentFilename,
+      origin: message.origin,
+    };
+  }
+
+  /** `data` of chat:created: the chat record plus chat_id / chat_name / unattended_customer. */
+  chatEventData(ws: Workspace, chat: ChatRecord): Record<string, unknown> {
+    return { ...this.renderer.chat(ws, chat), chat_id: chat.id, chat_name: chat.name, unattended_customer: chat.unattended };
+  }
+
+  /** Marks the state dirty; the state file (if any) is rewritten shortly after. */
+  changed(): void {
+    if (!this.options.statePath || this.saveTimer || this.scheduler.isStopped) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.saveNow();
+    }, SAVE_DEBOUNCE_MS);
+  }
+
+  saveNow(): void {
+    if (!this.options.statePath) return;
+    const state: PersistedState = {
+      format: 'chat-messaging-sandbox-state',
+      version: 1,
+      seed: this.options.seed,
+      savedAt: new Date().toISOString(),
+      workspaces: this.directory.list().map((w) => w.data),
+    };
+    saveStateAtomically(this.options.statePath, state);
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.saveNow();
+  }
+}
