@@ -99,7 +99,7 @@ export class Executor {
 		if (op.readModifyWrite) {
 			prepareRequest(op, input); // validate the caller's input before the read
 			const current = await this.run(op.readModifyWrite.read, input);
-			return this.call(op, op.readModifyWrite.combine(input, current));
+			return this.call(findOperation(op.readModifyWrite.write), op.readModifyWrite.combine(input, current));
 		}
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
 			const limit = runOptions.returnAll === false ? runOptions.limit ?? 50 : undefined;

@@ -68,7 +68,7 @@ export interface FieldDescriptor {
 	sendDefault?: boolean;
 	/** Allowed values for `options` (matched case-insensitively, sent as listed here). */
 	options?: readonly FieldOption[];
-	/** Keep an empty string instead of treating it as "not given" (`responsible: ""` unassigns). */
+	/** An empty value is a value: `responsible: ""` unassigns, an empty label set clears the labels. */
 	allowEmpty?: boolean;
 	/** Inclusive bounds for `integer`. */
 	min?: number;
@@ -102,6 +102,8 @@ export interface Pagination {
 export interface ReadModifyWrite {
 	/** `resource:operation` id of the read. */
 	read: string;
+	/** `resource:operation` id of the write that receives the combined input. */
+	write: string;
 	/** Builds this operation's input from the caller's input and the read's result. */
 	combine: (input: Record<string, unknown>, current: unknown) => Record<string, unknown>;
 }

@@ -142,8 +142,9 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 			else if (field.required) throw inputError(field.name, 'is required');
 			else continue;
 		}
-		const coerced = value === '' && field.allowEmpty ? '' : coerceField(field, value);
-		if (field.kind === 'stringList' && field.required && (coerced as string[]).length === 0) {
+		// An allowed empty string stays empty ("" unassigns); an empty list stays an empty list.
+		const coerced = value === '' && field.allowEmpty && field.kind !== 'stringList' ? '' : coerceField(field, value);
+		if (field.kind === 'stringList' && field.required && !field.allowEmpty && (coerced as string[]).length === 0) {
 			throw inputError(field.name, 'needs at least one value');
 		}
 		switch (field.in) {

@@ -5,11 +5,12 @@
  */
 import { chatId, labelsBody } from '../fields';
 import type { ResourceDescriptor } from '../types';
+import { coerceField } from '../validation';
 
-/** Labels as the service holds them: compared exactly, as strings. */
-function labelList(value: unknown): string[] {
-	return Array.isArray(value) ? value.map(String) : [];
-}
+const labelsToRemove = labelsBody('Labels to remove; the chat keeps its other labels');
+
+/** The current set as the service returned it: compared exactly, as strings. */
+const currentLabels = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 export const labelResource: ResourceDescriptor = {
 	key: 'label',
@@ -49,7 +50,7 @@ export const labelResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}/labels',
 			// Replacing with the same set twice gives the same state, so this POST is safe to retry.
 			effect: 'idempotent',
-			fields: [chatId, labelsBody('The complete new label set of the chat')],
+			fields: [chatId, { ...labelsBody('The complete new label set of the chat; an empty set removes every label'), allowEmpty: true }],
 		},
 		{
 			resource: 'label',
@@ -61,12 +62,14 @@ export const labelResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}/labels',
 			effect: 'idempotent',
 			friendlyOf: 'label:replace',
-			fields: [chatId, labelsBody('Labels to remove; the chat keeps its other labels')],
+			fields: [chatId, labelsToRemove],
 			readModifyWrite: {
 				read: 'label:get',
+				write: 'label:replace',
 				combine: (input, current) => {
-					const remove = new Set(labelList(input.labels));
-					return { chat_id: input.chat_id, labels: labelList(current).filter((label) => !remove.has(label)) };
+					// Same parsing as the request itself: a list or one comma-separated string.
+					const remove = new Set(coerceField(labelsToRemove, input.labels) as string[]);
+					return { chat_id: input.chat_id, labels: currentLabels(current).filter((label) => !remove.has(label)) };
 				},
 			},
 		},

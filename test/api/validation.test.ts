@@ -1,0 +1,107 @@
+/** Bad input gets an error naming the field, before any request is sent. */
+import { ChatMessagingError, Executor, normalizeBaseUrl } from '../../api';
+import { ok, scripted, virtualTiming } from '../support/scripted-transport';
+
+type Row = [operation: string, input: Record<string, unknown>, field: string, message: RegExp];
+
+const BAD: Row[] = [
+	['message:sendToPhone', { text: 'hi' }, 'phone', /is required/],
+	['message:sendToPhone', { phone: '+49 151 1234567', text: 'hi' }, 'phone', /Invalid phone number format/],
+	['message:sendToPhone', { phone: '(0151) 1234567', text: 'hi' }, 'phone', /Invalid phone number format/],
+	['message:sendToPhone', { phone: '49-151-1234567', text: 'hi' }, 'phone', /Invalid phone number format/],
+	['message:sendToPhone', { phone: '++4915112345678', text: 'hi' }, 'phone', /Invalid phone number format/],
+	['message:sendToPhone', { phone: '12345', text: 'hi' }, 'phone', /Invalid phone number format/],
+	['message:sendToPhone', { phone: '4915112345678' }, 'text or file_uid', /at least one of text, file_uid/],
+	['message:sendToPhone', { phone: '4915112345678', text: 'x', chatapp_account_id: 'nope' }, 'chatapp_account_id', /<id>@<server>/],
+	['message:sendToJid', { jid: '4915112345678', text: 'x' }, 'jid', /<id>@<server>/],
+	['message:sendToJid', { jid: 'a b@c.us', text: 'x' }, 'jid', /<id>@<server>/],
+	['message:sendToChat', { chat_id: 'abc', text: 'x' }, 'chat_id', /whole number/],
+	['message:sendToChat', { chat_id: 1.5, text: 'x' }, 'chat_id', /whole number/],
+	['message:sendToChat', { chat_id: 1, text: { nested: true } }, 'text', /must be a string/],
+	['chat:getAll', { group: 'yes' }, 'group', /true or false/],
+	['chat:getAll', { page: 0 }, 'page', /at least 1/],
+	['chat:getAll', { created_after: 'last tuesday' }, 'created_after', /date-time/],
+	['chat:getAll', { phone: '+49 151' }, 'phone', /digits/],
+	['chat:getAll', { label: [1, { a: 1 }] }, 'label[1]', /must be a string/],
+	['chat:assign', { chat_id: 1, responsible: 'not-an-email' }, 'responsible', /email/],
+	['chat:assign', { chat_id: 1 }, 'responsible', /is required/],
+	['chat:rename', { chat_id: 1, name: '' }, 'name', /is required/],
+	['label:add', { chat_id: 1, labels: ' , ' }, 'labels', /at least one/],
+	['label:replace', { chat_id: 1, labels: 42 }, 'labels', /list of strings/],
+	['invitation:create', { email: 'x@y.io', role: 'owner' }, 'role', /one of admin, team_supervisor, teammate, agent, collaborator/],
+	['invitation:create', { email: 'x@' }, 'email', /email/],
+	['webhook:create', { event_type: 'message:new', url: 'https://x.io' }, 'event_type', /one of message:received:new/],
+	['webhook:create', { event_type: 'chat:created', url: 'ftp://x.io' }, 'url', /http\(s\) URL/],
+	['file:uploadFromUrl', { download_url: 'not a url' }, 'download_url', /http\(s\) URL/],
+	['file:upload', { file: 'just text' }, 'file', /file bytes/],
+	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
+	['webhook:update', { id: 'x' }, 'id', /whole number/],
+];
+
+const GOOD: Array<[string, Record<string, unknown>]> = [
+	['message:sendToPhone', { phone: '+4915112345678', text: 'hi' }],
+	['message:sendToPhone', { phone: 4915112345678, text: 'hi' }],
+	['message:sendToPhone', { phone: '4915112345678', file_uid: 'f1' }],
+	['message:sendToJid', { jid: '120363041234567890@g.us', text: 'x' }],
+	['message:sendToChat', { chat_id: '12', text: 'x' }],
+	['chat:getAll', { group: 'true', read: false, phone: '0151', label: 'a,b', created_after: '2026-03-01' }],
+	['chat:update', { chat_id: 1, responsible: '' }],
+	['invitation:create', { email: 'x@y.io', role: 'Team_Supervisor' }],
+	['webhook:create', { event_type: 'message:sent:new', url: 'http://127.0.0.1:5678/hook' }],
+	['reaction:set', { uid: 'm', reaction: '' }],
+];
+
+function executorWithRecorder() {
+	const recorder = scripted(ok({ has_more_pages: false, chats: [] }));
+	return { executor: new Executor({ baseUrl: 'https://api.example.com', transport: recorder.transport, timing: virtualTiming() }), recorder };
+}
+
+describe('input validation', () => {
+	it.each(BAD)('%s rejects %j naming %s', async (operation, input, field, message) => {
+		const { executor, recorder } = executorWithRecorder();
+		const error = await executor.run(operation, input).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(ChatMessagingError);
+		expect((error as ChatMessagingError).kind).toBe('input');
+		expect((error as ChatMessagingError).field).toBe(field);
+		expect((error as ChatMessagingError).message).toMatch(new RegExp(`^${field.replace(/[[\]]/g, '\\$&')}: `));
+		expect((error as ChatMessagingError).message).toMatch(message);
+		expect(recorder.requests).toHaveLength(0);
+	});
+
+	it.each(GOOD)('%s accepts %j', async (operation, input) => {
+		const { executor, recorder } = executorWithRecorder();
+		await executor.run(operation, input);
+		expect(recorder.requests).toHaveLength(1);
+	});
+
+	it('validates a remove-labels input before reading the current set', async () => {
+		const { executor, recorder } = executorWithRecorder();
+		await expect(executor.run('label:remove', { chat_id: 'x', labels: 'a' })).rejects.toMatchObject({ field: 'chat_id' });
+		expect(recorder.requests).toHaveLength(0);
+	});
+
+	it('validates a send before uploading its attachment', async () => {
+		const { executor, recorder } = executorWithRecorder();
+		await expect(
+			executor.sendMessage('message:sendToPhone', { phone: '+49 151' }, { binary: { data: new Uint8Array(3), filename: 'a.png' } }),
+		).rejects.toMatchObject({ field: 'phone' });
+		expect(recorder.requests).toHaveLength(0);
+	});
+
+	it('rejects a bad limit', async () => {
+		const { executor } = executorWithRecorder();
+		await expect(executor.run('chat:getAll', {}, { returnAll: false, limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+	});
+
+	describe('base URL', () => {
+		it.each([
+			['https://api.example.com/', 'https://api.example.com'],
+			['https://api.example.com/v1///', 'https://api.example.com/v1'],
+			['  http://127.0.0.1:4010 ', 'http://127.0.0.1:4010'],
+		])('normalises %j', (given, expected) => expect(normalizeBaseUrl(given)).toBe(expected));
+
+		it.each(['', 'api.example.com', 'ftp://x'])('rejects %j naming baseUrl', (given) => {
+			expect(() => normalizeBaseUrl(given)).toThrow(/^baseUrl: /);
+		});
+	});
+});
