@@ -7,7 +7,7 @@ export const fetchTransport: Transport = async (request) => {
 		response = await fetch(request.url, {
 			method: request.method,
 			headers: request.headers,
-			body: request.body,
+			body: request.body as BodyInit | undefined,
 			signal: AbortSignal.timeout(request.timeoutMs),
 		});
 	} catch (error) {
