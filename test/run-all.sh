@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every test this repository has, installing what they need first:
+#   lint (TypeScript + ESLint + n8n's community-package scanner), the jest suites (real HTTP against
+#   the sandbox), n8n end to end (real n8n 2.x on Node 24), Node-RED end to end (Node-RED 5 on
+#   Node 24 and 4 on Node 20) and the Node-RED editor in a real browser (Debian's Chromium).
+# Ends with one line "all: N passed, N failed" and exits non-zero when anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+passed=0
+failed=0
+failures=()
+start_all=$(date +%s)
+
+stage() { # name command...
+	local name=$1; shift
+	local log; log=$(mktemp)
+	local t0; t0=$(date +%s)
+	echo "=== $name: $*"
+	"$@" 2>&1 | tee "$log"
+	local rc=${PIPESTATUS[0]}
+	local t1; t1=$(date +%s)
+	# Count from the stage's own closing line: jest's "Tests: ..." or a plain "N passed, N failed".
+	local p f
+	p=$(grep -Eo '^Tests: .*' "$log" | tail -1 | grep -Eo '[0-9]+ passed' | grep -Eo '[0-9]+' || true)
+	f=$(grep -Eo '^Tests: .*' "$log" | tail -1 | grep -Eo '[0-9]+ failed' | grep -Eo '[0-9]+' || true)
+	if [ -z "$p$f" ]; then
+		p=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 | grep -Eo '[0-9]+ passed' | grep -Eo '[0-9]+' || true)
+		f=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 | grep -Eo '[0-9]+ failed' | grep -Eo '[0-9]+' || true)
+	fi
+	p=${p:-0}; f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	passed=$((passed + p)); failed=$((failed + f))
+	[ "$rc" -eq 0 ] || failures+=("$name")
+	echo "=== $name: exit $rc, $p passed, $f failed, $((t1 - t0)) s"
+	rm -f "$log"
+}
+
+# Prerequisites outside npm: Chromium for the browser test, Node 24 and n8n for end to end.
+if ! command -v chromium >/dev/null 2>&1; then
+	echo "=== installing Debian's chromium"
+	(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed"
+fi
+stage runtimes bash test/e2e/runtimes.sh
+
+stage build npm run build
+stage lint npm run lint
+stage jest npx jest --ci
+for script in test:e2e:n8n test:e2e:node-red test:browser; do
+	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
+done
+
+echo "=== stages failed: ${failures[*]:-none}; $(( $(date +%s) - start_all )) s in all"
+echo "all: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ ${#failures[@]} -eq 0 ]
