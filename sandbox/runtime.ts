@@ -80,6 +80,31 @@ export class SandboxRuntime {
     return fresh;
   }
 
+  /** Creates a one-to-one chat (new number) and emits chat:created. */
+  createDirectChat(ws: Workspace, phone: string, accountId: string, name?: string): ChatRecord {
+    const chat: ChatRecord = {
+      id: ws.nextId('chat'),
+      name: name ?? ws.uniqueName(phone),
+      phone,
+      jid: `${phone.replace(/^\+/, '')}@c.us`,
+      isGroup: false,
+      closed: false,
+      read: true,
+      labels: [],
+      aiAutoresponse: false,
+      responsibleEmail: null,
+      accountId,
+      createdAt: Date.now(),
+      lastMessageUid: null,
+      lastMessageAt: null,
+      unattended: false,
+      groupMembers: null,
+    };
+    ws.addChat(chat);
+    this.events.emit(ws, 'chat:created', this.chatEventData(ws, chat));
+    return chat;
+  }
+
   /** `data` of a message event: the spec's fields (chat_id, chat_name, text, message_uid, unattended_customer) and more. */
   messageEventData(ws: Workspace, message: MessageRecord): Record<string, unknown> {
     const chat = ws.chatById.get(message.chatId)!;
