@@ -1,0 +1,125 @@
+/**
+ * Runs one catalogue operation for one input item: reads the item's parameters into the flat
+ * input the executor takes, adds attachments and wait-for-status for sends, and shapes the result
+ * into output JSON objects.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError, OPERATIONS, operationId } from '../../api';
+import type { Attachment, BinaryInput, Executor, OperationDescriptor, WaitTarget } from '../../api';
+import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
+
+/** How often a wait-for-status polls the message. */
+const STATUS_POLL_INTERVAL_MS = 1000;
+
+const WAIT_TARGETS: readonly string[] = ['sent', 'delivered', 'read'];
+
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** Reads the bytes of an input item's binary property, naming the parameter when they are missing. */
+async function readBinary(context: IExecuteFunctions, itemIndex: number, parameter: string): Promise<BinaryInput> {
+	const propertyName = String(context.getNodeParameter(parameter, itemIndex, 'data') ?? '').trim();
+	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file');
+	const item = context.getInputData()[itemIndex];
+	if (!item?.binary?.[propertyName]) {
+		const available = Object.keys(item?.binary ?? {});
+		throw inputError(
+			parameter,
+			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
+		);
+	}
+	const metadata = context.helpers.assertBinaryData(itemIndex, propertyName);
+	const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	return {
+		data: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+		filename: metadata.fileName || `${propertyName}${metadata.fileExtension ? `.${metadata.fileExtension}` : ''}`,
+		mimeType: metadata.mimeType,
+	};
+}
+
+/** The flat executor input of one item, keyed by the descriptor fields' wire names. */
+async function readInput(context: IExecuteFunctions, op: OperationDescriptor, itemIndex: number): Promise<Record<string, unknown>> {
+	const input: Record<string, unknown> = {};
+	for (const field of topLevelFields(op)) input[field.name] = context.getNodeParameter(field.name, itemIndex, '');
+	const optional = optionalFields(op);
+	if (optional.length) {
+		const collection = context.getNodeParameter(optionalCollectionName(op), itemIndex, {}) as IDataObject;
+		for (const field of optional) {
+			if (collection[field.name] !== undefined) input[field.name] = collection[field.name];
+		}
+	}
+	const bytesField = binaryField(op);
+	if (bytesField) {
+		const binary = await readBinary(context, itemIndex, 'binaryPropertyName');
+		input[bytesField.name] = binary;
+		// The file's own name and type unless the user set them.
+		if (input.filename === undefined || input.filename === '') input.filename = binary.filename;
+		if ((input.content_type === undefined || input.content_type === '') && binary.mimeType) input.content_type = binary.mimeType;
+	}
+	return input;
+}
+
+async function readAttachment(context: IExecuteFunctions, itemIndex: number): Promise<Attachment | undefined> {
+	const mode = context.getNodeParameter('attachment', itemIndex, 'none') as string;
+	if (mode === 'none' || !mode) return undefined;
+	if (mode === 'binary') return { binary: await readBinary(context, itemIndex, 'binaryPropertyName') };
+	if (mode === 'url') {
+		const url = String(context.getNodeParameter('attachmentUrl', itemIndex, '') ?? '').trim();
+		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL');
+		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`);
+		return { url };
+	}
+	throw inputError('attachment', `must be none, binary or url, got "${mode}"`);
+}
+
+function readWait(context: IExecuteFunctions, itemIndex: number): { target: WaitTarget; timeoutMs: number } | undefined {
+	const target = String(context.getNodeParameter('waitForStatus', itemIndex, 'none') ?? 'none');
+	if (target === 'none' || !target) return undefined;
+	if (!WAIT_TARGETS.includes(target)) throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`);
+	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, 60));
+	if (!Number.isFinite(seconds) || seconds <= 0) throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`);
+	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
+}
+
+/** Output JSON objects for a result: lists of records become one object each. */
+export function resultToJson(op: OperationDescriptor, result: unknown): IDataObject[] {
+	if (Array.isArray(result)) {
+		if (result.every(isRecord)) return result;
+		return [{ [op.unwrap ?? 'data']: result }];
+	}
+	if (isRecord(result)) return [result];
+	if (result === undefined || result === null || result === '') return [{ success: true }];
+	return [{ data: result as IDataObject[keyof IDataObject] }];
+}
+
+/** Runs the item's operation; every parameter is read and checked before the first request. */
+export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<IDataObject[]> {
+	const resource = context.getNodeParameter('resource', itemIndex) as string;
+	const operation = context.getNodeParameter('operation', itemIndex) as string;
+	const op = OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
+	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`);
+	const input = await readInput(context, op, itemIndex);
+
+	if (op.sendsMessage) {
+		const attachment = await readAttachment(context, itemIndex);
+		const wait = readWait(context, itemIndex);
+		const sent = await executor.sendMessage(operationId(op), input, attachment);
+		if (!wait) return [sent as IDataObject];
+		const message = await executor.waitForStatus(String(sent.message_uid), wait.target, {
+			timeoutMs: wait.timeoutMs,
+			intervalMs: STATUS_POLL_INTERVAL_MS,
+		});
+		return [{ ...(sent as IDataObject), status: message.status as string, message: message as IDataObject }];
+	}
+
+	if (isListOperation(op)) {
+		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
+		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+		const result = await executor.run(op, input, { returnAll, limit });
+		const json = resultToJson(op, result);
+		return limit === undefined ? json : json.slice(0, limit);
+	}
+
+	return resultToJson(op, await executor.run(op, input));
+}

@@ -1,0 +1,64 @@
+/**
+ * Maps the api's ChatMessagingError onto n8n's error classes and "Continue On Fail" items. Neither
+ * carries request headers, so the token cannot leak through them.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+
+import { ChatMessagingError } from '../../api';
+
+function asChatMessagingError(error: unknown): ChatMessagingError | undefined {
+	return error instanceof ChatMessagingError ? error : undefined;
+}
+
+function describeService(error: ChatMessagingError): string {
+	const parts: string[] = [];
+	if (error.errorCode) parts.push(`error_code: ${error.errorCode}`);
+	if (error.httpStatus) parts.push(`HTTP ${error.httpStatus}`);
+	if (error.errors?.length) parts.push(error.errors.map((item) => `${(item.fields ?? []).join('.')}: ${item.msg}`).join('; '));
+	if (error.networkCode) parts.push(`network error ${error.networkCode}`);
+	if (error.operation) parts.push(`operation ${error.operation}`);
+	return parts.join(' | ');
+}
+
+/**
+ * Input errors become NodeOperationError (they name the field); service, network and time-out
+ * errors become NodeApiError with the service's message, its error_code and the HTTP status.
+ */
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	const chatError = asChatMessagingError(error);
+	if (!chatError) {
+		return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	}
+	if (chatError.kind === 'input') {
+		return new NodeOperationError(node, chatError.message, {
+			itemIndex,
+			description: chatError.field ? `Check the "${chatError.field}" parameter` : undefined,
+		});
+	}
+	return new NodeApiError(node, chatError.toJSON() as JsonObject, {
+		message: chatError.message,
+		description: describeService(chatError),
+		httpCode: chatError.httpStatus ? String(chatError.httpStatus) : undefined,
+		itemIndex,
+	});
+}
+
+/** The JSON of a "Continue On Fail" error item. */
+export function errorItemJson(error: unknown): IDataObject {
+	const chatError = asChatMessagingError(error);
+	if (!chatError) {
+		const message = error instanceof Error ? error.message : String(error);
+		const description = (error as { description?: unknown } | null)?.description;
+		return { error: message, ...(typeof description === 'string' && description ? { description } : {}) };
+	}
+	const json: IDataObject = { error: chatError.message, kind: chatError.kind };
+	if (chatError.errorCode !== undefined) json.error_code = chatError.errorCode;
+	if (chatError.httpStatus !== undefined) json.http_status = chatError.httpStatus;
+	if (chatError.field !== undefined) json.field = chatError.field;
+	if (chatError.errors !== undefined) json.errors = chatError.errors as unknown as IDataObject[];
+	if (chatError.networkCode !== undefined) json.network_code = chatError.networkCode;
+	if (chatError.operation !== undefined) json.operation = chatError.operation;
+	return json;
+}
