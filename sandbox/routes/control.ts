@@ -128,6 +128,11 @@ function setQuota(ctx: RequestContext) {
   return { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used };
 }
 
+/** Webhook subscriptions, readable even when --fault-rate disturbs the public API. */
+function webhooks(ctx: RequestContext) {
+  return { webhooks: ctx.ws.data.webhooks.map((h) => ctx.runtime.renderer.webhook(h)) };
+}
+
 function labels(ctx: RequestContext) {
   return { labels: [...ctx.ws.data.labels] };
 }
@@ -150,5 +155,6 @@ export const controlRoutes: Route[] = [
   route('GET', '/_sandbox/queue', queue, 'control'),
   route('POST', '/_sandbox/quota', setQuota, 'control'),
   route('GET', '/_sandbox/labels', labels, 'control'),
+  route('GET', '/_sandbox/webhooks', webhooks, 'control'),
   route('GET', '/_sandbox/chats/:chat_id/raw', getChatRaw, 'control'),
 ];

@@ -40,7 +40,12 @@ function invite(ctx: RequestContext) {
 function revoke(ctx: RequestContext) {
   const raw = ctx.params.user_id ?? '';
   const userId = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  const mate = ctx.runtime.directory.owned(ctx.ws, (w) => w.data.teammates.find((t) => t.userId === userId), 'Invitation');
+  const pick = (w: typeof ctx.ws) => w.data.teammates.find((t) => t.userId === userId);
+  const mate = pick(ctx.ws);
+  if (!mate) {
+    if (ctx.runtime.directory.list().some((w) => pick(w))) throw ApiError.accessDenied();
+    throw ApiError.coded('member_not_found', `No invitation with user_id ${raw}`);
+  }
   if (mate.status !== 'invited') throw ApiError.coded('not_supported', 'Only a pending invitation can be revoked; this user is an active member');
   ctx.ws.data.teammates = ctx.ws.data.teammates.filter((t) => t !== mate);
   return { user_id: mate.userId, revoked: true };
