@@ -1,0 +1,47 @@
+/**
+ * How a failed call reaches Node-RED: `done(err, …)` hands the error to Catch nodes, which get a
+ * copy of the input msg with `msg.error = {message, source, code?, stack?}` — Node-RED copies only
+ * those members of the Error. So the details also go onto the msg itself before `done(err)`:
+ * `msg.error_code`, `msg.http_status` and `msg.chatMessagingError` (the error's plain data).
+ */
+import { ChatMessagingError } from '../api';
+import type { NodeMessage } from './types';
+
+export interface NodeError extends Error {
+	/** Copied by Node-RED to `msg.error.code` in Catch nodes: the service's error_code, else the failure kind. */
+	code: string;
+	error_code?: string;
+	http_status?: number;
+	details: Record<string, unknown>;
+}
+
+/** Any failure as a ChatMessagingError (evaluation errors of a property become input errors of that field). */
+export function asChatMessagingError(error: unknown, field?: string): ChatMessagingError {
+	if (error instanceof ChatMessagingError) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	return new ChatMessagingError(field ? `${field}: ${message}` : message, { kind: 'input', field });
+}
+
+export function toNodeError(error: ChatMessagingError): NodeError {
+	const nodeError = new Error(error.message) as NodeError;
+	nodeError.name = 'ChatMessagingError';
+	nodeError.code = error.errorCode ?? error.networkCode ?? error.kind;
+	if (error.errorCode !== undefined) nodeError.error_code = error.errorCode;
+	if (error.httpStatus !== undefined) nodeError.http_status = error.httpStatus;
+	nodeError.details = error.toJSON();
+	return nodeError;
+}
+
+/** Puts the error's details where a Catch node (which receives a copy of this msg) can read them. */
+export function annotateMessage(msg: NodeMessage, error: ChatMessagingError): void {
+	msg.error_code = error.errorCode ?? error.networkCode ?? error.kind;
+	if (error.httpStatus !== undefined) msg.http_status = error.httpStatus;
+	else delete msg.http_status;
+	msg.chatMessagingError = error.toJSON();
+}
+
+/** Short status-bar text for an error. */
+export function errorStatusText(error: ChatMessagingError): string {
+	const code = error.errorCode ?? error.networkCode ?? (error.kind === 'input' ? `invalid ${error.field ?? 'input'}` : error.kind);
+	return error.httpStatus ? `${error.httpStatus} ${code}` : code;
+}
