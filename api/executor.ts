@@ -204,7 +204,11 @@ export class Executor {
 					await this.options.timing.sleep(this.backoff(attempt));
 					continue;
 				}
-				const hint = failure.requestSent ? '' : ` (is ${this.baseUrl} reachable?)`;
+				const hint = !failure.requestSent
+					? ` (is ${this.baseUrl} reachable?)`
+					: op.effect === 'create'
+						? '. It may have taken effect: check before repeating it'
+						: '';
 				throw new ChatMessagingError(`Could not reach the service: ${failure.message}${hint}`, {
 					kind: 'network',
 					networkCode: failure.code,
@@ -224,7 +228,11 @@ export class Executor {
 					continue;
 				}
 			}
-			throw serviceError(response.status, body, id);
+			const error = serviceError(response.status, body, id);
+			if (response.status >= 500 && op.effect === 'create') {
+				error.message += '. It may have taken effect: check before repeating it';
+			}
+			throw error;
 		}
 	}
 
