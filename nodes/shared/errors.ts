@@ -37,9 +37,12 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
 			description: chatError.field ? `Check the "${chatError.field}" parameter` : undefined,
 		});
 	}
+	// n8n rewrites the message of connection errors into its own wording ("The service refused the
+	// connection ..."), so the description repeats ours, which names the address.
+	const details = describeService(chatError);
 	return new NodeApiError(node, chatError.toJSON() as JsonObject, {
 		message: chatError.message,
-		description: describeService(chatError),
+		description: chatError.kind === 'network' ? `${chatError.message} | ${details}` : details,
 		httpCode: chatError.httpStatus ? String(chatError.httpStatus) : undefined,
 		itemIndex,
 	});

@@ -1,0 +1,259 @@
+/**
+ * The Chat Messaging Trigger: subscription lifecycle against the sandbox over real HTTP, the
+ * webhook's answers (secret, malformed bodies, unchosen events, duplicates, both payload shapes),
+ * and real deliveries from the sandbox to an HTTP endpoint that runs the node's webhook().
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { Credentials } from './support/n8n-context';
+import { sandboxCall } from './support/run-action';
+import { callWebhook, lifecycle, startWebhookServer, type TriggerSetup } from './support/trigger-context';
+
+const TOKEN = 'n8n-trigger-test-token-5d1e';
+
+let sandbox: RunningSandbox;
+let credentials: Credentials;
+
+interface Hook {
+	id: number;
+	url: string;
+	event_type: string;
+	enabled: boolean;
+}
+
+const api = (method: string, path: string, body?: unknown) => sandboxCall(sandbox.url, TOKEN, method, path, body);
+const hooks = async () => ((await api('GET', '/webhooks')).webhooks as unknown as Hook[]) ?? [];
+const hooksFor = async (webhookUrl: string) => (await hooks()).filter((hook) => hook.url.split('?')[0] === webhookUrl);
+
+async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (ok(value) || Date.now() > deadline) return value;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ tokens: [TOKEN], seed: 11, chats: 5, paceMs: 20, webhookRetryMs: 50 });
+	credentials = { baseUrl: sandbox.url, apiToken: TOKEN };
+});
+
+afterAll(async () => {
+	await sandbox?.stop();
+});
+
+const setupFor = (name: string, events: string[], staticData: IDataObject = {}): TriggerSetup => ({
+	credentials,
+	webhookUrl: `http://127.0.0.1:5678/webhook/${name}/chat-messaging`,
+	events,
+	staticData,
+	workflowId: name,
+});
+
+describe('subscription lifecycle', () => {
+	it('create registers one subscription per event with a secret; checkExists and delete follow the service', async () => {
+		const unrelated = await api('POST', '/webhooks', { event_type: 'chat:created', url: 'https://elsewhere.example/hook' });
+		const setup = setupFor('lifecycle', ['message:received:new', 'chat:created']);
+
+		expect(await lifecycle.checkExists(setup)).toBe(false);
+		expect(await lifecycle.create(setup)).toBe(true);
+		const state = setup.staticData as { subscriptionIds: number[]; secret: string };
+		expect(state.secret).toMatch(/^[0-9a-f]{48}$/);
+		const mine = await hooksFor(setup.webhookUrl);
+		expect(mine.map((hook) => hook.event_type).sort()).toEqual(['chat:created', 'message:received:new']);
+		expect(mine.every((hook) => hook.url === `${setup.webhookUrl}?secret=${state.secret}` && hook.enabled)).toBe(true);
+		expect([...state.subscriptionIds].sort()).toEqual(mine.map((hook) => hook.id).sort());
+		expect(await lifecycle.checkExists(setup)).toBe(true);
+
+		// Activating again reuses what exists: no duplicates.
+		expect(await lifecycle.create(setup)).toBe(true);
+		expect(await hooksFor(setup.webhookUrl)).toHaveLength(2);
+
+		// Static data lost (never saved): the subscriptions are found by URL and re-pointed at a new secret.
+		const fresh: TriggerSetup = { ...setup, staticData: {} };
+		expect(await lifecycle.checkExists(fresh)).toBe(false);
+		await lifecycle.create(fresh);
+		const repointed = await hooksFor(setup.webhookUrl);
+		expect(repointed.map((hook) => hook.id).sort()).toEqual(mine.map((hook) => hook.id).sort());
+		expect(repointed.every((hook) => hook.url.endsWith(`secret=${String(fresh.staticData.secret)}`))).toBe(true);
+
+		// Disabled or deleted behind n8n's back: checkExists says so and create repairs it.
+		await api('PUT', `/webhooks/${repointed[0].id}`, { enabled: false });
+		expect(await lifecycle.checkExists(fresh)).toBe(false);
+		await lifecycle.create(fresh);
+		expect((await hooksFor(setup.webhookUrl)).every((hook) => hook.enabled)).toBe(true);
+		expect(await lifecycle.checkExists(fresh)).toBe(true);
+		await api('DELETE', `/webhooks/${repointed[1].id}`);
+		expect(await lifecycle.checkExists(fresh)).toBe(false);
+		await lifecycle.create(fresh);
+		expect(await hooksFor(setup.webhookUrl)).toHaveLength(2);
+
+		// Fewer events: the unchosen subscription goes.
+		const fewer = { ...fresh, events: ['chat:created'] };
+		expect(await lifecycle.checkExists(fewer)).toBe(false);
+		await lifecycle.create(fewer);
+		expect((await hooksFor(setup.webhookUrl)).map((hook) => hook.event_type)).toEqual(['chat:created']);
+
+		expect(await lifecycle.delete(fewer)).toBe(true);
+		expect(await hooksFor(setup.webhookUrl)).toHaveLength(0);
+		expect(fewer.staticData).not.toHaveProperty('secret');
+		expect(fewer.staticData).not.toHaveProperty('subscriptionIds');
+		// Deleting again finds nothing to delete and still succeeds.
+		expect(await lifecycle.delete(fewer)).toBe(true);
+
+		expect((await hooks()).map((hook) => hook.id)).toContain(unrelated.id);
+		await api('DELETE', `/webhooks/${String(unrelated.id)}`);
+	});
+
+	it('a subscription removed by someone else still lets delete succeed (404 counts as gone)', async () => {
+		const setup = setupFor('gone', ['message:sent:new']);
+		await lifecycle.create(setup);
+		const [hook] = await hooksFor(setup.webhookUrl);
+		await api('DELETE', `/webhooks/${hook.id}`);
+		expect(await lifecycle.delete(setup)).toBe(true);
+		expect(setup.staticData).not.toHaveProperty('subscriptionIds');
+	});
+
+	it('create fails with a NodeApiError when the token is rejected, and registers nothing', async () => {
+		const setup = { ...setupFor('rejected', ['chat:created']), credentials: { ...credentials, apiToken: 'rejected-token-value-99' } };
+		await expect(lifecycle.create(setup)).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '401' });
+		expect(await hooksFor(setup.webhookUrl)).toHaveLength(0);
+	});
+});
+
+describe('webhook()', () => {
+	const secret = 'a'.repeat(48);
+	const deliver = (body: unknown, query: IDataObject = { secret }, events = ['message:received:new', 'chat:created'], staticData: IDataObject = { secret }, workflowId = 'webhook-cases') =>
+		callWebhook({ body, query, events, staticData, workflowId });
+
+	const specShape = (uid: string) => ({
+		event_type: 'message:received:new',
+		data: { chat_id: 1000001, chat_name: 'Anna Schmidt', text: 'Hallo!', message_uid: uid, unattended_customer: true },
+	});
+
+	it('a delivery with the right secret starts the workflow with one flat item', async () => {
+		const answer = await deliver(specShape('UID-SPEC-1'));
+		expect(answer.items).toEqual([
+			{
+				event_type: 'message:received:new',
+				chat_id: 1000001,
+				chat_name: 'Anna Schmidt',
+				text: 'Hallo!',
+				message_uid: 'UID-SPEC-1',
+				unattended: true,
+				raw: specShape('UID-SPEC-1'),
+			},
+		]);
+		expect(answer.status).toBe(200);
+	});
+
+	it("the live service's shape (chat and message objects) gives the same flat item", async () => {
+		const live = {
+			event_type: 'message:received:new',
+			chat: { chat_id: 1000002, full_name: 'Jonas Weber', chat_url: 'https://app.example/chats/1000002', is_group: false, phone: '+4915112345678' },
+			chatapp_account: { full_name: 'Shop', email: 'owner@shop.example', phone: '+4930123456' },
+			message: { text: 'Is my order ready?', direction: 'inbound', message_uid: 'UID-LIVE-1', sender: { full_name: 'Jonas Weber', phone: '+4915112345678' } },
+		};
+		const answer = await deliver(live);
+		expect(answer.items).toEqual([
+			{ event_type: 'message:received:new', chat_id: 1000002, chat_name: 'Jonas Weber', text: 'Is my order ready?', message_uid: 'UID-LIVE-1', unattended: null, raw: live },
+		]);
+	});
+
+	it.each([
+		['a wrong secret', { secret: 'b'.repeat(48) }],
+		['no secret', {}],
+		['a secret of another length', { secret: 'a' }],
+	])('%s is answered 401 and starts nothing', async (_, query) => {
+		const answer = await deliver(specShape('UID-401'), query);
+		expect(answer.status).toBe(401);
+		expect(answer.result).toEqual({ noWebhookResponse: true });
+		expect(answer.items).toEqual([]);
+	});
+
+	it('a trigger without a registered secret rejects every delivery', async () => {
+		const answer = await deliver(specShape('UID-NOSECRET'), { secret: '' }, undefined, {});
+		expect(answer.status).toBe(401);
+	});
+
+	it.each([
+		['an array', [specShape('UID-400')]],
+		['text', 'event_type=message:received:new'],
+		['no event_type', { data: { chat_id: 1 } }],
+		['a numeric event_type', { event_type: 7, data: {} }],
+		['no data, chat or message', { event_type: 'message:received:new' }],
+	])('a body that is %s is answered 400 and starts nothing', async (_, body) => {
+		const answer = await deliver(body);
+		expect(answer.status).toBe(400);
+		expect(answer.items).toEqual([]);
+		expect(JSON.stringify(answer.body)).toContain('Malformed delivery');
+	});
+
+	it('an event that is not chosen is answered 200 and ignored', async () => {
+		const answer = await deliver({ ...specShape('UID-SENT'), event_type: 'message:sent:new' });
+		expect(answer.status).toBe(200);
+		expect(answer.result.workflowData).toBeUndefined();
+	});
+
+	it('a redelivered event starts the workflow once; chat:created is recognised by its chat id', async () => {
+		const first = await deliver(specShape('UID-DUP-1'), undefined, undefined, { secret }, 'dedupe');
+		const again = await deliver(specShape('UID-DUP-1'), undefined, undefined, { secret }, 'dedupe');
+		const other = await deliver(specShape('UID-DUP-2'), undefined, undefined, { secret }, 'dedupe');
+		expect([first.items.length, again.items.length, other.items.length]).toEqual([1, 0, 1]);
+		expect(again.status).toBe(200);
+
+		const created = { event_type: 'chat:created', data: { chat_id: 424242, chat_name: 'New chat' } };
+		const createdItems = [await deliver(created, undefined, undefined, { secret }, 'dedupe'), await deliver(created, undefined, undefined, { secret }, 'dedupe')];
+		expect(createdItems.map((answer) => answer.items.length)).toEqual([1, 0]);
+	});
+
+	it('remembers a bounded number of events', async () => {
+		const staticData: IDataObject = { secret };
+		for (let index = 0; index < 510; index++) await deliver(specShape(`UID-BOUND-${index}`), undefined, undefined, staticData, 'bounded');
+		expect((staticData.seenEvents as string[]).length).toBe(500);
+		// The oldest ones were forgotten, the newest are still known.
+		expect((await deliver(specShape('UID-BOUND-509'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(0);
+		expect((await deliver(specShape('UID-BOUND-0'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(1);
+	});
+});
+
+describe('real deliveries from the sandbox', () => {
+	it('an inbound message delivered twice reaches the workflow once; forged calls are refused', async () => {
+		const staticData: IDataObject = {};
+		const endpoint = await startWebhookServer(['message:received:new', 'chat:created'], staticData, 'e2e-trigger');
+		try {
+			const setup: TriggerSetup = { credentials, webhookUrl: endpoint.webhookUrl, events: ['message:received:new', 'chat:created'], staticData, workflowId: 'e2e-trigger' };
+			await lifecycle.create(setup);
+
+			await api('DELETE', '/_sandbox/deliveries');
+			await api('POST', '/_sandbox/incoming', { phone: '+4915112349999', text: 'Hello from a new customer', duplicate: true });
+			const deliveries = await eventually(
+				async () => (await api('GET', '/_sandbox/deliveries')).deliveries as IDataObject[],
+				(list) => list.filter((d) => d.event_type === 'message:received:new').length >= 2 && list.some((d) => d.event_type === 'chat:created'),
+			);
+			expect(deliveries.every((d) => d.status_code === 200)).toBe(true);
+
+			const messages = endpoint.items.filter((item) => item.event_type === 'message:received:new');
+			expect(messages).toHaveLength(1);
+			expect(messages[0]).toMatchObject({ text: 'Hello from a new customer', message_uid: expect.any(String), chat_id: expect.any(Number), unattended: true });
+			const chats = endpoint.items.filter((item) => item.event_type === 'chat:created');
+			expect(chats).toHaveLength(1);
+			expect(chats[0].chat_id).toBe(messages[0].chat_id);
+
+			const forged = await fetch(`${endpoint.webhookUrl}?secret=forged`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'FORGED' } }),
+			});
+			expect(forged.status).toBe(401);
+			expect(endpoint.items.some((item) => item.message_uid === 'FORGED')).toBe(false);
+
+			expect(await lifecycle.delete(setup)).toBe(true);
+			expect(await hooksFor(endpoint.webhookUrl)).toHaveLength(0);
+		} finally {
+			await endpoint.stop();
+		}
+	});
+});
