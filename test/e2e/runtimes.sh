@@ -31,5 +31,14 @@ JSON
   touch "$N8N_DIR/.ready"
 fi
 
+# The install script of sqlite3 is skipped above; prove its binding loads in Node 24 (a cache built
+# by another Node, or an interrupted rebuild, fails here) and rebuild it once if not.
+sqlite_loads() { (cd "$N8N_DIR" && "$NODE24_BIN/node" -e "require('sqlite3')" >/dev/null 2>&1); }
+if [ "${SKIP_N8N:-}" != 1 ] && ! sqlite_loads; then
+  log "sqlite3 does not load in Node $NODE24_VERSION: rebuilding it against Node $NODE24_VERSION's headers"
+  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$NODE24_HOME" npm rebuild sqlite3 >&2)
+  sqlite_loads || { log "sqlite3 still does not load in Node $NODE24_VERSION"; exit 1; }
+fi
+
 echo "NODE24_BIN='$NODE24_BIN'"
 echo "N8N_BIN='$N8N_DIR/node_modules/.bin/n8n'"

@@ -1,0 +1,512 @@
+/**
+ * End-to-end test of the n8n package in a real n8n 2.x on Node 24 (`npm run test:e2e:n8n`).
+ *
+ * Builds and packs the repository, installs the tarball as a community package into a fresh n8n user
+ * folder, starts the sandbox, imports a credential and workflows, then checks with real n8n
+ * executions: list all chats, send a message, add and replace labels, refuse bad input, and the
+ * trigger's webhook lifecycle (subscribe with a secret, one execution for a duplicated delivery,
+ * unsubscribe on deactivation). Prints per-step timings and ends with `N passed, N failed`.
+ *
+ * Environment: KEEP_E2E_DIR=1 keeps the temporary folder (logs, n8n database) even on success;
+ * E2E_SKIP_BUILD=1 packs the dist/ already built instead of running `npm run build`.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startSandbox } from '../../../sandbox';
+import { N8nInstance, freePort, type CliResult, type N8nRun } from './n8n-instance';
+import {
+	ACTION_NODE_NAME,
+	PACKAGE_NAME,
+	TRIGGER_NODE_NAME,
+	TRIGGER_WEBHOOK_ID,
+	WORKFLOW_IDS,
+	credentialExport,
+	workflows,
+} from './workflows';
+
+const ROOT = resolve(__dirname, '../../..');
+const CHAT_COUNT = 130;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Checks: each one timed, reported, and counted in the summary.
+
+interface Outcome {
+	name: string;
+	ok: boolean;
+	ms: number;
+	detail?: string;
+}
+const outcomes: Outcome[] = [];
+let aborted: string | undefined;
+
+/** Runs one check; a failing `required` check stops the run (the later ones count as failed). */
+async function check(name: string, body: () => Promise<string | void>, required = false): Promise<void> {
+	if (aborted) {
+		outcomes.push({ name, ok: false, ms: 0, detail: `not run: ${aborted}` });
+		console.log(`  - ${name}: NOT RUN (${aborted})`);
+		return;
+	}
+	const started = Date.now();
+	try {
+		const note = await body();
+		const ms = Date.now() - started;
+		outcomes.push({ name, ok: true, ms });
+		console.log(`  ✓ ${name} (${ms} ms)${note ? ` — ${note}` : ''}`);
+	} catch (error) {
+		const ms = Date.now() - started;
+		const detail = redact(error instanceof Error ? error.message : String(error));
+		outcomes.push({ name, ok: false, ms, detail });
+		console.log(`  ✗ ${name} (${ms} ms)\n      ${detail.split('\n').join('\n      ')}`);
+		if (required) aborted = `"${name}" failed`;
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+function equalSets(actual: string[], expected: string[]): boolean {
+	const a = [...new Set(actual)].sort();
+	const b = [...new Set(expected)].sort();
+	return a.length === actual.length && a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 250): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox seen from the outside: its public API with the token, and its control API.
+
+const TOKEN = `e2e_${randomBytes(16).toString('hex')}`;
+/** Never print the token, even inside an error message. */
+const redact = (text: string) => text.split(TOKEN).join('<token>');
+
+let sandboxUrl = '';
+
+async function sandbox<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sandboxUrl}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+	const parsed = JSON.parse(text) as { status?: string; data?: unknown };
+	return (parsed.status === 'ok' && 'data' in parsed ? parsed.data : parsed) as T;
+}
+
+interface SandboxChat {
+	id: number;
+	name: string;
+	phone: string | null;
+	is_group: boolean;
+	labels: string[];
+}
+
+/** Every chat, page by page, straight from the sandbox. */
+async function sandboxChats(): Promise<SandboxChat[]> {
+	const chats: SandboxChat[] = [];
+	for (let page = 1; ; page++) {
+		const data = await sandbox<{ chats: SandboxChat[]; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
+		chats.push(...data.chats);
+		if (!data.has_more_pages) return chats;
+		assert(page < 100, 'the sandbox reports more pages forever');
+	}
+}
+
+interface SandboxWebhook {
+	id: number;
+	event_type: string;
+	url: string;
+	enabled: boolean;
+}
+
+async function sandboxWebhooks(): Promise<SandboxWebhook[]> {
+	const data = await sandbox<SandboxWebhook[] | { webhooks: SandboxWebhook[] }>('GET', '/webhooks');
+	return Array.isArray(data) ? data : data.webhooks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// n8n executions.
+
+type Items = Array<{ json: Record<string, unknown> }>;
+
+/** Output items of a node in a run, or a readable reason why there are none. */
+function nodeItems(run: N8nRun | undefined, nodeName: string): Items {
+	assert(run, 'n8n printed no run JSON');
+	const error = run.data.resultData.error;
+	assert(!error, `the execution failed: ${error?.message ?? ''} ${error?.description ?? ''}`);
+	const runs = run.data.resultData.runData[nodeName];
+	assert(runs && runs.length > 0, `node "${nodeName}" did not run`);
+	return runs[runs.length - 1].data?.main?.[0] ?? [];
+}
+
+function describeCli(cli: CliResult): string {
+	const tail = (text: string) => text.trim().split('\n').slice(-8).join('\n');
+	return `exit code ${cli.code}\nstdout: ${tail(cli.stdout)}\nstderr: ${tail(cli.stderr)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-e2e-'));
+	const logDir = join(workDir, 'logs');
+	mkdirSync(logDir);
+	const cliOutputs: string[] = [];
+	let n8n: N8nInstance | undefined;
+	let stopSandbox: (() => Promise<void>) | undefined;
+	const onSignal = (signal: NodeJS.Signals) => {
+		console.log(`\n${signal}: stopping n8n and the sandbox`);
+		n8n?.killNow();
+		process.exit(130);
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	process.on('exit', () => n8n?.killNow());
+
+	console.log(`n8n end-to-end test (work folder ${workDir})`);
+	let nodeBin = '';
+	let n8nBin = '';
+	let tarball = '';
+	let actionVersion = 1;
+	let triggerVersion = 1;
+
+	await check(
+		'runtimes: Node 24 and n8n installed (test/e2e/runtimes.sh)',
+		async () => {
+			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+			nodeBin = vars.NODE24_BIN ?? '';
+			n8nBin = vars.N8N_BIN ?? '';
+			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			const nodeVersion = execFileSync(join(nodeBin, 'node'), ['--version'], { encoding: 'utf8' }).trim();
+			return `node ${nodeVersion}`;
+		},
+		true,
+	);
+
+	await check(
+		'package: npm run build and npm pack',
+		async () => {
+			// CI may have built dist/ in an earlier stage; E2E_SKIP_BUILD=1 packs that build as it is.
+			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+			const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{
+				filename: string;
+				files: Array<{ path: string }>;
+			}>;
+			tarball = join(workDir, packed[0].filename.replace(/^@/, '').replace('/', '-'));
+			const files = packed[0].files.map((file) => file.path);
+			const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+			// Another build running at the same time could have emptied dist/: refuse a half-built package.
+			for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) assert(files.includes(entry), `the tarball lacks ${entry}`);
+			const version = (file: string) => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const exported = require(join(ROOT, file)) as Record<string, new () => { description: { version: number | number[] } }>;
+				const described = new (Object.values(exported)[0])().description.version;
+				return Array.isArray(described) ? Math.max(...described) : described;
+			};
+			actionVersion = version(manifest.n8n.nodes.find((file) => file.includes('ChatMessaging.node'))!);
+			triggerVersion = version(manifest.n8n.nodes.find((file) => file.includes('ChatMessagingTrigger.node'))!);
+			return `${packed[0].filename}, ${files.length} files, node versions ${actionVersion}/${triggerVersion}`;
+		},
+		true,
+	);
+
+	const userFolder = join(workDir, 'n8n-user');
+	await check(
+		'install: tarball extracted as a community package of the fresh user folder',
+		async () => {
+			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
+			mkdirSync(target, { recursive: true });
+			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+			// n8n-workflow is a peer: n8n puts its own node_modules on NODE_PATH before loading packages.
+			assert(readdirSync(join(target, 'dist')).includes('nodes'), 'dist/nodes missing after extraction');
+		},
+		true,
+	);
+
+	let allChats: SandboxChat[] = [];
+	await check(
+		`sandbox: started with ${CHAT_COUNT} chats`,
+		async () => {
+			const started = await startSandbox({ tokens: [TOKEN], seed: 7, chats: CHAT_COUNT, paceMs: 50, deliveredAfterMs: 200, readAfterMs: 400 });
+			sandboxUrl = started.url.replace(/\/+$/, '');
+			stopSandbox = () => started.stop();
+			allChats = await sandboxChats();
+			assert(allChats.length === CHAT_COUNT, `the sandbox lists ${allChats.length} chats, expected ${CHAT_COUNT}`);
+			return sandboxUrl;
+		},
+		true,
+	);
+
+	const labelChat = allChats.find((chat) => !chat.is_group && chat.phone);
+	const inboundChat = allChats.filter((chat) => !chat.is_group && chat.phone).at(-1);
+	const sendPhone = '+4915199' + String(Date.now()).slice(-5);
+	const sendText = `E2E hello from n8n ${randomBytes(4).toString('hex')}\nsecond line ✓`;
+	const labelsToAdd = ['e2e-added-1', 'e2e-added-2'];
+	const labelsReplacement = ['e2e-replaced'];
+
+	await check(
+		'import: credential and workflows (n8n import:credentials, import:workflow)',
+		async () => {
+			assert(labelChat && inboundChat, 'the sandbox has no direct chat with a phone');
+			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, await freePort(), await freePort(), logDir);
+			const credentialFile = join(workDir, 'credential.json');
+			writeFileSync(credentialFile, JSON.stringify(credentialExport(sandboxUrl, TOKEN)));
+			let cli: CliResult;
+			try {
+				cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
+			} finally {
+				// The token lives on in n8n's database, encrypted; not in a plain file.
+				rmSync(credentialFile, { force: true });
+			}
+			cliOutputs.push(cli.stdout, cli.stderr);
+			assert(cli.code === 0, `import:credentials failed: ${describeCli(cli)}`);
+			const workflowFile = join(workDir, 'workflows.json');
+			writeFileSync(
+				workflowFile,
+				JSON.stringify(
+					workflows({
+						actionTypeVersion: actionVersion,
+						triggerTypeVersion: triggerVersion,
+						chatId: labelChat.id,
+						phone: sendPhone,
+						text: sendText,
+						labelsToAdd: labelsToAdd.join(', '),
+						labelsReplacement: labelsReplacement.join(','),
+					}),
+				),
+			);
+			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
+			cliOutputs.push(imported.stdout, imported.stderr);
+			assert(imported.code === 0, `import:workflow failed: ${describeCli(imported)}`);
+			return `credentials ${cli.ms} ms, workflows ${imported.ms} ms`;
+		},
+		true,
+	);
+
+	/** Executes a manual-trigger workflow with the CLI; keeps its output for the token check. */
+	const execute = async (id: string) => {
+		const result = await n8n!.execute(id);
+		cliOutputs.push(result.cli.stdout, result.cli.stderr);
+		return result;
+	};
+
+	await check(`(a) Chat: Get Many with Return All gives every chat (${CHAT_COUNT} > 120, 3 pages)`, async () => {
+		const { cli, run } = await execute(WORKFLOW_IDS.listChats);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, ACTION_NODE_NAME);
+		const sandboxIds = (await sandboxChats()).map((chat) => String(chat.id));
+		const ids = items.map((item) => String(item.json.id));
+		assert(items.length === sandboxIds.length, `n8n returned ${items.length} items, the sandbox holds ${sandboxIds.length} chats`);
+		assert(equalSets(ids, sandboxIds), 'the items are not the sandbox chats, each once');
+		return `${items.length} items, one per chat; n8n execute ${cli.ms} ms`;
+	});
+
+	await check('(b) Message: Send to Phone reaches the sandbox, once', async () => {
+		const { cli, run } = await execute(WORKFLOW_IDS.sendMessage);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, ACTION_NODE_NAME);
+		assert(items.length === 1, `expected 1 output item, got ${items.length}`);
+		const uid = items[0].json.message_uid;
+		assert(typeof uid === 'string' && uid, `the output has no message_uid: ${JSON.stringify(items[0].json)}`);
+		const message = await sandbox<{ text: string; chat_id: number; from_me: boolean }>('GET', `/messages/${encodeURIComponent(uid)}`);
+		assert(message.text === sendText, `the sandbox holds text ${JSON.stringify(message.text)}`);
+		assert(message.from_me === true, 'the message is not from the workspace');
+		const chat = (await sandboxChats()).find((c) => c.id === message.chat_id);
+		assert(chat && chat.phone && chat.phone.replace(/^\+/, '') === sendPhone.replace(/^\+/, ''), `the message went to chat ${JSON.stringify(chat)}`);
+		const history = await sandbox<{ messages: Array<{ text: string }> }>('GET', `/chats/${message.chat_id}/messages`);
+		const copies = history.messages.filter((m) => m.text === sendText).length;
+		assert(copies === 1, `the chat holds ${copies} copies of the message`);
+		return `uid ${uid}; n8n execute ${cli.ms} ms`;
+	});
+
+	await check('(c) Chat Label: Add keeps existing labels, Replace All sets exactly the new set', async () => {
+		const before = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		const added = await execute(WORKFLOW_IDS.addLabels);
+		assert(added.cli.code === 0, `add: n8n execute failed: ${describeCli(added.cli)}`);
+		nodeItems(added.run, ACTION_NODE_NAME);
+		const afterAdd = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		const expectedAfterAdd = [...new Set([...before.labels, ...labelsToAdd])];
+		assert(equalSets(afterAdd.labels, expectedAfterAdd), `after add: ${JSON.stringify(afterAdd.labels)}, expected ${JSON.stringify(expectedAfterAdd)}`);
+		const replaced = await execute(WORKFLOW_IDS.replaceLabels);
+		assert(replaced.cli.code === 0, `replace: n8n execute failed: ${describeCli(replaced.cli)}`);
+		nodeItems(replaced.run, ACTION_NODE_NAME);
+		const afterReplace = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		assert(equalSets(afterReplace.labels, labelsReplacement), `after replace: ${JSON.stringify(afterReplace.labels)}, expected ${JSON.stringify(labelsReplacement)}`);
+		return `${JSON.stringify(before.labels)} → ${JSON.stringify(afterAdd.labels)} → ${JSON.stringify(afterReplace.labels)}`;
+	});
+
+	await check('bad input: a phone with spaces fails the execution with an error naming the field', async () => {
+		const quotaBefore = await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue');
+		const { cli, run } = await execute(WORKFLOW_IDS.invalidPhone);
+		assert(cli.code !== 0, `n8n execute exited ${cli.code} for an invalid phone`);
+		const error = run?.data.resultData.error;
+		const text = `${error?.message ?? ''} ${error?.description ?? ''} ${cli.stdout} ${cli.stderr}`;
+		assert(/phone/i.test(text), `the error does not name the field "phone": ${describeCli(cli)}`);
+		// Refused by the node itself: a service answer would be a NodeApiError carrying its HTTP status.
+		assert(error?.name === 'NodeOperationError' && !error.httpCode, `not refused before the request: ${JSON.stringify(error).slice(0, 400)}`);
+		const quotaAfter = await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue');
+		assert(quotaAfter.quota.used === quotaBefore.quota.used, 'a message was charged');
+		return `error: ${(error?.message ?? '').slice(0, 120)}`;
+	});
+
+	await check(
+		'n8n start: ready, owner and API key created',
+		async () => {
+			const ready = await n8n!.start();
+			await n8n!.setupOwnerAndApiKey();
+			return `ready after ${ready} ms on ${n8n!.baseUrl}`;
+		},
+		true,
+	);
+
+	const ourHooks = async () => (await sandboxWebhooks()).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
+	let subscription: SandboxWebhook | undefined;
+	await check('(d) Trigger: activation subscribes its production URL with a secret', async () => {
+		const activated = await n8n!.publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/activate`);
+		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 500)}`);
+		const hooks = await waitFor('the sandbox subscription', async () => ((await ourHooks()).length > 0 ? ourHooks() : undefined), 10_000);
+		assert(hooks.length === 1, `expected one subscription, the sandbox holds ${hooks.length}: ${JSON.stringify(hooks)}`);
+		subscription = hooks[0];
+		const url = new URL(subscription.url);
+		assert(subscription.event_type === 'message:received:new', `subscribed to ${subscription.event_type}`);
+		assert(subscription.enabled, 'the subscription is disabled');
+		assert(url.origin === n8n!.baseUrl && url.pathname === `/webhook/${TRIGGER_WEBHOOK_ID}/chat-messaging`, `unexpected webhook URL ${url.origin}${url.pathname}`);
+		assert((url.searchParams.get('secret') ?? '').length >= 16, 'the URL carries no secret of at least 16 characters');
+		// What n8n stored of the trigger's static data at activation (reported, not asserted).
+		const stored = (await n8n!.publicApi('GET', `/workflows/${WORKFLOW_IDS.trigger}`)).body as { staticData?: Record<string, Record<string, unknown>> | null };
+		const staticKeys = Object.values(stored.staticData ?? {}).flatMap((entry) => Object.keys(entry ?? {}));
+		return `${url.origin}${url.pathname}?secret=…; static data keys: ${staticKeys.join(', ') || 'none'}`;
+	});
+
+	type Execution = { id: string; status: string; finished: boolean; data?: { resultData: N8nRun['data']['resultData'] } };
+	const executions = async () => {
+		const listed = await n8n!.publicApi('GET', `/executions?workflowId=${WORKFLOW_IDS.trigger}&includeData=true`);
+		assert(listed.status === 200, `executions answered ${listed.status}`);
+		return (listed.body as { data: Execution[] }).data;
+	};
+
+	await check('(d) Trigger: a call without the secret is refused and starts nothing', async () => {
+		assert(subscription, 'no subscription');
+		const url = new URL(subscription.url);
+		url.searchParams.delete('secret');
+		const forged = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_type: 'message:received:new', data: { text: 'forged', message_uid: 'forged-1' } }) });
+		await forged.text();
+		assert(forged.status >= 400 && forged.status < 500, `the forged call answered ${forged.status}`);
+		await sleep(1000);
+		const list = await executions();
+		assert(list.length === 0, `${list.length} executions after a forged call`);
+		return `answered ${forged.status}`;
+	});
+
+	await check('(d) Trigger: an inbound message delivered twice starts exactly one execution', async () => {
+		assert(subscription && inboundChat, 'no subscription');
+		const text = `E2E inbound ${randomBytes(4).toString('hex')}`;
+		const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text, duplicate: true });
+		type Delivery = { ok: boolean; duplicate: boolean; status_code?: number; body: { data?: { text?: string } } };
+		const deliveries = await waitFor(
+			'both deliveries answered',
+			async () => {
+				const { deliveries: all } = await sandbox<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?webhook_id=${subscription!.id}`);
+				const ours = all.filter((d) => d.body?.data?.text === text);
+				return ours.some((d) => d.duplicate && d.ok) ? ours : undefined;
+			},
+			20_000,
+		);
+		assert(
+			deliveries.every((d) => d.ok),
+			`a delivery failed: ${JSON.stringify(deliveries.map((d) => d.status_code))}`,
+		);
+		const finished = await waitFor('a finished execution', async () => {
+			const list = await executions();
+			return list.length > 0 && list.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? list : undefined;
+		}, 15_000);
+		// Give a second execution, if the duplicate started one, time to be recorded.
+		await sleep(1500);
+		const list = await executions();
+		assert(list.length === 1, `${list.length} executions for one message delivered twice`);
+		assert(list[0].status === 'success', `the execution ended ${list[0].status}`);
+		const runs = list[0].data?.resultData.runData[TRIGGER_NODE_NAME];
+		const items = runs?.[0]?.data?.main?.[0] ?? [];
+		assert(items.length === 1, `the trigger emitted ${items.length} items`);
+		assert(JSON.stringify(items[0].json).includes(text), `the item does not carry the text: ${JSON.stringify(items[0].json).slice(0, 400)}`);
+		assert(JSON.stringify(items[0].json).includes(incoming.message.uid), 'the item does not carry the message uid');
+		return `${deliveries.length} deliveries (${deliveries.map((d) => d.status_code).join(', ')}), ${finished.length} execution`;
+	});
+
+	await check('(d) Trigger: after an n8n restart the same subscription still starts one execution per message', async () => {
+		assert(subscription && inboundChat, 'no subscription');
+		const before = (await executions()).length;
+		await n8n!.stop();
+		const restarted = Date.now();
+		const ready = await n8n!.start();
+		// Registered once the node itself answers: 401 for a call without the secret (404 before that).
+		const bare = new URL(subscription.url);
+		bare.searchParams.delete('secret');
+		const registeredAfter = await waitFor('the production webhook after restart', async () => {
+			const response = await fetch(bare, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			await response.text();
+			return response.status === 401 ? Date.now() - restarted : undefined;
+		}, 20_000);
+		const hooks = await ourHooks();
+		assert(hooks.length === 1, `the sandbox holds ${hooks.length} subscriptions of the trigger after restart`);
+		assert(hooks[0].id === subscription.id && hooks[0].url === subscription.url, 'the subscription was replaced or re-pointed on restart');
+		const text = `E2E after restart ${randomBytes(4).toString('hex')}`;
+		await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text });
+		const list = await waitFor('the execution after restart', async () => {
+			const all = await executions();
+			return all.length > before && all.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? all : undefined;
+		}, 15_000);
+		assert(list.length === before + 1, `${list.length - before} new executions for one message`);
+		const latest = list.find((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
+		assert(latest && latest.status === 'success', 'no successful execution carries the text sent after restart');
+		return `ready after ${ready} ms, webhook answering after ${registeredAfter} ms; subscription ${subscription.id} kept`;
+	});
+
+	await check('(e) Trigger: deactivation removes the subscription', async () => {
+		const deactivated = await n8n!.publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/deactivate`);
+		assert(deactivated.status === 200, `deactivate answered ${deactivated.status}: ${JSON.stringify(deactivated.body).slice(0, 300)}`);
+		await waitFor('the subscription to be removed', async () => ((await ourHooks()).length === 0 ? true : undefined), 10_000);
+		const all = await sandboxWebhooks();
+		return `the sandbox holds ${all.length} subscriptions`;
+	});
+
+	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {
+		const stored = await n8n!.publicApi('GET', '/workflows?limit=100');
+		const executionsJson = JSON.stringify(await executions());
+		await n8n!.stop();
+		const startLog = readFileSync(join(logDir, 'n8n-start.log'), 'utf8');
+		const places: Record<string, string> = { 'CLI output': cliOutputs.join('\n'), 'n8n start log': startLog, executions: executionsJson, workflows: JSON.stringify(stored.body) };
+		const leaks = Object.entries(places).filter(([, text]) => text.includes(TOKEN)).map(([where]) => where);
+		assert(leaks.length === 0, `the token appears in: ${leaks.join(', ')}`);
+		assert(JSON.stringify(stored.body).includes(WORKFLOW_IDS.trigger), 'the workflow listing is not what was checked');
+	});
+
+	await n8n?.stop();
+	await stopSandbox?.();
+	const failed = outcomes.filter((outcome) => !outcome.ok).length;
+	const passed = outcomes.length - failed;
+	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
+	else console.log(`work folder kept: ${workDir}`);
+	console.log(`total ${outcomes.reduce((sum, o) => sum + o.ms, 0)} ms`);
+	console.log(`${passed} passed, ${failed} failed`);
+	process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+	console.log(`${outcomes.filter((o) => o.ok).length} passed, ${outcomes.filter((o) => !o.ok).length + 1} failed`);
+	process.exit(1);
+});

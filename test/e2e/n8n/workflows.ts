@@ -1,0 +1,129 @@
+/**
+ * The credential and the workflows the end-to-end run imports into n8n, written as n8n stores them
+ * (what `n8n import:workflow` / `import:credentials` read).
+ */
+export const PACKAGE_NAME = '@chat-messaging/n8n-nodes-chat-messaging';
+export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.chatMessaging`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingTrigger`;
+export const CREDENTIAL_TYPE = 'chatMessagingApi';
+
+export const CREDENTIAL_ID = 'e2eChatMsgCred01';
+const CREDENTIAL_NAME = 'Chat Messaging sandbox';
+
+/** n8n IDs are 16 alphanumerics; these are fixed so the run can address them. */
+export const WORKFLOW_IDS = {
+	listChats: 'e2eListAllChats1',
+	sendMessage: 'e2eSendMessage01',
+	addLabels: 'e2eAddLabels0001',
+	replaceLabels: 'e2eReplaceLabel1',
+	invalidPhone: 'e2eInvalidPhone1',
+	trigger: 'e2eTriggerInbox1',
+	smoke: 'e2eSmokeManual01',
+} as const;
+
+/** Plain credential data; `n8n import:credentials` encrypts it. Holds the token: write it, import it, delete it. */
+export function credentialExport(baseUrl: string, apiToken: string) {
+	return [{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { baseUrl, apiToken } }];
+}
+
+interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+function workflow(id: string, name: string, nodes: WorkflowNode[]) {
+	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }> = {};
+	for (let i = 0; i + 1 < nodes.length; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+const manualTrigger: WorkflowNode = {
+	id: 'manual-trigger',
+	name: 'When clicking Execute',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export const ACTION_NODE_NAME = 'Chat Messaging';
+
+function action(parameters: Record<string, unknown>, typeVersion: number): WorkflowNode {
+	return {
+		id: 'chat-messaging-action',
+		name: ACTION_NODE_NAME,
+		type: ACTION_NODE_TYPE,
+		typeVersion,
+		position: [220, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	};
+}
+
+export const TRIGGER_NODE_NAME = 'Chat Messaging Trigger';
+/** The trigger's webhook ID: its production URL is /webhook/<this>/chat-messaging. */
+export const TRIGGER_WEBHOOK_ID = '5f0c6a52-1d0e-4e59-9b1e-3c2f7d4a8e61';
+
+export interface WorkflowInputs {
+	actionTypeVersion: number;
+	triggerTypeVersion: number;
+	chatId: number;
+	phone: string;
+	text: string;
+	labelsToAdd: string;
+	labelsReplacement: string;
+}
+
+export function workflows(inputs: WorkflowInputs) {
+	const act = (parameters: Record<string, unknown>) => action(parameters, inputs.actionTypeVersion);
+	return [
+		workflow(WORKFLOW_IDS.listChats, 'E2E list all chats', [manualTrigger, act({ resource: 'chat', operation: 'getAll', returnAll: true })]),
+		workflow(WORKFLOW_IDS.sendMessage, 'E2E send to phone', [
+			manualTrigger,
+			act({ resource: 'message', operation: 'sendToPhone', phone: inputs.phone, text: inputs.text, additionalFields: {} }),
+		]),
+		workflow(WORKFLOW_IDS.addLabels, 'E2E add labels', [manualTrigger, act({ resource: 'label', operation: 'add', chat_id: inputs.chatId, labels: inputs.labelsToAdd })]),
+		workflow(WORKFLOW_IDS.replaceLabels, 'E2E replace labels', [
+			manualTrigger,
+			act({ resource: 'label', operation: 'replace', chat_id: inputs.chatId, labels: inputs.labelsReplacement }),
+		]),
+		// Spaces are not allowed in a phone: the node must refuse before any request.
+		workflow(WORKFLOW_IDS.invalidPhone, 'E2E invalid phone', [
+			manualTrigger,
+			act({ resource: 'message', operation: 'sendToPhone', phone: '+49 151 1234567', text: 'never sent', additionalFields: {} }),
+		]),
+		workflow(WORKFLOW_IDS.trigger, 'E2E trigger on inbound messages', [
+			{
+				id: 'chat-messaging-trigger',
+				name: TRIGGER_NODE_NAME,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: inputs.triggerTypeVersion,
+				position: [0, 0],
+				parameters: { events: ['message:received:new'] },
+				credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+				webhookId: TRIGGER_WEBHOOK_ID,
+			},
+		]),
+	];
+}
+
+/** A workflow of n8n's own nodes only: proves the harness (CLI, import, execute) before ours are involved. */
+export function smokeWorkflow() {
+	return workflow(WORKFLOW_IDS.smoke, 'E2E smoke', [
+		manualTrigger,
+		{
+			id: 'smoke-set',
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+			parameters: { assignments: { assignments: [{ id: 'smoke', name: 'smoke', value: 'ok', type: 'string' }] } },
+		},
+	]);
+}
