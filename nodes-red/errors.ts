@@ -18,7 +18,9 @@ export interface NodeError extends Error {
 /** Any failure as a ChatMessagingError (evaluation errors of a property become input errors of that field). */
 export function asChatMessagingError(error: unknown, field?: string): ChatMessagingError {
 	if (error instanceof ChatMessagingError) return error;
-	const message = error instanceof Error ? error.message : String(error);
+	// JSONata throws plain objects with a message, not Errors.
+	const described = error as { message?: unknown } | null;
+	const message = typeof described?.message === 'string' ? described.message : String(error);
 	return new ChatMessagingError(field ? `${field}: ${message}` : message, { kind: 'input', field });
 }
 
@@ -29,6 +31,8 @@ export function toNodeError(error: ChatMessagingError): NodeError {
 	if (error.errorCode !== undefined) nodeError.error_code = error.errorCode;
 	if (error.httpStatus !== undefined) nodeError.http_status = error.httpStatus;
 	nodeError.details = error.toJSON();
+	// Catch nodes get `msg.error.message = err.toString()`: make that the service's message alone, not "Name: message".
+	Object.defineProperty(nodeError, 'toString', { value: () => error.message, enumerable: false });
 	return nodeError;
 }
 

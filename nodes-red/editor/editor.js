@@ -152,7 +152,8 @@
 				prepared[op.id] = true;
 				op.fields.forEach(function (field) {
 					var $input = $('#' + rowId(op, field));
-					var value = saved[field.name] && op.id === node.resource + ':' + node.operation ? saved[field.name] : initialValue(field);
+					// Saved values carry over between operations sharing a wire name (chat_id, text, ...).
+					var value = saved[field.name] && typeof saved[field.name] === 'object' ? saved[field.name] : initialValue(field);
 					$input.val(value.value);
 					$input.typedInput({ types: typesFor(field), default: value.type });
 					$input.typedInput('type', value.type);

@@ -10,6 +10,8 @@ declare module 'node-red-node-test-helper' {
 		startServer(): Promise<void>;
 		stopServer(): Promise<void>;
 		url(): string;
+		/** The sinon spy on the runtime log (calls of the current load). */
+		log(): { args: unknown[][] };
 	}
 	const helper: NodeTestHelper;
 	export default helper;

@@ -1,0 +1,67 @@
+/**
+ * The generated editor file (dist/node-red/nodes-red/index.html) as the Node-RED editor would run it:
+ * its scripts are executed with a recording `RED`, then the node definitions' validators and labels
+ * are exercised. (Rendering the dialog in a real browser is the browser test's job.)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+
+type Definition = Record<string, any>;
+const html = readFileSync(join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'index.html'), 'utf8');
+const definitions: Record<string, Definition> = {};
+const sandboxWindow: Record<string, unknown> = {};
+for (const [, script] of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) {
+	runInNewContext(script!, {
+		window: sandboxWindow,
+		RED: { nodes: { registerType: (type: string, definition: Definition) => (definitions[type] = definition) } },
+	});
+}
+const action = definitions['chat-messaging']!;
+const validateFields = (operation: string, fields: Record<string, { value: string; type: string }>) => {
+	const [resource, op] = operation.split(':');
+	return action.defaults.fields.validate.call({ resource, operation: op }, fields);
+};
+
+test('the three node types are registered with their categories, credentials and I/O', () => {
+	expect(Object.keys(definitions).sort()).toEqual(['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']);
+	expect(definitions['chat-messaging-config']!.category).toBe('config');
+	expect(definitions['chat-messaging-config']!.credentials).toEqual({ token: { type: 'password', required: true } });
+	expect(action).toMatchObject({ category: 'chat messaging', inputs: 1, outputs: 1, icon: 'chat-messaging.svg' });
+	expect(definitions['chat-messaging-event']).toMatchObject({ inputs: 0, outputs: 1 });
+	// The config node's defaults never hold the token (it would be exported with the flow).
+	expect(Object.keys(definitions['chat-messaging-config']!.defaults)).toEqual(['name', 'baseUrl', 'publicUrl']);
+});
+
+test('static values are checked against the field rules; msg/flow/global/env/JSONata sources are never blocked', () => {
+	expect(validateFields('message:sendToPhone', { phone: { value: '+4915112345678', type: 'str' } })).toBe(true);
+	const bad = validateFields('message:sendToPhone', { phone: { value: '+49 151 123', type: 'str' } });
+	expect(bad).toEqual([expect.stringMatching(/^Phone Number: international format/)]);
+	for (const type of ['msg', 'flow', 'global', 'env', 'jsonata']) {
+		expect(validateFields('message:sendToPhone', { phone: { value: 'anything at all', type } })).toBe(true);
+	}
+	expect(validateFields('chat:get', { chat_id: { value: '12', type: 'num' } })).toBe(true);
+	expect(validateFields('chat:get', { chat_id: { value: 'twelve', type: 'str' } })).toEqual(['Chat ID: a whole number']);
+	expect(validateFields('message:getAll', { chat_id: { value: '1', type: 'num' }, page: { value: '0', type: 'num' } })).toEqual(['Page: at least 1']);
+	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual(['URL: an http(s) URL']);
+	expect(validateFields('message:sendToJid', { jid: { value: 'no-server', type: 'str' } })).toEqual([expect.stringMatching(/^JID: <id>@<server>/)]);
+	// Empty fields may come from msg.payload at run time: not an error in the editor.
+	expect(validateFields('message:sendToPhone', { phone: { value: '', type: 'str' } })).toBe(true);
+});
+
+test('operation, limit, waitTimeout and events validators', () => {
+	expect(action.defaults.operation.validate.call({ resource: 'chat' }, 'close')).toBe(true);
+	expect(action.defaults.operation.validate.call({ resource: 'chat' }, 'explode')).toBe('Choose an operation');
+	expect(action.defaults.limit.validate(0)).toMatch(/Limit/);
+	expect(action.defaults.limit.validate(25)).toBe(true);
+	expect(action.defaults.waitTimeout.validate(-1)).toMatch(/Wait timeout/);
+	const events = definitions['chat-messaging-event']!.defaults.events;
+	expect(events.validate([])).toMatch(/at least one/);
+	expect(events.validate(['chat:created'])).toBe(true);
+});
+
+test('labels name the operation unless the node has a name', () => {
+	expect(action.label.call({ resource: 'chat', operation: 'close' })).toBe('Close a chat');
+	expect(action.label.call({ resource: 'chat', operation: 'close', name: 'Done' })).toBe('Done');
+	expect(definitions['chat-messaging-event']!.label.call({ events: ['chat:created'] })).toBe('chat:created');
+});

@@ -1,0 +1,242 @@
+/**
+ * The event node against the sandbox: the sandbox delivers webhooks over real HTTP to the node's
+ * route (served on a loopback port), and the subscriptions it holds are checked directly.
+ */
+import { dedupKey, normalizeEvent, SeenSet, subscriptionUrl } from '../../nodes-red/event';
+import {
+	Collector,
+	configNode,
+	CONFIG_ID,
+	credentialsFor,
+	eventually,
+	FAST_SANDBOX,
+	helper,
+	nodesUnderTest,
+	sandboxCall,
+	sandboxData,
+	startNodeHttp,
+	startSandbox,
+	TAB,
+	type Sandbox,
+} from './support';
+
+let sbx: Sandbox;
+let nodeHttp: Awaited<ReturnType<typeof startNodeHttp>>;
+
+beforeAll(async () => {
+	sbx = await startSandbox({ ...FAST_SANDBOX, tokens: ['events-token'] });
+	nodeHttp = await startNodeHttp();
+});
+afterAll(async () => {
+	await nodeHttp.stop();
+	await sbx.stop();
+});
+afterEach(async () => {
+	await helper.unload();
+	// Every test starts from no subscriptions (and proves the previous one left none).
+	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
+	await sandboxCall(sbx, 'DELETE', '/_sandbox/deliveries');
+});
+
+function eventFlow(events: string[], extra: Record<string, unknown> = {}) {
+	return [
+		{ id: TAB, type: 'tab', label: 'events' },
+		configNode(sbx, { publicUrl: nodeHttp.url }),
+		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, events, x: 100, y: 100, wires: [['out']], ...extra },
+		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
+	];
+}
+
+const webhooks = async (): Promise<any[]> => (await sandboxData(sbx, '/webhooks')).webhooks;
+const nodePrefix = () => `${nodeHttp.url}/chat-messaging/events/ev/`;
+
+/** Loads the event node and waits until it has subscribed to `events`. */
+async function loadEventNode(events: string[]): Promise<{ out: Collector; url: string }> {
+	await helper.load(nodesUnderTest as never, eventFlow(events), credentialsFor(sbx.tokens[0]!));
+	const out = new Collector('out');
+	const hooks = await eventually(async () => {
+		const list = await webhooks();
+		return list.length === events.length && list;
+	});
+	return { out, url: hooks[0].url };
+}
+
+const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('on deploy it subscribes once per event type at <publicUrl>/chat-messaging/events/<node id>/<secret>', async () => {
+	await loadEventNode(['message:received:new', 'chat:created']);
+	const hooks = await webhooks();
+	expect(hooks.map((hook) => hook.event_type).sort()).toEqual(['chat:created', 'message:received:new']);
+	expect(hooks.every((hook) => hook.enabled === true && hook.url === hooks[0].url)).toBe(true);
+	expect(hooks[0].url.startsWith(nodePrefix())).toBe(true);
+	const secret = hooks[0].url.slice(nodePrefix().length);
+	expect(secret).toMatch(/^[0-9a-f]{48}$/);
+});
+
+test('an inbound message from a new number emits chat:created and message:received:new as flat payloads', async () => {
+	const { out } = await loadEventNode(['message:received:new', 'chat:created']);
+	const response = await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915177700001', text: 'Hello there', name: 'Grace' });
+	expect(response.status).toBe(200);
+	const chatId = response.body.data.chat_id;
+	await out.waitFor(2);
+	const byTopic = Object.fromEntries(out.messages.map((msg) => [msg.topic, msg.payload as any]));
+	expect(byTopic['chat:created']).toMatchObject({ event_type: 'chat:created', chat_id: chatId });
+	expect(byTopic['message:received:new']).toMatchObject({
+		event_type: 'message:received:new',
+		chat_id: chatId,
+		chat_name: 'Grace',
+		text: 'Hello there',
+		message_uid: response.body.data.message.uid,
+		unattended: true,
+	});
+	expect(byTopic['message:received:new'].raw).toMatchObject({ event_type: 'message:received:new', data: { chat_id: chatId } });
+});
+
+test('a redelivered event (sandbox duplicate: true) is emitted once', async () => {
+	const { out } = await loadEventNode(['message:received:new']);
+	const chat = (await sandboxData(sbx, '/chats?group=false')).chats[0];
+	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'twice?', duplicate: true });
+	// Both copies were delivered and answered 2xx …
+	await eventually(async () => {
+		const log = (await sandboxData(sbx, '/_sandbox/deliveries?event_type=message:received:new')).deliveries;
+		return log.filter((d: any) => d.ok).length === 2;
+	});
+	await pause(50);
+	// … and the flow saw one.
+	expect(out.messages.filter((msg) => (msg.payload as any).text === 'twice?')).toHaveLength(1);
+});
+
+test('a wrong secret gets 401 and emits nothing; an unknown node gets 404', async () => {
+	const { out, url } = await loadEventNode(['message:received:new']);
+	const body = JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'forged', text: 'forged' } });
+	const forged = await post(`${nodePrefix()}not-the-secret`, body);
+	expect(forged.status).toBe(401);
+	const sameLength = await post(url.replace(/.$/, (c) => (c === '0' ? '1' : '0')), body);
+	expect(sameLength.status).toBe(401);
+	const elsewhere = await post(`${nodeHttp.url}/chat-messaging/events/other-node/${url.slice(nodePrefix().length)}`, body);
+	expect(elsewhere.status).toBe(404);
+	await pause(50);
+	expect(out.messages).toHaveLength(0);
+});
+
+test('a malformed body gets 400 and emits nothing; a valid one gets 200 at once', async () => {
+	const { out, url } = await loadEventNode(['message:received:new']);
+	expect((await post(url, 'not json {')).status).toBe(400);
+	expect((await post(url, JSON.stringify({ data: { chat_id: 1 } }))).status).toBe(400);
+	expect((await post(url, JSON.stringify(['event_type']))).status).toBe(400);
+	await pause(50);
+	expect(out.messages).toHaveLength(0);
+	const ok = await post(url, JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 3, message_uid: 'u-1', text: 'fine' } }));
+	expect(ok.status).toBe(200);
+	await out.waitFor(1);
+	expect(out.messages[0]!.payload).toMatchObject({ chat_id: 3, message_uid: 'u-1', text: 'fine' });
+});
+
+test("the live service's shape ({chat, message}) is accepted; unsubscribed event types are acknowledged but not emitted", async () => {
+	const { out, url } = await loadEventNode(['message:received:new']);
+	const live = {
+		event_type: 'message:received:new',
+		chat: { chat_id: 77, full_name: 'Ada Lovelace', phone: '+4915100000077', is_group: false },
+		message: { text: 'live shape', message_uid: 'LIVE-1', direction: 'inbound', sender: { full_name: 'Ada' } },
+	};
+	expect((await post(url, JSON.stringify(live))).status).toBe(200);
+	expect((await post(url, JSON.stringify({ event_type: 'message:sent:new', data: { chat_id: 1, message_uid: 'S-1' } }))).status).toBe(200);
+	await out.waitFor(1);
+	await pause(50);
+	expect(out.messages).toHaveLength(1);
+	expect(out.messages[0]).toMatchObject({
+		topic: 'message:received:new',
+		payload: { event_type: 'message:received:new', chat_id: 77, chat_name: 'Ada Lovelace', text: 'live shape', message_uid: 'LIVE-1' },
+	});
+});
+
+test('closing the node deletes its subscriptions before Node-RED reports it stopped', async () => {
+	await loadEventNode(['message:received:new', 'message:sent:new', 'chat:created']);
+	expect(await webhooks()).toHaveLength(3);
+	await helper.unload();
+	// No polling: 'close' awaited the deletions.
+	expect(await webhooks()).toEqual([]);
+});
+
+test('a redeploy replaces the subscriptions (new secret, new event set) and leaves no orphans', async () => {
+	const first = await loadEventNode(['message:received:new', 'chat:created']);
+	const oldHooks = await webhooks();
+	await helper.setFlows(eventFlow(['message:sent:new']), 'full', credentialsFor(sbx.tokens[0]!));
+	const hooks = await eventually(async () => {
+		const list = await webhooks();
+		return list.length === 1 && list[0].event_type === 'message:sent:new' && list;
+	});
+	expect(hooks[0].url).not.toBe(first.url);
+	expect(hooks[0].url.startsWith(nodePrefix())).toBe(true);
+	expect(oldHooks.map((hook) => hook.id)).not.toContain(hooks[0].id);
+	// The old secret no longer opens the route.
+	expect((await post(first.url, JSON.stringify({ event_type: 'message:sent:new', data: {} }))).status).toBe(401);
+});
+
+test('on start it deletes stale subscriptions of this node (left by a crash) and keeps everyone else’s', async () => {
+	const stale = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: `${nodePrefix()}secret-from-a-crashed-run` });
+	const foreign = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: `${nodeHttp.url}/somebody-else` });
+	expect(stale.status).toBe(200);
+	await helper.load(nodesUnderTest as never, eventFlow(['chat:created']), credentialsFor(sbx.tokens[0]!));
+	const hooks = await eventually(async () => {
+		const list = await webhooks();
+		return list.some((hook) => hook.event_type === 'chat:created') && list;
+	});
+	const ids = hooks.map((hook) => hook.id);
+	expect(ids).not.toContain(stale.body.data.id);
+	expect(ids).toContain(foreign.body.data.id);
+	expect(hooks).toHaveLength(2);
+	await helper.unload();
+	expect((await webhooks()).map((hook) => hook.id)).toEqual([foreign.body.data.id]);
+	await sandboxCall(sbx, 'DELETE', `/webhooks/${foreign.body.data.id}`);
+});
+
+test('without a public URL the node reports the missing setting and subscribes to nothing', async () => {
+	const flow = eventFlow(['chat:created']);
+	(flow[1] as Record<string, unknown>).publicUrl = '';
+	await helper.load(nodesUnderTest as never, flow, credentialsFor(sbx.tokens[0]!));
+	const logged = await eventually(() =>
+		helper
+			.log()
+			.args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown })
+			.find((entry) => entry.id === 'ev' && entry.level === 20),
+	);
+	expect(String(logged.msg)).toMatch(/publicUrl/);
+	expect(await webhooks()).toEqual([]);
+});
+
+describe('event helpers', () => {
+	test('normalizeEvent flattens the spec shape and rejects non-events', () => {
+		expect(normalizeEvent({ event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } })).toEqual({
+			event_type: 'chat:created',
+			chat_id: 4,
+			chat_name: 'Bob',
+			unattended: false,
+			raw: { event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } },
+		});
+		expect(normalizeEvent(null)).toBeUndefined();
+		expect(normalizeEvent({ event_type: 5 })).toBeUndefined();
+		expect(normalizeEvent('message:received:new')).toBeUndefined();
+	});
+
+	test('dedupKey: message uid for message events, chat id for chat:created', () => {
+		expect(dedupKey(normalizeEvent({ event_type: 'message:sent:new', data: { chat_id: 1, message_uid: 'A' } })!)).toBe('message:sent:new|A');
+		expect(dedupKey(normalizeEvent({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'A' } })!)).toBe('message:received:new|A');
+		expect(dedupKey(normalizeEvent({ event_type: 'chat:created', data: { chat_id: 9 } })!)).toBe('chat:created|9');
+	});
+
+	test('SeenSet forgets the oldest key beyond its bound', () => {
+		const seen = new SeenSet(3);
+		expect(['a', 'b', 'c', 'a'].map((key) => seen.add(key))).toEqual([true, true, true, false]);
+		expect(seen.add('d')).toBe(true);
+		expect(seen.size).toBe(3);
+		expect(seen.add('a')).toBe(true); // 'a' was the oldest and was forgotten
+	});
+
+	test('subscriptionUrl joins public URL, HTTP node root and path without double slashes', () => {
+		expect(subscriptionUrl('https://red.example.com/', '/', 'abc', 's3')).toBe('https://red.example.com/chat-messaging/events/abc/s3');
+		expect(subscriptionUrl('https://red.example.com', '/api/', 'abc', 's3')).toBe('https://red.example.com/api/chat-messaging/events/abc/s3');
+		expect(subscriptionUrl('https://red.example.com', undefined, 'abc')).toBe('https://red.example.com/chat-messaging/events/abc/');
+	});
+});
