@@ -104,7 +104,7 @@ export class Executor {
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
 			const limit = runOptions.returnAll === false ? runOptions.limit ?? 50 : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
-			return this.paginate(op, input, limit);
+			return this.paginate(op, op.pagination.itemsKey, input, limit);
 		}
 		return this.call(op, input);
 	}
@@ -123,8 +123,7 @@ export class Executor {
 	}
 
 	/** Walks `has_more_pages` with bounded concurrency; items come in sequential-walk order. */
-	private async paginate(op: OperationDescriptor, input: Record<string, unknown>, limit?: number): Promise<unknown[]> {
-		const itemsKey = op.pagination!.itemsKey;
+	private async paginate(op: OperationDescriptor, itemsKey: string, input: Record<string, unknown>, limit?: number): Promise<unknown[]> {
 		prepareRequest(op, input); // a bad filter fails before the first page is asked for
 		const fetchPage = async (page: number) => {
 			const data = await this.call(op, { ...input, page });
