@@ -158,9 +158,10 @@ export class N8nInstance {
 	/** SIGTERM to the process group (n8n and its task runner), SIGKILL after a grace period. */
 	async stop(graceMs = 15_000): Promise<void> {
 		const child = this.server;
-		if (!child || child.exitCode !== null || child.signalCode !== null) return this.closeLog();
+		const exit = this.serverExit;
+		if (!child || !exit || child.exitCode !== null || child.signalCode !== null) return this.closeLog();
 		killGroup(child, 'SIGTERM');
-		const timedOut = await Promise.race([this.serverExit!.then(() => false), sleep(graceMs).then(() => true)]);
+		const timedOut = await Promise.race([exit.then(() => false), sleep(graceMs).then(() => true)]);
 		if (timedOut) killGroup(child, 'SIGKILL');
 		// The task runner may outlive its parent for a moment.
 		killGroup(child, 'SIGKILL');

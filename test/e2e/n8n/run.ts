@@ -19,6 +19,7 @@ import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort, type CliResult, type N8nRun } from './n8n-instance';
 import {
 	ACTION_NODE_NAME,
+	CREDENTIAL_ID,
 	PACKAGE_NAME,
 	TRIGGER_NODE_NAME,
 	TRIGGER_WEBHOOK_ID,
@@ -44,7 +45,7 @@ const outcomes: Outcome[] = [];
 let aborted: string | undefined;
 
 /** Runs one check; a failing `required` check stops the run (the later ones count as failed). */
-async function check(name: string, body: () => Promise<string | void>, required = false): Promise<void> {
+async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
 	if (aborted) {
 		outcomes.push({ name, ok: false, ms: 0, detail: `not run: ${aborted}` });
 		console.log(`  - ${name}: NOT RUN (${aborted})`);
@@ -61,12 +62,17 @@ async function check(name: string, body: () => Promise<string | void>, required 
 		const detail = redact(error instanceof Error ? error.message : String(error));
 		outcomes.push({ name, ok: false, ms, detail });
 		console.log(`  ✗ ${name} (${ms} ms)\n      ${detail.split('\n').join('\n      ')}`);
-		if (required) aborted = `"${name}" failed`;
+		if (stopsRunOnFailure) aborted = `"${name}" failed`;
 	}
 }
 
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
+}
+
+function required<T>(value: T | undefined, what: string): T {
+	assert(value !== undefined, `${what} is missing`);
+	return value;
 }
 
 function equalSets(actual: string[], expected: string[]): boolean {
@@ -165,6 +171,7 @@ async function main(): Promise<void> {
 	mkdirSync(logDir);
 	const cliOutputs: string[] = [];
 	let n8n: N8nInstance | undefined;
+	const running = () => required(n8n, 'the n8n instance');
 	let stopSandbox: (() => Promise<void>) | undefined;
 	const onSignal = (signal: NodeJS.Signals) => {
 		console.log(`\n${signal}: stopping n8n and the sandbox`);
@@ -216,8 +223,9 @@ async function main(): Promise<void> {
 				const described = new (Object.values(exported)[0])().description.version;
 				return Array.isArray(described) ? Math.max(...described) : described;
 			};
-			actionVersion = version(manifest.n8n.nodes.find((file) => file.includes('ChatMessaging.node'))!);
-			triggerVersion = version(manifest.n8n.nodes.find((file) => file.includes('ChatMessagingTrigger.node'))!);
+			const nodeFile = (name: string) => required(manifest.n8n.nodes.find((file) => file.endsWith(`/${name}.node.js`)), `the n8n.nodes entry of ${name}`);
+			actionVersion = version(nodeFile('ChatMessaging'));
+			triggerVersion = version(nodeFile('ChatMessagingTrigger'));
 			return `${packed[0].filename}, ${files.length} files, node versions ${actionVersion}/${triggerVersion}`;
 		},
 		true,
@@ -232,6 +240,7 @@ async function main(): Promise<void> {
 			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
 			// n8n-workflow is a peer: n8n puts its own node_modules on NODE_PATH before loading packages.
 			assert(readdirSync(join(target, 'dist')).includes('nodes'), 'dist/nodes missing after extraction');
+			return target.slice(userFolder.length + 1);
 		},
 		true,
 	);
@@ -298,7 +307,7 @@ async function main(): Promise<void> {
 
 	/** Executes a manual-trigger workflow with the CLI; keeps its output for the token check. */
 	const execute = async (id: string) => {
-		const result = await n8n!.execute(id);
+		const result = await running().execute(id);
 		cliOutputs.push(result.cli.stdout, result.cli.stderr);
 		return result;
 	};
@@ -333,17 +342,18 @@ async function main(): Promise<void> {
 	});
 
 	await check('(c) Chat Label: Add keeps existing labels, Replace All sets exactly the new set', async () => {
-		const before = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		const chatForLabels = required(labelChat, 'a direct chat');
+		const before = await sandbox<{ labels: string[] }>('GET', `/chats/${chatForLabels.id}/labels`);
 		const added = await execute(WORKFLOW_IDS.addLabels);
 		assert(added.cli.code === 0, `add: n8n execute failed: ${describeCli(added.cli)}`);
 		nodeItems(added.run, ACTION_NODE_NAME);
-		const afterAdd = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		const afterAdd = await sandbox<{ labels: string[] }>('GET', `/chats/${chatForLabels.id}/labels`);
 		const expectedAfterAdd = [...new Set([...before.labels, ...labelsToAdd])];
 		assert(equalSets(afterAdd.labels, expectedAfterAdd), `after add: ${JSON.stringify(afterAdd.labels)}, expected ${JSON.stringify(expectedAfterAdd)}`);
 		const replaced = await execute(WORKFLOW_IDS.replaceLabels);
 		assert(replaced.cli.code === 0, `replace: n8n execute failed: ${describeCli(replaced.cli)}`);
 		nodeItems(replaced.run, ACTION_NODE_NAME);
-		const afterReplace = await sandbox<{ labels: string[] }>('GET', `/chats/${labelChat!.id}/labels`);
+		const afterReplace = await sandbox<{ labels: string[] }>('GET', `/chats/${chatForLabels.id}/labels`);
 		assert(equalSets(afterReplace.labels, labelsReplacement), `after replace: ${JSON.stringify(afterReplace.labels)}, expected ${JSON.stringify(labelsReplacement)}`);
 		return `${JSON.stringify(before.labels)} → ${JSON.stringify(afterAdd.labels)} → ${JSON.stringify(afterReplace.labels)}`;
 	});
@@ -365,17 +375,31 @@ async function main(): Promise<void> {
 	await check(
 		'n8n start: ready, owner and API key created',
 		async () => {
-			const ready = await n8n!.start();
-			await n8n!.setupOwnerAndApiKey();
-			return `ready after ${ready} ms on ${n8n!.baseUrl}`;
+			const ready = await running().start();
+			await running().setupOwnerAndApiKey();
+			return `ready after ${ready} ms on ${running().baseUrl}`;
 		},
 		true,
 	);
 
+	await check("Credential: n8n's Test button passes with the stored token and names a wrong one", async () => {
+		// As the editor does: read the credential (n8n redacts the token), send it back to /test.
+		const stored = (await running().rest('GET', `/rest/credentials/${CREDENTIAL_ID}?includeData=true`)) as { id: string; name: string; type: string; data: Record<string, unknown> };
+		assert(!JSON.stringify(stored).includes(TOKEN), 'the editor API returns the token in clear');
+		const test = async (data: Record<string, unknown>) =>
+			(await running().rest('POST', '/rest/credentials/test', { credentials: { id: stored.id, name: stored.name, type: stored.type, data } })) as { status: string; message: string };
+		// A trailing slash on the base address must not break the test request.
+		const good = await test({ ...stored.data, baseUrl: `${sandboxUrl}/` });
+		assert(good.status === 'OK', `the stored token failed the test: ${JSON.stringify(good)}`);
+		const bad = await test({ ...stored.data, apiToken: 'not-the-token' });
+		assert(bad.status === 'Error' && /401|token/i.test(bad.message), `a wrong token gave ${JSON.stringify(bad)}`);
+		return `wrong token: "${bad.message}"`;
+	});
+
 	const ourHooks = async () => (await sandboxWebhooks()).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
 	let subscription: SandboxWebhook | undefined;
 	await check('(d) Trigger: activation subscribes its production URL with a secret', async () => {
-		const activated = await n8n!.publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/activate`);
+		const activated = await running().publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/activate`);
 		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 500)}`);
 		const hooks = await waitFor('the sandbox subscription', async () => ((await ourHooks()).length > 0 ? ourHooks() : undefined), 10_000);
 		assert(hooks.length === 1, `expected one subscription, the sandbox holds ${hooks.length}: ${JSON.stringify(hooks)}`);
@@ -383,17 +407,17 @@ async function main(): Promise<void> {
 		const url = new URL(subscription.url);
 		assert(subscription.event_type === 'message:received:new', `subscribed to ${subscription.event_type}`);
 		assert(subscription.enabled, 'the subscription is disabled');
-		assert(url.origin === n8n!.baseUrl && url.pathname === `/webhook/${TRIGGER_WEBHOOK_ID}/chat-messaging`, `unexpected webhook URL ${url.origin}${url.pathname}`);
+		assert(url.origin === running().baseUrl && url.pathname === `/webhook/${TRIGGER_WEBHOOK_ID}/chat-messaging`, `unexpected webhook URL ${url.origin}${url.pathname}`);
 		assert((url.searchParams.get('secret') ?? '').length >= 16, 'the URL carries no secret of at least 16 characters');
 		// What n8n stored of the trigger's static data at activation (reported, not asserted).
-		const stored = (await n8n!.publicApi('GET', `/workflows/${WORKFLOW_IDS.trigger}`)).body as { staticData?: Record<string, Record<string, unknown>> | null };
+		const stored = (await running().publicApi('GET', `/workflows/${WORKFLOW_IDS.trigger}`)).body as { staticData?: Record<string, Record<string, unknown>> | null };
 		const staticKeys = Object.values(stored.staticData ?? {}).flatMap((entry) => Object.keys(entry ?? {}));
 		return `${url.origin}${url.pathname}?secret=…; static data keys: ${staticKeys.join(', ') || 'none'}`;
 	});
 
 	type Execution = { id: string; status: string; finished: boolean; data?: { resultData: N8nRun['data']['resultData'] } };
 	const executions = async () => {
-		const listed = await n8n!.publicApi('GET', `/executions?workflowId=${WORKFLOW_IDS.trigger}&includeData=true`);
+		const listed = await running().publicApi('GET', `/executions?workflowId=${WORKFLOW_IDS.trigger}&includeData=true`);
 		assert(listed.status === 200, `executions answered ${listed.status}`);
 		return (listed.body as { data: Execution[] }).data;
 	};
@@ -413,13 +437,14 @@ async function main(): Promise<void> {
 
 	await check('(d) Trigger: an inbound message delivered twice starts exactly one execution', async () => {
 		assert(subscription && inboundChat, 'no subscription');
+		const hook = subscription;
 		const text = `E2E inbound ${randomBytes(4).toString('hex')}`;
 		const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text, duplicate: true });
 		type Delivery = { ok: boolean; duplicate: boolean; status_code?: number; body: { data?: { text?: string } } };
 		const deliveries = await waitFor(
 			'both deliveries answered',
 			async () => {
-				const { deliveries: all } = await sandbox<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?webhook_id=${subscription!.id}`);
+				const { deliveries: all } = await sandbox<{ deliveries: Delivery[] }>('GET', `/_sandbox/deliveries?webhook_id=${hook.id}`);
 				const ours = all.filter((d) => d.body?.data?.text === text);
 				return ours.some((d) => d.duplicate && d.ok) ? ours : undefined;
 			},
@@ -449,9 +474,9 @@ async function main(): Promise<void> {
 	await check('(d) Trigger: after an n8n restart the same subscription still starts one execution per message', async () => {
 		assert(subscription && inboundChat, 'no subscription');
 		const before = (await executions()).length;
-		await n8n!.stop();
+		await running().stop();
 		const restarted = Date.now();
-		const ready = await n8n!.start();
+		const ready = await running().start();
 		// Registered once the node itself answers: 401 for a call without the secret (404 before that).
 		const bare = new URL(subscription.url);
 		bare.searchParams.delete('secret');
@@ -476,7 +501,7 @@ async function main(): Promise<void> {
 	});
 
 	await check('(e) Trigger: deactivation removes the subscription', async () => {
-		const deactivated = await n8n!.publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/deactivate`);
+		const deactivated = await running().publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/deactivate`);
 		assert(deactivated.status === 200, `deactivate answered ${deactivated.status}: ${JSON.stringify(deactivated.body).slice(0, 300)}`);
 		await waitFor('the subscription to be removed', async () => ((await ourHooks()).length === 0 ? true : undefined), 10_000);
 		const all = await sandboxWebhooks();
@@ -484,14 +509,15 @@ async function main(): Promise<void> {
 	});
 
 	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {
-		const stored = await n8n!.publicApi('GET', '/workflows?limit=100');
+		const stored = await running().publicApi('GET', '/workflows?limit=100');
 		const executionsJson = JSON.stringify(await executions());
-		await n8n!.stop();
+		await running().stop();
 		const startLog = readFileSync(join(logDir, 'n8n-start.log'), 'utf8');
 		const places: Record<string, string> = { 'CLI output': cliOutputs.join('\n'), 'n8n start log': startLog, executions: executionsJson, workflows: JSON.stringify(stored.body) };
 		const leaks = Object.entries(places).filter(([, text]) => text.includes(TOKEN)).map(([where]) => where);
 		assert(leaks.length === 0, `the token appears in: ${leaks.join(', ')}`);
 		assert(JSON.stringify(stored.body).includes(WORKFLOW_IDS.trigger), 'the workflow listing is not what was checked');
+		return `searched ${Object.keys(places).join(', ')}`;
 	});
 
 	await n8n?.stop();
