@@ -167,68 +167,71 @@ function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]): NodeMe
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
-		const node = this;
-		const opId = `${String(definition.resource ?? '')}:${String(definition.operation ?? '')}`;
-		const fields = (isPlainObject(definition.fields) ? definition.fields : {}) as Record<string, TypedValue>;
-		const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
-		const returnAll = definition.returnAll !== false && definition.returnAll !== 'false';
-		const limit = Number(definition.limit ?? 50);
-		const attachmentSetting = (isPlainObject(definition.attachment) ? definition.attachment : undefined) as TypedValue | undefined;
-		const attachmentName = String(definition.attachmentName ?? '');
-		const waitFor = String(definition.waitFor ?? '');
-		const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
+		setUpActionNode(RED, this, definition);
+	});
+}
 
-		let op: OperationDescriptor | undefined;
+function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefinition): void {
+	const opId = `${String(definition.resource ?? '')}:${String(definition.operation ?? '')}`;
+	const fields = (isPlainObject(definition.fields) ? definition.fields : {}) as Record<string, TypedValue>;
+	const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
+	const returnAll = definition.returnAll !== false && definition.returnAll !== 'false';
+	const limit = Number(definition.limit ?? 50);
+	const attachmentSetting = (isPlainObject(definition.attachment) ? definition.attachment : undefined) as TypedValue | undefined;
+	const attachmentName = String(definition.attachmentName ?? '');
+	const waitFor = String(definition.waitFor ?? '');
+	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
+
+	let op: OperationDescriptor | undefined;
+	try {
+		op = findOperation(opId);
+	} catch {
+		node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
+	}
+
+	node.on('input', async (msg, send, done) => {
 		try {
-			op = findOperation(opId);
-		} catch {
-			node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
-		}
+			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
+			if (waitFor && !WAIT_TARGETS.includes(waitFor)) throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
+			const executor = resolveConfig(RED, definition.config).getExecutor();
+			const input = await collectInput(RED, node, msg, op, fields);
+			node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
 
-		node.on('input', async (msg, send, done) => {
-			try {
-				if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
-				if (waitFor && !WAIT_TARGETS.includes(waitFor)) throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
-				const executor = resolveConfig(RED, definition.config).getExecutor();
-				const input = await collectInput(RED, node, msg, op, fields);
-				node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
-
-				let result: unknown;
-				if (op.sendsMessage) {
-					let attachmentValue: unknown;
-					try {
-						attachmentValue = await evaluateTyped(RED, node, msg, attachmentSetting);
-					} catch (error) {
-						throw asChatMessagingError(error, 'attachment');
-					}
-					const sent = await executor.sendMessage(operationId(op), input, toAttachment(attachmentValue, attachmentName));
-					if (waitFor) {
-						node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${waitFor}` });
-						const message = await executor.waitForStatus(String(sent.message_uid), waitFor as WaitTarget, {
-							timeoutMs: waitTimeoutMs,
-							intervalMs: pollInterval(waitTimeoutMs),
-						});
-						result = { ...sent, status: message.status, message };
-					} else result = sent;
-				} else {
-					result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
+			let result: unknown;
+			if (op.sendsMessage) {
+				let attachmentValue: unknown;
+				try {
+					attachmentValue = await evaluateTyped(RED, node, msg, attachmentSetting);
+				} catch (error) {
+					throw asChatMessagingError(error, 'attachment');
 				}
-
-				node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
-				if (outputMode === 'split' && Array.isArray(result)) {
-					// One output with several messages: send([[...]]) delivers them in order.
-					send([splitMessages(RED, msg, result)]);
-				} else {
-					msg.payload = result;
-					send(msg);
-				}
-				done();
-			} catch (caught) {
-				const error = caught instanceof ChatMessagingError ? caught : asChatMessagingError(caught);
-				node.status({ fill: 'red', shape: 'ring', text: errorStatusText(error) });
-				annotateMessage(msg, error);
-				done(toNodeError(error));
+				const sent = await executor.sendMessage(operationId(op), input, toAttachment(attachmentValue, attachmentName));
+				if (waitFor) {
+					node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${waitFor}` });
+					const message = await executor.waitForStatus(String(sent.message_uid), waitFor as WaitTarget, {
+						timeoutMs: waitTimeoutMs,
+						intervalMs: pollInterval(waitTimeoutMs),
+					});
+					result = { ...sent, status: message.status, message };
+				} else result = sent;
+			} else {
+				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
 			}
-		});
+
+			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
+			if (outputMode === 'split' && Array.isArray(result)) {
+				// One output with several messages: send([[...]]) delivers them in order.
+				send([splitMessages(RED, msg, result)]);
+			} else {
+				msg.payload = result;
+				send(msg);
+			}
+			done();
+		} catch (caught) {
+			const error = caught instanceof ChatMessagingError ? caught : asChatMessagingError(caught);
+			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(error) });
+			annotateMessage(msg, error);
+			done(toNodeError(error));
+		}
 	});
 }

@@ -91,8 +91,16 @@ export class SeenSet {
 const receiversByApp = new WeakMap<HttpApp, Map<string, EventReceiver>>();
 
 function readBody(req: HttpRequest): Promise<unknown> {
-	// A body parser in front of httpNode (custom settings) may have read the stream already.
-	if (req.body !== undefined && !(isRecord(req.body) && Object.keys(req.body).length === 0 && req.readableEnded)) return Promise.resolve(req.body);
+	// A body parser in front of httpNode (httpNodeMiddleware) may have consumed the stream already.
+	if (req.readableEnded) {
+		const parsed = req.body;
+		if (typeof parsed !== 'string' && !Buffer.isBuffer(parsed)) return Promise.resolve(parsed);
+		try {
+			return Promise.resolve(JSON.parse(parsed.toString()));
+		} catch {
+			return Promise.reject(new Error('body is not JSON'));
+		}
+	}
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -165,84 +173,87 @@ export function subscriptionUrl(publicUrl: string, httpNodeRoot: unknown, nodeId
 export function registerEventNode(RED: NodeAPI): void {
 	RED.nodes.registerType(EVENT_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
-		const node = this;
-		const events = (Array.isArray(definition.events) ? definition.events : [definition.events])
-			.map((value) => String(value ?? '').trim())
-			.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
-		const secretText = randomBytes(24).toString('hex');
-		const seen = new SeenSet(SEEN_EVENTS_LIMIT);
-		const subscriptionIds: number[] = [];
-		let closing = false;
-		// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
-		let executor: Executor | undefined;
+		setUpEventNode(RED, this, definition);
+	});
+}
 
-		const receivers = receiversFor(RED.httpNode);
-		const receiver: EventReceiver = {
-			secret: Buffer.from(secretText),
-			receive(event) {
-				if (closing || !events.includes(event.event_type)) return;
-				const key = dedupKey(event);
-				if (key !== undefined && !seen.add(key)) return; // a redelivery of an event already emitted
-				const msg: NodeMessage = { topic: event.event_type, payload: event };
-				node.send(msg);
-			},
-		};
-		receivers.set(node.id, receiver);
+function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefinition): void {
+	const events = (Array.isArray(definition.events) ? definition.events : [definition.events])
+		.map((value) => String(value ?? '').trim())
+		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
+	const secretText = randomBytes(24).toString('hex');
+	const seen = new SeenSet(SEEN_EVENTS_LIMIT);
+	const subscriptionIds: number[] = [];
+	let closing = false;
+	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
+	let executor: Executor | undefined;
 
-		const fail = (error: unknown) => {
-			const problem = asChatMessagingError(error);
-			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
-			node.error(`Could not subscribe to events: ${problem.message}`);
-		};
+	const receivers = receiversFor(RED.httpNode);
+	const receiver: EventReceiver = {
+		secret: Buffer.from(secretText),
+		receive(event) {
+			if (closing || !events.includes(event.event_type)) return;
+			const key = dedupKey(event);
+			if (key !== undefined && !seen.add(key)) return; // a redelivery of an event already emitted
+			const msg: NodeMessage = { topic: event.event_type, payload: event };
+			node.send(msg);
+		},
+	};
+	receivers.set(node.id, receiver);
 
-		/** Deletes one subscription; one already gone (deleted by hand, or by a concurrent clean-up) is fine. */
-		const remove = async (client: Executor, id: unknown) => {
-			try {
-				await client.run('webhook:delete', { id });
-			} catch (error) {
-				if (!(error instanceof ChatMessagingError && error.httpStatus === 404)) throw error;
-			}
-		};
+	const fail = (error: unknown) => {
+		const problem = asChatMessagingError(error);
+		node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
+		node.error(`Could not subscribe to events: ${problem.message}`);
+	};
 
-		const register = async () => {
-			const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
-			if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
-			if (unknown.length) throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
-			const config: ConfigNode = resolveConfig(RED, definition.config);
-			if (!/^https?:\/\/\S+$/i.test(config.publicUrl)) {
-				throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', { kind: 'input', field: 'publicUrl' });
-			}
-			executor = config.getExecutor();
-			node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
-			const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
-			const existing = await executor.run('webhook:getAll', {});
-			for (const hook of Array.isArray(existing) ? existing : []) {
-				if (isRecord(hook) && typeof hook.url === 'string' && hook.url.startsWith(prefix)) await remove(executor, hook.id);
-			}
-			const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
-			for (const eventType of events) {
-				if (closing) return;
-				const created = (await executor.run('webhook:create', { event_type: eventType, url, enabled: true })) as Record<string, unknown>;
-				subscriptionIds.push(Number(created.id));
-			}
-			node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
-		};
-		const registered = register().catch(fail);
+	/** Deletes one subscription; one already gone (deleted by hand, or by a concurrent clean-up) is fine. */
+	const remove = async (client: Executor, id: unknown) => {
+		try {
+			await client.run('webhook:delete', { id });
+		} catch (error) {
+			if (!(error instanceof ChatMessagingError && error.httpStatus === 404)) throw error;
+		}
+	};
 
-		node.on('close', (_removed, done) => {
-			closing = true;
-			if (receivers.get(node.id) === receiver) receivers.delete(node.id);
-			// Wait for a subscription still being created, then delete everything this run created.
-			registered
-				.then(async () => {
-					if (subscriptionIds.length === 0 || !executor) return;
-					for (const id of subscriptionIds.splice(0)) await remove(executor, id);
-				})
-				.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))
-				.finally(() => {
-					node.status({});
-					done();
-				});
-		});
+	const register = async () => {
+		const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
+		if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
+		if (unknown.length) throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
+		const config: ConfigNode = resolveConfig(RED, definition.config);
+		if (!/^https?:\/\/\S+$/i.test(config.publicUrl)) {
+			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', { kind: 'input', field: 'publicUrl' });
+		}
+		executor = config.getExecutor();
+		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
+		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
+		const existing = await executor.run('webhook:getAll', {});
+		for (const hook of Array.isArray(existing) ? existing : []) {
+			if (isRecord(hook) && typeof hook.url === 'string' && hook.url.startsWith(prefix)) await remove(executor, hook.id);
+		}
+		const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
+		for (const eventType of events) {
+			if (closing) return;
+			const created = (await executor.run('webhook:create', { event_type: eventType, url, enabled: true })) as Record<string, unknown>;
+			subscriptionIds.push(Number(created.id));
+		}
+		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
+	};
+	const registered = register().catch(fail);
+
+	node.on('close', (_removed, done) => {
+		closing = true;
+		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
+		// Wait for a subscription still being created, then delete everything this run created.
+		registered
+			.then(async () => {
+				if (subscriptionIds.length === 0 || !executor) return;
+				for (const id of subscriptionIds.splice(0)) await remove(executor, id);
+			})
+			.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))
+			.finally(() => {
+				node.status({});
+				done();
+			});
 	});
 }

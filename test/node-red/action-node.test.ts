@@ -11,7 +11,7 @@ const TOKEN = 'action-secret-token-7f3a';
 let sbx: Sandbox;
 let fileServer: Server;
 let fileServerUrl = '';
-let allChats: any[] = [];
+const allChats: any[] = [];
 let directChat: any;
 
 beforeAll(async () => {
