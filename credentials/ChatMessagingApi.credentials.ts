@@ -15,7 +15,7 @@ export class ChatMessagingApi implements ICredentialType {
 
 	displayName = 'Chat Messaging API';
 
-	icon: Icon = 'file:chat-messaging.svg';
+	icon: Icon = { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' };
 
 	documentationUrl = 'https://github.com/chat-messaging/chat-messaging-nodes#credentials';
 

@@ -15,12 +15,12 @@ const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
-// n8n reads icons relative to the compiled node files.
-for (const node of ['ChatMessaging', 'ChatMessagingTrigger']) {
-	const dir = join(dist, 'nodes', node);
-	if (existsSync(dir)) cpSync(join(root, 'icons', 'chat-messaging.svg'), join(dir, 'chat-messaging.svg'));
+// n8n reads icons (light and dark) relative to the compiled node and credential files.
+for (const dir of [join(dist, 'nodes', 'ChatMessaging'), join(dist, 'nodes', 'ChatMessagingTrigger'), join(dist, 'credentials')]) {
+	for (const icon of ['chat-messaging.svg', 'chat-messaging.dark.svg']) {
+		if (existsSync(dir)) cpSync(join(root, 'icons', icon), join(dir, icon));
+	}
 }
-if (existsSync(join(dist, 'credentials'))) cpSync(join(root, 'icons', 'chat-messaging.svg'), join(dist, 'credentials', 'chat-messaging.svg'));
 
 // The sandbox package: its compiled code is already in dist/sandbox.
 const sandboxDir = join(dist, 'sandbox');

@@ -11,7 +11,7 @@ export class ChatMessaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging',
 		name: 'chatMessaging',
-		icon: 'file:chat-messaging.svg',
+		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

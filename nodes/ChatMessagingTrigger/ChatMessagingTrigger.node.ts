@@ -47,7 +47,7 @@ export class ChatMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging Trigger',
 		name: 'chatMessagingTrigger',
-		icon: 'file:chat-messaging.svg',
+		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
