@@ -27,7 +27,7 @@ const named = (properties: INodeProperties[], name: string) => properties.filter
 
 describe('action node description', () => {
 	it('has the contract names and is usable as an AI tool', () => {
-		expect(action).toMatchObject({ name: 'chatMessaging', displayName: 'Chat Messaging', usableAsTool: true, icon: 'file:chat-messaging.svg' });
+		expect(action).toMatchObject({ name: 'chatMessaging', displayName: 'Chat Messaging', usableAsTool: true, icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' } });
 		expect(action.credentials).toEqual([{ name: 'chatMessagingApi', required: true }]);
 	});
 
