@@ -1,8 +1,9 @@
 /**
- * How a failed call reaches Node-RED: `done(err, …)` hands the error to Catch nodes, which get a
- * copy of the input msg with `msg.error = {message, source, code?, stack?}` — Node-RED copies only
- * those members of the Error. So the details also go onto the msg itself before `done(err)`:
- * `msg.error_code`, `msg.http_status` and `msg.chatMessagingError` (the error's plain data).
+ * How a failed call reaches Node-RED: `done(err)` hands the error to Catch nodes, which get a copy
+ * of the input msg with `msg.error = {message, source, code?, stack?, cause?}` — Node-RED copies only
+ * those members of the Error (Flow.handleError). So `code` carries the error code, `cause` the details,
+ * and the details also go onto the msg itself before `done(err)`: `msg.error_code`, `msg.http_status`
+ * and `msg.chatMessagingError` (the error's plain data, which never holds the token).
  */
 import { ChatMessagingError } from '../api';
 import type { NodeMessage } from './types';
@@ -31,6 +32,8 @@ export function toNodeError(error: ChatMessagingError): NodeError {
 	if (error.errorCode !== undefined) nodeError.error_code = error.errorCode;
 	if (error.httpStatus !== undefined) nodeError.http_status = error.httpStatus;
 	nodeError.details = error.toJSON();
+	// Node-RED 4.1+ copies an Error's own `cause` to `msg.error.cause`: Catch nodes see every detail there too.
+	nodeError.cause = nodeError.details;
 	// Catch nodes get `msg.error.message = err.toString()`: make that the service's message alone, not "Name: message".
 	Object.defineProperty(nodeError, 'toString', { value: () => error.message, enumerable: false });
 	return nodeError;

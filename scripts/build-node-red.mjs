@@ -284,7 +284,8 @@ const actionHelp = `<script type="text/html" data-help-name="chat-messaging">
   <p>Bad input is reported before any request, naming the field. A failed call goes to Catch nodes with
   <code>msg.error.message</code> (the service's message), <code>msg.error.code</code> and <code>msg.error_code</code> (the service's
   <code>error_code</code>, or <code>input</code>, <code>network</code>/<code>ECONNREFUSED</code>, <code>timeout</code>),
-  <code>msg.http_status</code> and <code>msg.chatMessagingError</code> (all details). The node status shows the code.
+  <code>msg.http_status</code> and <code>msg.chatMessagingError</code> (all details; also <code>msg.error.cause</code> on Node-RED 4.1+).
+  The node status shows the code.
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
   <h3>Details</h3>
 ${catalogue.resources

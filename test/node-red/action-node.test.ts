@@ -170,6 +170,7 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 		expect(caught.error_code).toBe('invalid_token');
 		expect(caught.http_status).toBe(401);
 		expect(caught.chatMessagingError).toMatchObject({ kind: 'service', httpStatus: 401, errorCode: 'invalid_token', operation: 'workspace:get' });
+		expect((caught.error as any).cause).toEqual(caught.chatMessagingError);
 		expect(JSON.stringify(caught)).not.toContain('wrong-token-55aa');
 		expect(statuses.at(-1)).toMatchObject({ fill: 'red', shape: 'ring', text: '401 invalid_token' });
 	});
