@@ -46,6 +46,8 @@ export class N8nInstance {
 	private server?: ChildProcess;
 	private serverLog?: WriteStream;
 	private serverExit?: Promise<void>;
+	/** Every n8n process group started and not yet reaped, for the exit handlers. */
+	private readonly live = new Set<ChildProcess>();
 	private cookie = '';
 	private apiKey = '';
 
@@ -91,6 +93,7 @@ export class N8nInstance {
 		const started = Date.now();
 		return new Promise((resolve, reject) => {
 			const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+			this.live.add(child);
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -107,6 +110,7 @@ export class N8nInstance {
 				clearTimeout(timer);
 				// A CLI command can leave its task-runner child behind; end the whole group.
 				killGroup(child, 'SIGKILL');
+				this.live.delete(child);
 				resolve({ code, stdout, stderr, ms: Date.now() - started });
 			});
 		});
@@ -138,10 +142,11 @@ export class N8nInstance {
 		this.serverLog = createWriteStream(join(this.logDir, 'n8n-start.log'), { flags: 'a' });
 		const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, 'start'], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 		this.server = child;
+		this.live.add(child);
 		child.stdout?.pipe(this.serverLog, { end: false });
 		child.stderr?.pipe(this.serverLog, { end: false });
 		let exited = false;
-		this.serverExit = new Promise((resolve) => child.on('exit', () => ((exited = true), resolve())));
+		this.serverExit = new Promise((resolve) => child.on('exit', () => ((exited = true), this.live.delete(child), resolve())));
 		while (Date.now() - started < timeoutMs) {
 			if (exited) throw new Error(`n8n start exited early (exit code ${child.exitCode}); see ${join(this.logDir, 'n8n-start.log')}`);
 			try {
@@ -168,9 +173,9 @@ export class N8nInstance {
 		this.closeLog();
 	}
 
-	/** Synchronous last resort for process exit handlers. */
+	/** Synchronous last resort for process exit handlers: every n8n process group still alive. */
 	killNow(): void {
-		if (this.server) killGroup(this.server, 'SIGKILL');
+		for (const child of this.live) killGroup(child, 'SIGKILL');
 	}
 
 	private closeLog(): void {

@@ -176,6 +176,7 @@ async function main(): Promise<void> {
 	const onSignal = (signal: NodeJS.Signals) => {
 		console.log(`\n${signal}: stopping n8n and the sandbox`);
 		n8n?.killNow();
+		if (process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
 		process.exit(130);
 	};
 	process.on('SIGINT', onSignal);
