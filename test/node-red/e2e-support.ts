@@ -40,9 +40,12 @@ export async function loadRuntimes(): Promise<Runtimes> {
 
 /**
  * `npm run build`, then `npm pack` of dist/node-red into `destination`; returns the tarball's path.
- * CHAT_MESSAGING_E2E_REUSE_BUILD=1 packs dist/node-red as it is (to rerun quickly, or to try a hand-edited build).
+ * CHAT_MESSAGING_E2E_REUSE_BUILD=1 packs dist/node-red as it is (to rerun quickly);
+ * CHAT_MESSAGING_E2E_TARBALL=<file> tests that tarball instead (e.g. a deliberately broken build, to see the tests fail).
  */
 export async function buildAndPack(destination: string): Promise<string> {
+	const given = process.env.CHAT_MESSAGING_E2E_TARBALL;
+	if (given) return path.resolve(given);
 	if (process.env.CHAT_MESSAGING_E2E_REUSE_BUILD !== '1') {
 		await run('npm', ['run', 'build'], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 5 * 60_000 });
 	}
