@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'util';
 import { startSandbox } from './index';
-import type { SandboxOptions } from './options';
+import { isWebhookPayload, type SandboxOptions, type WebhookPayload } from './options';
 
 const HELP = `chat-messaging-sandbox: a local Chat Messaging Service API (31 endpoints + /_sandbox control API)
 
@@ -26,6 +26,8 @@ Usage: chat-messaging-sandbox [options]        (in the repository: npm run sandb
   --read-after-ms N        sent → read after N ms; 0 = only via the control API (default 4000)
   --webhook-retry-ms N     pause between webhook attempts (default 1000)
   --webhook-timeout-ms N   time-out of one webhook attempt (default 5000)
+  --webhook-payload spec|live  webhook body shape: spec {event_type, data} or the live service's
+                           unwrapped {event_type, chat, chatapp_account, message} (default spec)
   --public-url URL         base URL used in download links (default: the request's Host)
   --log                    log each request to stderr
   --help                   show this help
@@ -38,6 +40,11 @@ function number(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
+function payloadShape(value: string | undefined): WebhookPayload | undefined {
+  if (value === undefined || isWebhookPayload(value)) return value;
+  throw new Error(`--webhook-payload expects spec or live, got "${value}"`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -47,6 +54,7 @@ async function main(): Promise<void> {
       'latency-ms': { type: 'string' }, 'rate-limit': { type: 'string' }, 'fault-rate': { type: 'string' },
       'duplicate-rate': { type: 'string' }, 'delivered-after-ms': { type: 'string' }, 'read-after-ms': { type: 'string' },
       'webhook-retry-ms': { type: 'string' }, 'webhook-timeout-ms': { type: 'string' }, 'public-url': { type: 'string' },
+      'webhook-payload': { type: 'string' },
       log: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -75,11 +83,16 @@ async function main(): Promise<void> {
     readAfterMs: number('read-after-ms', values['read-after-ms']),
     webhookRetryMs: number('webhook-retry-ms', values['webhook-retry-ms']),
     webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms']),
+    webhookPayload: payloadShape(values['webhook-payload']),
     publicUrl: values['public-url'],
     log: values.log ?? false,
   };
   const sandbox = await startSandbox(options);
-  const token = sandbox.tokens[0]!;
+  const [token] = sandbox.tokens;
+  if (token === undefined) {
+    await sandbox.stop();
+    throw new Error('The sandbox started without a token');
+  }
   process.stdout.write(
     `Chat Messaging sandbox listening on ${sandbox.url}\n` +
       `Tokens (one workspace each): ${sandbox.tokens.join(', ')}\n\n` +

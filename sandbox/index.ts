@@ -31,6 +31,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   });
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host === '0.0.0.0' ? '127.0.0.1' : resolved.host;
+  runtime.baseUrl = resolved.publicUrl?.replace(/\/+$/, '') ?? `http://${hostForUrl}:${port}`;
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${hostForUrl}:${port}`,

@@ -31,9 +31,9 @@ export class Messaging {
       if (account.status !== 'connected') throw ApiError.coded('not_supported', `Chat-app account ${account.id} is disconnected`);
       return account;
     }
-    const connected = ws.connectedAccounts().sort((a, b) => b.connectedOn - a.connectedOn);
-    if (connected.length === 0) throw ApiError.coded('not_supported', NO_CONNECTED_ACCOUNT);
-    return connected[0]!;
+    const [latest] = ws.connectedAccounts().sort((a, b) => b.connectedOn - a.connectedOn);
+    if (!latest) throw ApiError.coded('not_supported', NO_CONNECTED_ACCOUNT);
+    return latest;
   }
 
   /** Checks everything a send into `chat` needs, without side effects; returns the credit cost. */
@@ -63,7 +63,7 @@ export class Messaging {
   /** Queues a message into `chat` (already checked) and starts the queue. */
   enqueue(ws: Workspace, chat: ChatRecord, content: OutgoingContent, cost: number): MessageRecord {
     const now = Date.now();
-    const account = ws.data.accounts.find((a) => a.id === chat.accountId)!;
+    const account = ws.accountOf(chat);
     const file = content.fileUid ? ws.data.files.find((f) => f.uid === content.fileUid) : undefined;
     const message: MessageRecord = {
       uid: ws.nextUid('message'),
@@ -128,7 +128,7 @@ export class Messaging {
     this.advance(message, 'sent');
     // Answering the customer handles the chat: the not-attended flag clears.
     chat.unattended = false;
-    this.runtime.events.emit(ws, 'message:sent:new', this.runtime.messageEventData(ws, message));
+    this.runtime.events.emit(ws, 'message:sent:new', { kind: 'message', message });
     const { deliveredAfterMs, readAfterMs } = this.runtime.options;
     if (deliveredAfterMs > 0) this.runtime.scheduler.after(deliveredAfterMs, () => this.advanceIfCurrent(ws, uid, 'delivered'));
     if (readAfterMs > 0) this.runtime.scheduler.after(Math.max(readAfterMs, deliveredAfterMs), () => this.advanceIfCurrent(ws, uid, 'read'));

@@ -1,3 +1,11 @@
+/** Shape of webhook bodies: the spec's `{event_type, data}` or the live service's unwrapped `{event_type, chat, chatapp_account, message}`. */
+export const WEBHOOK_PAYLOADS = ['spec', 'live'] as const;
+export type WebhookPayload = (typeof WEBHOOK_PAYLOADS)[number];
+
+export function isWebhookPayload(value: unknown): value is WebhookPayload {
+  return value === 'spec' || value === 'live';
+}
+
 /** Options of a sandbox instance. The CLI flags map one to one onto these (kebab-case → camelCase). */
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one (the programmatic default). */
@@ -37,6 +45,8 @@ export interface SandboxOptions {
   webhookRetryMs: number;
   /** Time-out of one webhook attempt (the spec's 5 seconds). */
   webhookTimeoutMs: number;
+  /** Shape of webhook bodies (`spec` by default); `POST /_sandbox/incoming` can override it per call. */
+  webhookPayload: WebhookPayload;
   /** Base URL to print in links when the sandbox sits behind a proxy; default: the request's Host. */
   publicUrl?: string;
   /** Log one line per request to stderr. */
@@ -62,6 +72,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   readAfterMs: 4000,
   webhookRetryMs: 1000,
   webhookTimeoutMs: 5000,
+  webhookPayload: 'spec',
   log: false,
 };
 
@@ -72,6 +83,7 @@ export function resolveOptions(partial: Partial<SandboxOptions> = {}): SandboxOp
   }
   if (merged.faultRate < 0 || merged.faultRate > 1) throw new Error('faultRate must be between 0 and 1');
   if (merged.duplicateRate < 0 || merged.duplicateRate > 1) throw new Error('duplicateRate must be between 0 and 1');
+  if (!isWebhookPayload(merged.webhookPayload)) throw new Error(`webhookPayload must be one of ${WEBHOOK_PAYLOADS.join(', ')}`);
   if (!/^[+-]\d{4}$/.test(merged.utcOffset)) throw new Error('utcOffset must look like +0200');
   return merged;
 }

@@ -2,10 +2,9 @@ import { ApiError } from './errors';
 import type { SandboxRuntime } from './runtime';
 import type { Workspace } from './workspace';
 
-/** What a handler sees of a request. */
-export interface RequestContext {
+/** What a handler of a `public` route (no token) sees of a request. */
+export interface PublicRequestContext {
   runtime: SandboxRuntime;
-  ws: Workspace;
   params: Record<string, string>;
   /** Query parameters; when one repeats, the last value wins. */
   query: Record<string, string>;
@@ -17,12 +16,18 @@ export interface RequestContext {
   baseUrl: string;
 }
 
+/** What a handler of an authenticated route sees: the request plus the token's workspace. */
+export interface RequestContext extends PublicRequestContext {
+  ws: Workspace;
+}
+
 /** A reply that is not the `{status:"ok", data}` envelope (file downloads). */
 export class RawReply {
   constructor(readonly status: number, readonly headers: Record<string, string>, readonly body: Buffer | string) {}
 }
 
 export type Handler = (ctx: RequestContext) => unknown | Promise<unknown>;
+export type PublicHandler = (ctx: PublicRequestContext) => unknown | Promise<unknown>;
 
 /**
  * `api` routes are the public API (auth, rate limit, faults, latency); `control` routes are `/_sandbox/...`
@@ -30,19 +35,29 @@ export type Handler = (ctx: RequestContext) => unknown | Promise<unknown>;
  */
 export type RouteKind = 'api' | 'control' | 'public';
 
-export interface Route {
+interface RouteBase {
   method: string;
   pattern: string;
-  kind: RouteKind;
   /** `json` bodies are parsed up front; `raw` leaves the bytes to the handler (multipart). */
   body: 'json' | 'raw';
-  handler: Handler;
   /** Segments of `pattern` compiled once. */
   segments: string[];
 }
 
-export function route(method: string, pattern: string, handler: Handler, kind: RouteKind = 'api', body: 'json' | 'raw' = 'json'): Route {
+/** Authenticated routes get the workspace of the token; public routes get no workspace at all. */
+export type Route =
+  | (RouteBase & { kind: Exclude<RouteKind, 'public'>; handler: Handler })
+  | (RouteBase & { kind: 'public'; handler: PublicHandler });
+
+export function route(
+  method: string, pattern: string, handler: Handler, kind: Exclude<RouteKind, 'public'> = 'api', body: 'json' | 'raw' = 'json',
+): Route {
   return { method, pattern, kind, body, handler, segments: pattern.split('/').slice(1) };
+}
+
+/** A route that needs no token (its handler sees no workspace). */
+export function publicRoute(method: string, pattern: string, handler: PublicHandler): Route {
+  return { method, pattern, kind: 'public', body: 'json', handler, segments: pattern.split('/').slice(1) };
 }
 
 export type Match = { route: Route; params: Record<string, string> } | { allowed: string[] } | null;
@@ -54,17 +69,19 @@ export function matchRoute(routes: Route[], method: string, path: string): Match
     if (candidate.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let ok = true;
-    for (let i = 0; i < parts.length && ok; i += 1) {
-      const segment = candidate.segments[i]!;
-      if (segment.startsWith(':')) {
+    for (const [i, segment] of candidate.segments.entries()) {
+      const part = parts[i];
+      if (part === undefined) ok = false;
+      else if (segment.startsWith(':')) {
         try {
-          params[segment.slice(1)] = decodeURIComponent(parts[i]!);
+          params[segment.slice(1)] = decodeURIComponent(part);
         } catch {
           ok = false;
         }
-      } else if (segment !== parts[i]) {
+      } else if (segment !== part) {
         ok = false;
       }
+      if (!ok) break;
     }
     if (!ok) continue;
     if (candidate.method === method) return { route: candidate, params };

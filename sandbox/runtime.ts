@@ -1,7 +1,8 @@
 import { randomBytes } from 'crypto';
 import { Messaging } from './messaging';
-import type { ChatRecord, MessageRecord, WorkspaceData } from './model';
-import type { SandboxOptions } from './options';
+import type { ChatRecord, WorkspaceData } from './model';
+import type { SandboxOptions, WebhookPayload } from './options';
+import { PayloadBuilder } from './payloads';
 import { loadState, saveStateAtomically, type PersistedState } from './persistence';
 import { Random, hashSeed } from './random';
 import { Renderer } from './render';
@@ -19,6 +20,12 @@ export class SandboxRuntime {
   readonly directory = new WorkspaceDirectory();
   readonly scheduler = new Scheduler();
   readonly renderer: Renderer;
+  readonly payloads: PayloadBuilder;
+  /**
+   * Base of links the sandbox serves itself when there is no request to take the Host from (attachment links in
+   * webhook bodies): `publicUrl`, else the listening address (set by startSandbox once the port is known).
+   */
+  baseUrl: string;
   readonly rng: Random;
   readonly events: WebhookDispatcher;
   readonly messaging: Messaging;
@@ -28,6 +35,8 @@ export class SandboxRuntime {
   constructor(readonly options: SandboxOptions) {
     this.rng = new Random(hashSeed(`${options.seed}:runtime`));
     this.renderer = new Renderer(`chat-messaging-sandbox:${options.seed}`);
+    this.payloads = new PayloadBuilder(this.renderer);
+    this.baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://${options.host}:${options.port}`;
     this.events = new WebhookDispatcher(this);
     this.messaging = new Messaging(this);
     this.seedTime = options.seedTime === 'now' ? Date.now() : Date.parse(options.seedTime);
@@ -80,8 +89,8 @@ export class SandboxRuntime {
     return fresh;
   }
 
-  /** Creates a one-to-one chat (new number) and emits chat:created. */
-  createDirectChat(ws: Workspace, phone: string, accountId: string, name?: string): ChatRecord {
+  /** Creates a one-to-one chat (new number) and emits chat:created (in the `payload` shape, default the option's). */
+  createDirectChat(ws: Workspace, phone: string, accountId: string, name?: string, payload?: WebhookPayload): ChatRecord {
     const chat: ChatRecord = {
       id: ws.nextId('chat'),
       name: name ?? ws.uniqueName(phone),
@@ -101,36 +110,8 @@ export class SandboxRuntime {
       groupMembers: null,
     };
     ws.addChat(chat);
-    this.events.emit(ws, 'chat:created', this.chatEventData(ws, chat));
+    this.events.emit(ws, 'chat:created', { kind: 'chat', chat }, { payload });
     return chat;
-  }
-
-  /** `data` of a message event: the spec's fields (chat_id, chat_name, text, message_uid, unattended_customer) and more. */
-  messageEventData(ws: Workspace, message: MessageRecord): Record<string, unknown> {
-    const chat = ws.chatById.get(message.chatId)!;
-    return {
-      chat_id: chat.id,
-      chat_name: chat.name,
-      text: message.text,
-      message_uid: message.uid,
-      unattended_customer: chat.unattended,
-      from_me: message.fromMe,
-      phone: chat.phone,
-      jid: chat.jid,
-      is_group: chat.isGroup,
-      chatapp_account_id: chat.accountId,
-      sender_name: message.senderName,
-      sender_phone: message.senderPhone,
-      timestamp: this.renderer.message(ws, message, '').timestamp,
-      has_attachment: message.fileUid !== null,
-      attachment_filename: message.attachmentFilename,
-      origin: message.origin,
-    };
-  }
-
-  /** `data` of chat:created: the chat record plus chat_id / chat_name / unattended_customer. */
-  chatEventData(ws: Workspace, chat: ChatRecord): Record<string, unknown> {
-    return { ...this.renderer.chat(ws, chat), chat_id: chat.id, chat_name: chat.name, unattended_customer: chat.unattended };
   }
 
   /** Marks the state dirty; the state file (if any) is rewritten shortly after. */

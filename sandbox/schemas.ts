@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError, type ValidationItem } from './errors';
 import { EVENT_TYPES, TEAM_ROLES } from './model';
+import { WEBHOOK_PAYLOADS } from './options';
 import { parseDateTime } from './time';
 
 /**
@@ -27,7 +28,8 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   if (result.success) return result.data;
   const items = toValidationItems(result.error);
   // When there is exactly one problem the top-level message carries it (e.g. "Invalid phone number format").
-  throw ApiError.validation(items, items.length === 1 ? items[0]!.msg : 'Validation failed');
+  const [only, ...rest] = items;
+  throw ApiError.validation(items, only && rest.length === 0 ? only.msg : 'Validation failed');
 }
 
 // ---- query parameter building blocks (query values arrive as strings) ----
@@ -192,6 +194,7 @@ export const incomingBody = z
     text: nonEmpty('text'),
     name: nonEmpty('name').optional(),
     duplicate: z.boolean().optional(),
+    payload: z.enum(WEBHOOK_PAYLOADS, { error: `payload must be one of ${WEBHOOK_PAYLOADS.join(', ')}` }).optional(),
   })
   .refine((b) => [b.phone, b.chat_id, b.jid].filter((v) => v !== undefined).length === 1, 'Give exactly one of phone, chat_id, jid');
 

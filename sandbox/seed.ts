@@ -1,6 +1,7 @@
+import { cycle, lastOf } from './lists';
 import { Random, hashSeed, hexId } from './random';
 import type {
-  AccountRecord, ChatRecord, GroupMember, MessageRecord, TeamRole, TeammateRecord, WorkspaceData,
+  AccountRecord, ChatRecord, GroupMember, MessageRecord, StatusEntry, TeamRole, TeammateRecord, WorkspaceData,
 } from './model';
 import { ID_SPAN } from './model';
 
@@ -44,7 +45,7 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
   const rng = new Random(hashSeed(`${params.seed}:workspace:${params.number}`));
   const base = params.number * ID_SPAN;
   const now = params.seedTime;
-  const company = COMPANIES[(params.number - 1) % COMPANIES.length]!;
+  const company = cycle(COMPANIES, params.number - 1, 'COMPANIES');
   const domain = `${company.toLowerCase().replace(/[^a-z]+/g, '')}.example`;
   const counters = { chat: 0, message: 0, note: 0, webhook: 0, file: 0, user: 0, event: 0 };
 
@@ -65,7 +66,7 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
   const roles: TeamRole[] = ['admin', 'team_supervisor', 'teammate', 'agent'];
   const teamSize = rng.int(3, 4);
   for (let i = 0; i < teamSize; i += 1) {
-    const first = FIRST_NAMES[(i * 7 + params.number * 3) % FIRST_NAMES.length]!;
+    const first = cycle(FIRST_NAMES, i * 7 + params.number * 3, 'FIRST_NAMES');
     const last = rng.pick(LAST_NAMES);
     counters.user += 1;
     teammates.push({
@@ -79,7 +80,8 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
       accountIds: [],
     });
   }
-  const owner = teammates[0]!;
+  const [owner] = teammates;
+  if (!owner) throw new Error('sandbox invariant: a seeded workspace has at least one teammate');
 
   const accountCount = params.accounts > 0 ? Math.min(params.accounts, 2) : rng.chance(0.5) ? 2 : 1;
   const accounts: AccountRecord[] = [];
@@ -111,7 +113,7 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
   const makeChat = (kind: 'direct' | 'group' | 'broadcast' | 'newsletter', index: number): ChatRecord => {
     counters.chat += 1;
     const id = base + counters.chat;
-    const account = accounts[index % accounts.length]!;
+    const account = cycle(accounts, index, 'accounts');
     const createdAt = now - rng.int(2, 120) * DAY - rng.int(0, DAY / 1000) * 1000;
     const chat: ChatRecord = {
       id, name: '', phone: null, jid: '', isGroup: false, closed: rng.chance(0.15), read: rng.chance(0.6),
@@ -160,7 +162,7 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
       counters.message += 1;
       const uid = hexId(`${params.seed}:${params.number}:seed:message:${counters.message}`, 20);
       const sender = chat.groupMembers && !fromMe ? rng.pick(chat.groupMembers.slice(1)) : null;
-      const history: MessageRecord['history'] = fromMe
+      const history: [StatusEntry, ...StatusEntry[]] = fromMe
         ? [
             { status: 'queued', at },
             { status: 'sent', at: at + 2_000 },
@@ -174,7 +176,7 @@ export function generateWorkspace(params: SeedParams): WorkspaceData {
         senderName: fromMe ? rng.pick(teammates).displayName : (sender?.name ?? chat.name),
         recipientPhone: fromMe ? chat.phone : account.phone,
         recipientName: fromMe ? chat.name : account.accountName,
-        status: history[history.length - 1]!.status,
+        status: lastOf(history).status,
         history, origin: fromMe ? 'Web app' : 'Chat app', messageType: 'text',
         text: fromMe ? rng.pick(OUTBOUND_TEXTS) : rng.pick(INBOUND_TEXTS),
         fileUid: null, attachmentFilename: null, replyTo: null, reactions: [], credits: 0,

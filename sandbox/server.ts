@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import { ApiError } from './errors';
 import { Random, hashSeed } from './random';
-import { RawReply, matchRoute, type RequestContext, type Route } from './router';
+import { RawReply, matchRoute, type PublicRequestContext, type Route } from './router';
 import { chatRoutes } from './routes/chats';
 import { controlRoutes } from './routes/control';
 import { fileRoutes } from './routes/files';
@@ -9,6 +9,7 @@ import { messageRoutes } from './routes/messages';
 import { webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspace';
 import type { SandboxRuntime } from './runtime';
+import type { Workspace } from './workspace';
 import { RateLimiter, pickFault } from './traffic';
 
 export const ROUTES: Route[] = [...chatRoutes, ...messageRoutes, ...fileRoutes, ...workspaceRoutes, ...webhookRoutes, ...controlRoutes];
@@ -96,12 +97,12 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
     }
     const { route, params } = match;
 
-    let ws = null;
+    let ws: Workspace | null = null;
     if (route.kind !== 'public') {
       const header = req.headers.authorization ?? '';
-      const bearer = /^Bearer[ ]+(\S.*)$/i.exec(header.trim());
-      if (!bearer) return sendError(res, ApiError.coded('missing_credentials', 'Missing credentials: send Authorization: Bearer <API_TOKEN>'));
-      ws = runtime.directory.byToken.get(bearer[1]!.trim()) ?? null;
+      const token = /^Bearer[ ]+(?<token>\S.*)$/i.exec(header.trim())?.groups?.token;
+      if (token === undefined) return sendError(res, ApiError.coded('missing_credentials', 'Missing credentials: send Authorization: Bearer <API_TOKEN>'));
+      ws = runtime.directory.byToken.get(token.trim()) ?? null;
       if (!ws) return sendError(res, ApiError.coded('invalid_token', 'Invalid token'));
     }
 
@@ -128,9 +129,8 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
     try {
       const rawBody = await readBody(req);
       const contentType = req.headers['content-type'] ?? '';
-      const ctx: RequestContext = {
+      const ctx: PublicRequestContext = {
         runtime,
-        ws: ws!,
         params,
         query: Object.fromEntries(url.searchParams.entries()),
         body: route.body === 'json' && method !== 'GET' && method !== 'DELETE' ? parseJsonBody(rawBody, contentType) : undefined,
@@ -138,7 +138,10 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
         contentType,
         baseUrl,
       };
-      const result = await route.handler(ctx);
+      let result: unknown;
+      if (route.kind === 'public') result = await route.handler(ctx);
+      else if (ws) result = await route.handler({ ...ctx, ws });
+      else throw new Error(`sandbox invariant: ${route.kind} route ${route.pattern} reached without a workspace`);
       if (result instanceof RawReply) reply = result;
       else payload = { status: 'ok', data: result };
     } catch (error) {

@@ -1,4 +1,6 @@
 import type { DeliveryAttempt, EventType, WebhookRecord } from './model';
+import type { WebhookPayload } from './options';
+import type { WebhookEvent } from './payloads';
 import type { SandboxRuntime } from './runtime';
 import type { Workspace } from './workspace';
 
@@ -6,17 +8,28 @@ import type { Workspace } from './workspace';
 const MAX_LOGGED_ATTEMPTS = 2000;
 const ATTEMPTS = 3;
 
+export interface EmitOptions {
+  /** Deliveries of the same body per subscription (2 = a redelivery). */
+  copies?: number;
+  /** Body shape for this event; default the `webhookPayload` option. */
+  payload?: WebhookPayload;
+}
+
 /**
- * Webhook deliveries as the spec describes them: POST `{event_type, data}` as JSON, 2xx within the time-out
+ * Webhook deliveries as the spec describes them: POST `{event_type, data}` (or the live shape) as JSON, 2xx within the time-out
  * counts as success, 3 attempts in total, `errors_counter` += 1 when all fail, never disabled automatically.
  */
 export class WebhookDispatcher {
   constructor(private readonly runtime: SandboxRuntime) {}
 
-  /** Sends an event to every enabled subscription of its type. `copies` > 1 models a redelivery of the same event. */
-  emit(ws: Workspace, eventType: EventType, data: Record<string, unknown>, copies = 1): void {
+  /**
+   * Sends an event to every enabled subscription of its type. The body is built now (a snapshot), in the shape
+   * `payload` names (default: the `webhookPayload` option). `copies` > 1 models a redelivery of the same event.
+   */
+  emit(ws: Workspace, eventType: EventType, event: WebhookEvent, { copies = 1, payload }: EmitOptions = {}): void {
     const eventId = ws.nextUid('event');
-    const body = { event_type: eventType, data: { event_id: eventId, ...data } };
+    const shape = payload ?? this.runtime.options.webhookPayload;
+    const body = this.runtime.payloads.body(ws, eventType, event, shape, eventId, this.runtime.baseUrl);
     for (const hook of ws.data.webhooks) {
       if (!hook.enabled || hook.eventType !== eventType) continue;
       let times = copies;

@@ -1,6 +1,6 @@
 import { ApiError } from './errors';
 import { hexId } from './random';
-import type { ChatRecord, MessageRecord, WorkspaceData } from './model';
+import type { AccountRecord, ChatRecord, MessageRecord, TeammateRecord, WorkspaceData } from './model';
 import { ID_SPAN } from './model';
 
 /** One workspace: its data plus lookup indexes. All mutation goes through here or through the records it hands out. */
@@ -77,8 +77,25 @@ export class Workspace {
     return this.data.teammates.find((t) => t.status === 'active' && t.email.toLowerCase() === wanted);
   }
 
-  get owner() {
-    return this.data.teammates.find((t) => t.email === this.data.ownerEmail) ?? this.data.teammates[0]!;
+  /** The workspace owner (the teammate the API acts as); the first teammate if the owner email matches none. */
+  get owner(): TeammateRecord {
+    const owner = this.data.teammates.find((t) => t.email === this.data.ownerEmail) ?? this.data.teammates[0];
+    if (!owner) throw new Error(`sandbox invariant: workspace ${this.data.number} has no teammates`);
+    return owner;
+  }
+
+  /** The chat a stored message belongs to (messages are only stored into existing chats). */
+  chatOf(message: MessageRecord): ChatRecord {
+    const chat = this.chatById.get(message.chatId);
+    if (!chat) throw new Error(`sandbox invariant: message ${message.uid} refers to unknown chat ${message.chatId}`);
+    return chat;
+  }
+
+  /** The chat-app account a chat lives on (chats are only created on existing accounts). */
+  accountOf(chat: ChatRecord): AccountRecord {
+    const account = this.data.accounts.find((a) => a.id === chat.accountId);
+    if (!account) throw new Error(`sandbox invariant: chat ${chat.id} refers to unknown account ${chat.accountId}`);
+    return account;
   }
 }
 

@@ -25,7 +25,8 @@ function listChats(ctx: RequestContext) {
     const wanted = q.label.map((l) => l.toLowerCase());
     filters.push((c) => c.labels.some((l) => wanted.includes(l.toLowerCase())));
   }
-  if (q.chatapp_account_id?.length) filters.push((c) => q.chatapp_account_id!.includes(c.accountId));
+  const accountIds = q.chatapp_account_id;
+  if (accountIds?.length) filters.push((c) => accountIds.includes(c.accountId));
   if (q.group !== undefined) filters.push((c) => c.isGroup === q.group);
   if (q.responsible?.length) {
     const wanted = q.responsible.map((e) => e.toLowerCase());
@@ -44,8 +45,9 @@ function listChats(ctx: RequestContext) {
   if (q.read !== undefined) filters.push((c) => c.read === q.read);
   if (q.closed !== undefined) filters.push((c) => c.closed === q.closed);
   if (q.ai_autoresponse_enabled !== undefined) filters.push((c) => c.aiAutoresponse === q.ai_autoresponse_enabled);
-  if (q.created_after !== undefined) filters.push((c) => c.createdAt > q.created_after!);
-  if (q.created_before !== undefined) filters.push((c) => c.createdAt < q.created_before!);
+  const { created_after: createdAfter, created_before: createdBefore } = q;
+  if (createdAfter !== undefined) filters.push((c) => c.createdAt > createdAfter);
+  if (createdBefore !== undefined) filters.push((c) => c.createdAt < createdBefore);
 
   const matching = ws.data.chats.filter((c) => filters.every((f) => f(c))).sort(compareChats);
   const page = q.page ?? 1;

@@ -32,9 +32,11 @@ function incoming(ctx: RequestContext) {
       const candidates = ws.data.chats.filter((c) => !c.isGroup && c.phone === phone);
       const accountsByRecency = [...ws.data.accounts].sort((a, b) =>
         (b.status === 'connected' ? 1 : 0) - (a.status === 'connected' ? 1 : 0) || b.connectedOn - a.connectedOn);
-      chat = candidates.find((c) => c.accountId === accountsByRecency[0]?.id) ?? candidates[0];
+      const [receiving] = accountsByRecency;
+      chat = candidates.find((c) => c.accountId === receiving?.id) ?? candidates[0];
       if (!chat) {
-        chat = runtime.createDirectChat(ws, phone, accountsByRecency[0]!.id, body.name ? ws.uniqueName(body.name) : undefined);
+        if (!receiving) throw ApiError.coded('not_supported', 'The workspace has no chat-app account to receive on');
+        chat = runtime.createDirectChat(ws, phone, receiving.id, body.name ? ws.uniqueName(body.name) : undefined, body.payload);
         created = true;
       }
     }
@@ -68,7 +70,7 @@ function incoming(ctx: RequestContext) {
   chat.read = false;
   chat.closed = false;
   chat.unattended = true;
-  runtime.events.emit(ws, 'message:received:new', runtime.messageEventData(ws, message), body.duplicate ? 2 : 1);
+  runtime.events.emit(ws, 'message:received:new', { kind: 'message', message }, { copies: body.duplicate ? 2 : 1, payload: body.payload });
   return { chat_id: chat.id, chat_created: created, message: runtime.renderer.message(ws, message, ctx.baseUrl) };
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors';
 import type { FileRecord } from '../model';
-import { RawReply, route, type RequestContext, type Route } from '../router';
+import { RawReply, publicRoute, route, type PublicRequestContext, type RequestContext, type Route } from '../router';
 import { fileFromUrlBody, fileListQuery, parseWith } from '../schemas';
 
 export const FILE_PAGE_SIZE = 50;
@@ -103,7 +103,7 @@ async function upload(ctx: RequestContext) {
   const filenameField = form.get('filename');
   const typeField = form.get('content_type');
   const filename = (typeof filenameField === 'string' && filenameField.trim()) || file.name || 'upload';
-  let mimetype = typeof typeField === 'string' && typeField.trim() ? typeField.trim() : file.type.split(';')[0]!.trim();
+  let mimetype = typeof typeField === 'string' && typeField.trim() ? typeField.trim() : file.type.replace(/;[\s\S]*$/, '').trim();
   if (!mimetype || mimetype === 'application/octet-stream') mimetype = mimetypeFor(filename);
   const bytes = Buffer.from(await file.arrayBuffer());
   return ctx.runtime.renderer.file(ctx.ws, storeFile(ctx, filename, mimetype, bytes, 'file'), ctx.baseUrl);
@@ -136,7 +136,7 @@ function deleteFile(ctx: RequestContext) {
 }
 
 /** The temporary download link: no bearer token, but a signature and an expiry instead. */
-function download(ctx: RequestContext) {
+function download(ctx: PublicRequestContext) {
   const uid = ctx.params.file_uid ?? '';
   const expires = Number(ctx.query.expires);
   const signature = ctx.query.signature ?? '';
@@ -162,5 +162,5 @@ export const fileRoutes: Route[] = [
   route('POST', '/files_upload', upload, 'api', 'raw'),
   route('GET', '/files/:file_uid', getFile),
   route('DELETE', '/files/:file_uid', deleteFile),
-  route('GET', '/_sandbox/download/:file_uid', download, 'public'),
+  publicRoute('GET', '/_sandbox/download/:file_uid', download),
 ];

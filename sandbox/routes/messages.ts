@@ -93,8 +93,9 @@ function listChatMessages(ctx: RequestContext) {
     messages = messages.slice(index + 1);
   }
   if (q.from_me !== undefined) messages = messages.filter((m) => m.fromMe === q.from_me);
-  if (q.after !== undefined) messages = messages.filter((m) => m.createdAt > q.after!);
-  if (q.before !== undefined) messages = messages.filter((m) => m.createdAt < q.before!);
+  const { after, before } = q;
+  if (after !== undefined) messages = messages.filter((m) => m.createdAt > after);
+  if (before !== undefined) messages = messages.filter((m) => m.createdAt < before);
   messages.reverse();
   const page = q.page ?? 1;
   return {
@@ -115,8 +116,7 @@ function putReaction(ctx: RequestContext) {
   const { reaction } = parseWith(reactionBody, ctx.body);
   message.reactions = message.reactions.filter((r) => !r.current);
   if (reaction !== '') {
-    const chat = ctx.ws.chatById.get(message.chatId)!;
-    const account = ctx.ws.data.accounts.find((a) => a.id === chat.accountId);
+    const account = ctx.ws.data.accounts.find((a) => a.id === ctx.ws.chatOf(message).accountId);
     message.reactions.push({ name: ctx.ws.owner.displayName, phone: account?.phone ?? '', reaction, current: true });
   }
   return ctx.runtime.renderer.reactions(message);

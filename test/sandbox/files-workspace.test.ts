@@ -27,7 +27,8 @@ describe('files', () => {
     const download = await fetch(file.temporary_download_url);
     expect(download.status).toBe(200);
     expect(await download.text()).toBe('hello sandbox bytes');
-    const tampered = await fetch(file.temporary_download_url.replace(/signature=\w/, 'signature=0'));
+    // Always change the first signature character (a fixed "0" would be no change 1 time in 16).
+    const tampered = await fetch(file.temporary_download_url.replace(/signature=(\w)/, (_: string, c: string) => `signature=${c === '0' ? '1' : '0'}`));
     expect(tampered.status).toBe(403);
     expect((await data(sbx, `/files/${file.uid}`, 'f1')).filename).toBe('notes.txt');
   });
