@@ -121,6 +121,12 @@ const running = new Set<ChildProcess>();
 process.on('exit', () => {
 	for (const child of running) child.kill('SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, () => {
+		console.log(`\ninterrupted (${signal}): stopping Node-RED\n0 passed, 1 failed`);
+		process.exit(130); // the 'exit' handler above kills the children
+	});
+}
 
 export async function startNodeRed(options: { nodeBin: string; nodeRedDir: string; userDir: string; port: number }): Promise<NodeRedInstance> {
 	const redJs = path.join(options.nodeRedDir, 'node_modules/node-red/red.js');
@@ -143,7 +149,10 @@ export async function startNodeRed(options: { nodeBin: string; nodeRedDir: strin
 			if (child.exitCode === null && child.signalCode === null) {
 				// SIGINT is Node-RED's orderly shutdown: it closes every node (the event node removes its subscriptions).
 				child.kill('SIGINT');
-				const killed = await Promise.race([exited.then(() => false), sleep(15_000).then(() => true)]);
+				let timer: NodeJS.Timeout | undefined;
+				const tooSlow = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 15_000)));
+				const killed = await Promise.race([exited.then(() => false), tooSlow]);
+				clearTimeout(timer);
 				if (killed) {
 					child.kill('SIGKILL');
 					await exited;
