@@ -108,9 +108,12 @@ const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').rep
 
 const rowId = (op, field) => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
 
+const sentence = (text) => (/[.!?)]$/.test(text) ? text : `${text}.`);
+
 function fieldHint(op, field) {
-	const parts = [field.description];
-	if (HINTS[field.kind] && !['boolean', 'integer'].includes(field.kind)) parts.push(`Format: ${HINTS[field.kind]}.`);
+	const parts = [sentence(field.description)];
+	// Phone descriptions already spell out the format; booleans and integers show it in their widget.
+	if (HINTS[field.kind] && !['boolean', 'integer', 'phone'].includes(field.kind)) parts.push(`Format: ${HINTS[field.kind]}.`);
 	if (field.kind === 'integer' && (field.min !== undefined || field.max !== undefined)) {
 		parts.push(`Whole number${field.min !== undefined ? `, at least ${field.min}` : ''}${field.max !== undefined ? `, at most ${field.max}` : ''}.`);
 	}
