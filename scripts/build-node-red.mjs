@@ -108,7 +108,7 @@ const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').rep
 
 const rowId = (op, field) => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
 
-const sentence = (text) => (/[.!?)]$/.test(text) ? text : `${text}.`);
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 function fieldHint(op, field) {
 	const parts = [sentence(field.description)];
@@ -279,7 +279,7 @@ const actionHelp = `<script type="text/html" data-help-name="chat-messaging">
   <dl class="message-properties">
     <dt>payload <span class="property-type">object | array</span></dt>
     <dd>The result (the <code>data</code> of the service's answer). Lists hold every page, or up to <i>Limit</i> items;
-    with <i>Output: one message per item</i> each item is sent as its own msg with <code>msg.parts</code> set, so a Join node can rebuild the list.
+    with <i>Output: one message per item</i> each item is sent as its own msg with <code>msg.parts</code> set, so a Join node can rebuild the list (an empty list then sends nothing).
     A send returns <code>{message_uid}</code> (plus <code>file</code> when an attachment was uploaded, and <code>status</code> and
     <code>message</code> when <i>Wait for</i> is set). Other msg properties are kept.</dd>
   </dl>
