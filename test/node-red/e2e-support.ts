@@ -4,6 +4,7 @@
  * Node-RED process per runtime driven over HTTP, and a small pass/fail recorder.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,8 @@ export async function buildAndPack(destination: string): Promise<string> {
 		await run('npm', ['run', 'build'], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 5 * 60_000 });
 	}
 	const packageDir = path.join(REPO_ROOT, 'dist/node-red');
+	// Without this, a missing folder shows up as the misleading "spawn npm ENOENT".
+	if (!existsSync(path.join(packageDir, 'package.json'))) throw new Error(`${packageDir}/package.json is missing: the build did not produce the Node-RED package`);
 	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: packageDir,
 		maxBuffer: 16 * 1024 * 1024,
@@ -97,7 +100,7 @@ export async function createUserDir(tarball: string, port: number): Promise<stri
 		uiHost: '127.0.0.1',
 		uiPort: port,
 		httpNodeRoot: HTTP_NODE_ROOT,
-		logging: { console: { level: 'warn', metrics: false, audit: false } },
+		logging: { console: { level: process.env.CHAT_MESSAGING_E2E_LOG_LEVEL ?? 'warn', metrics: false, audit: false } },
 		diagnostics: { enabled: false, ui: false },
 		telemetry: { enabled: false },
 		functionExternalModules: false,

@@ -369,6 +369,9 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 		});
 	} finally {
 		await nodeRed?.stop();
+		if (nodeRed && (checks.failed > 0 || process.env.CHAT_MESSAGING_E2E_VERBOSE === '1')) {
+			console.log(`  --- ${runtime.label} log ---\n${nodeRed.output().trim().replace(/^/gm, '  | ')}`);
+		}
 		await sandbox.stop();
 		if (userDir) await removeDir(userDir);
 		timings.total = Date.now() - started;
