@@ -472,9 +472,11 @@ async function main(): Promise<void> {
 		return `${deliveries.length} deliveries (${deliveries.map((d) => d.status_code).join(', ')}), ${finished.length} execution`;
 	});
 
-	await check('(d) Trigger: after an n8n restart the same subscription still starts one execution per message', async () => {
+	await check('(d) Trigger: after an n8n restart the stored secret still admits deliveries (same subscription, one execution)', async () => {
 		assert(subscription && inboundChat, 'no subscription');
 		const before = (await executions()).length;
+		// n8n 2.41 serves the persisted webhook after a restart; the node's secret comes from the static
+		// data n8n saved at activation, so a lost secret would turn every delivery into a 401.
 		await running().stop();
 		const restarted = Date.now();
 		const ready = await running().start();
