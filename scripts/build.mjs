@@ -38,7 +38,8 @@ writeFileSync(
 			main: 'index.js',
 			bin: { 'chat-messaging-sandbox': 'cli.js' },
 			engines: { node: '>=20' },
-			dependencies: { zod: rootPackage.devDependencies.zod },
+			// The root pins zod exactly (n8n-workflow's peer); the published sandbox accepts compatible releases.
+			dependencies: { zod: `^${rootPackage.devDependencies.zod.replace(/^[\^~]/, '')}` },
 		},
 		null,
 		2,
