@@ -69,6 +69,9 @@ export class ChatMessagingError extends Error {
 export const inputError = (field: string, message: string): ChatMessagingError =>
 	new ChatMessagingError(`${field}: ${message}`, { kind: 'input', field });
 
+/** Whether the service answered 404: the resource does not exist (any more). */
+export const isNotFound = (error: unknown): boolean => error instanceof ChatMessagingError && error.httpStatus === 404;
+
 /**
  * What a transport throws when no response arrived. `requestSent: false` promises the service
  * cannot have seen the request (connection refused, DNS failure), which makes even a send safe to retry.

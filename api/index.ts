@@ -4,5 +4,6 @@ export * from './catalogue';
 export * from './errors';
 export * from './executor';
 export * from './pacing';
+export * from './events';
 export { prepareRequest, coerceField, PHONE_PATTERN, JID_PATTERN } from './validation';
 export { EVENT_TYPES } from './fields';

@@ -1,0 +1,182 @@
+/**
+ * Webhook events, shared by the n8n trigger and the Node-RED event node: a delivery of either
+ * payload shape flattened into one ChatEvent, the key that recognises a redelivery, a bounded
+ * memory of seen keys, and the receiver's webhook subscriptions on the service.
+ *
+ * The platforms keep what is theirs: where deliveries arrive, how the secret is checked, where
+ * the seen keys are stored.
+ */
+import { ChatMessagingError, isNotFound } from './errors';
+import type { Executor } from './executor';
+
+/** One delivery, flattened. Values a delivery does not carry are null. */
+export type ChatEvent = {
+	event_type: string;
+	chat_id: number | string | null;
+	chat_name: string | null;
+	text: string | null;
+	message_uid: string | null;
+	unattended: boolean | null;
+	/** The delivery as received. */
+	raw: Record<string, unknown>;
+};
+
+type JsonObject = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+const first = (...values: unknown[]): unknown => values.find((value) => value !== undefined && value !== null);
+
+const asId = (value: unknown): number | string | null =>
+	typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null;
+
+const asText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function asFlag(value: unknown): boolean | null {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	return null;
+}
+
+/**
+ * Reads a webhook body of either shape: the spec's `{event_type, data: {chat_id, chat_name, text,
+ * message_uid, unattended_customer}}` or the live service's `{event_type, chat: {chat_id, full_name, ...},
+ * message: {text, message_uid, ...}}` (service notes). A body that is neither names what is wrong.
+ */
+export function parseDelivery(body: unknown): { event: ChatEvent } | { malformed: string } {
+	if (!isRecord(body)) return { malformed: 'the body must be a JSON object' };
+	if (typeof body.event_type !== 'string' || !body.event_type) return { malformed: 'the body must hold a string event_type' };
+	if (!isRecord(body.data) && !isRecord(body.chat) && !isRecord(body.message)) {
+		return { malformed: 'the body must hold a data object (or chat and message objects)' };
+	}
+	const data = isRecord(body.data) ? body.data : {};
+	const chat = isRecord(body.chat) ? body.chat : isRecord(data.chat) ? data.chat : {};
+	const message = isRecord(body.message) ? body.message : isRecord(data.message) ? data.message : {};
+	return {
+		event: {
+			event_type: body.event_type,
+			chat_id: asId(first(data.chat_id, chat.chat_id, chat.id, message.chat_id)),
+			chat_name: asText(first(data.chat_name, chat.chat_name, chat.full_name, chat.name)),
+			text: asText(first(data.text, message.text)),
+			message_uid: asText(first(data.message_uid, message.message_uid, message.uid)),
+			unattended: asFlag(first(data.unattended_customer, body.unattended_customer, data.unattended, chat.unattended_customer, chat.unattended)),
+			raw: body,
+		},
+	};
+}
+
+/**
+ * What makes two deliveries the same event: the chat for `chat:created`; otherwise the message uid,
+ * or the delivery's `data.event_id` (the same on a redelivery). Undefined when the delivery carries
+ * none of them: such an event is never taken for a redelivery.
+ */
+export function eventKey(event: ChatEvent): string | undefined {
+	const data = isRecord(event.raw.data) ? event.raw.data : {};
+	const subject = event.event_type === 'chat:created' ? event.chat_id : first(event.message_uid, asId(data.event_id));
+	return subject === undefined || subject === null ? undefined : `${event.event_type}|${String(subject)}`;
+}
+
+/** How many event keys SeenEvents remembers unless told otherwise; the service redelivers within seconds. */
+export const SEEN_EVENTS_LIMIT = 500;
+
+/** The newest `limit` event keys, oldest first; `seed` restores a snapshot (its newest keys). */
+export class SeenEvents {
+	private readonly keys = new Set<string>();
+	private readonly limit: number;
+
+	constructor(options: { limit?: number; seed?: readonly unknown[] } = {}) {
+		this.limit = Math.max(1, options.limit ?? SEEN_EVENTS_LIMIT);
+		for (const key of options.seed ?? []) if (typeof key === 'string') this.remember(key);
+	}
+
+	/** Records the key; false when it is already remembered (a redelivery). */
+	remember(key: string): boolean {
+		if (this.keys.has(key)) return false;
+		this.keys.add(key);
+		if (this.keys.size > this.limit) this.keys.delete(this.keys.values().next().value as string);
+		return true;
+	}
+
+	/** The remembered keys, oldest first: what the constructor's `seed` takes back. */
+	snapshot(): string[] {
+		return [...this.keys];
+	}
+
+	get size(): number {
+		return this.keys.size;
+	}
+}
+
+/** One webhook subscription on the service. */
+export interface Subscription {
+	id: number;
+	event_type: string;
+	url: string;
+	enabled: boolean;
+}
+
+function toSubscription(value: unknown): Subscription | undefined {
+	if (!isRecord(value)) return undefined;
+	const id = Number(value.id);
+	if (!Number.isInteger(id) || typeof value.url !== 'string') return undefined;
+	return { id, event_type: String(value.event_type ?? ''), url: value.url, enabled: value.enabled !== false };
+}
+
+async function subscriptionsOwned(executor: Executor, ownsUrl: (url: string) => boolean): Promise<Subscription[]> {
+	const result = await executor.run('webhook:getAll');
+	const list = Array.isArray(result) ? result : [];
+	return list.map(toSubscription).filter((item): item is Subscription => item !== undefined && ownsUrl(item.url));
+}
+
+export interface SubscriptionTarget {
+	/** Whether a subscription URL belongs to this receiver (any secret, any earlier run). */
+	ownsUrl: (url: string) => boolean;
+	/** Where this receiver wants deliveries now, secret included. */
+	url: string;
+	/** The event types to hold one subscription each for. */
+	events: readonly string[];
+}
+
+/**
+ * Makes the service hold exactly one enabled subscription at `url` per event type for this receiver:
+ * reuses (re-pointing or re-enabling as needed) what the receiver owns, creates what is missing and
+ * deletes the rest, leftovers of earlier runs included, so restarts never pile up subscriptions (the
+ * service allows 10 per workspace). Returns the ids, in the order of `events`.
+ */
+export async function syncSubscriptions(executor: Executor, target: SubscriptionTarget): Promise<number[]> {
+	const owned = await subscriptionsOwned(executor, target.ownsUrl);
+	const kept: number[] = [];
+	for (const eventType of new Set(target.events)) {
+		const existing = owned.find((item) => item.event_type === eventType && !kept.includes(item.id));
+		if (existing) {
+			if (existing.url !== target.url || !existing.enabled) {
+				await executor.run('webhook:update', { id: existing.id, url: target.url, enabled: true });
+			}
+			kept.push(existing.id);
+			continue;
+		}
+		const created = toSubscription(await executor.run('webhook:create', { event_type: eventType, url: target.url, enabled: true }));
+		if (!created) {
+			throw new ChatMessagingError('The service did not return the new webhook subscription', { kind: 'service', operation: 'webhook:create' });
+		}
+		kept.push(created.id);
+	}
+	await deleteSubscriptions(executor, owned.filter((item) => !kept.includes(item.id)).map((item) => item.id));
+	return kept;
+}
+
+/**
+ * Deletes the subscriptions with these ids and, given `ownsUrl`, every other one this receiver owns
+ * (those whose ids were lost). One already gone (404) counts as deleted.
+ */
+export async function deleteSubscriptions(executor: Executor, ids: Iterable<number>, ownsUrl?: (url: string) => boolean): Promise<void> {
+	const all = new Set(ids);
+	if (ownsUrl) for (const item of await subscriptionsOwned(executor, ownsUrl)) all.add(item.id);
+	for (const id of all) {
+		try {
+			await executor.run('webhook:delete', { id });
+		} catch (error) {
+			if (!isNotFound(error)) throw error;
+		}
+	}
+}

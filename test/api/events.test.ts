@@ -1,0 +1,228 @@
+/**
+ * api/events: deliveries of both shapes flattened into one ChatEvent, malformed bodies named, the
+ * redelivery key, the bounded memory of seen keys, and subscription management against the sandbox
+ * over real HTTP (the same code the n8n trigger and the Node-RED event node run).
+ */
+import { deleteSubscriptions, eventKey, Executor, parseDelivery, SEEN_EVENTS_LIMIT, SeenEvents, syncSubscriptions, type ChatEvent } from '../../api';
+import { startSandbox } from '../../sandbox';
+import { fetchTransport, realTiming } from '../support/fetch-transport';
+
+const eventOf = (body: unknown): ChatEvent => {
+	const parsed = parseDelivery(body);
+	if (!('event' in parsed)) throw new Error(`malformed: ${parsed.malformed}`);
+	return parsed.event;
+};
+
+describe('parseDelivery', () => {
+	it("flattens the spec's shape {event_type, data{...}}", () => {
+		const body = {
+			event_type: 'message:received:new',
+			data: { event_id: 'evt_1', chat_id: 1000001, chat_name: 'Anna Schmidt', text: 'Hallo!', message_uid: 'UID-1', unattended_customer: true },
+		};
+		expect(parseDelivery(body)).toEqual({
+			event: { event_type: 'message:received:new', chat_id: 1000001, chat_name: 'Anna Schmidt', text: 'Hallo!', message_uid: 'UID-1', unattended: true, raw: body },
+		});
+	});
+
+	it("flattens the live service's shape {event_type, chat{...}, message{...}}", () => {
+		const body = {
+			event_type: 'message:received:new',
+			chat: { chat_id: 1000002, full_name: 'Jonas Weber', chat_url: 'https://app.example/chats/1000002', is_group: false, phone: '+4915112345678' },
+			chatapp_account: { full_name: 'Shop', email: 'owner@shop.example', phone: '+4930123456' },
+			message: { text: 'Is my order ready?', direction: 'inbound', message_uid: 'UID-LIVE-1', sender: { full_name: 'Jonas Weber' } },
+		};
+		expect(eventOf(body)).toEqual({
+			event_type: 'message:received:new',
+			chat_id: 1000002,
+			chat_name: 'Jonas Weber',
+			text: 'Is my order ready?',
+			message_uid: 'UID-LIVE-1',
+			unattended: null,
+			raw: body,
+		});
+	});
+
+	it('gives null for every value the delivery does not carry', () => {
+		const body = { event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } };
+		expect(eventOf(body)).toEqual({ event_type: 'chat:created', chat_id: 4, chat_name: 'Bob', text: null, message_uid: null, unattended: false, raw: body });
+		expect(eventOf({ event_type: 'chat:created', data: {} })).toMatchObject({ chat_id: null, chat_name: null, text: null, message_uid: null, unattended: null });
+	});
+
+	it('reads the alternative field spellings and ignores values of the wrong type', () => {
+		expect(eventOf({ event_type: 'x', data: { chat: { id: 7, name: 'Nested' }, message: { uid: 'U', text: 'nested' } } })).toMatchObject({
+			chat_id: 7,
+			chat_name: 'Nested',
+			message_uid: 'U',
+			text: 'nested',
+		});
+		expect(eventOf({ event_type: 'x', chat: { chat_id: 'abc', chat_name: 'Named', unattended_customer: 'true' }, message: { chat_id: 9 } })).toMatchObject({
+			chat_id: 'abc',
+			chat_name: 'Named',
+			unattended: true,
+		});
+		expect(eventOf({ event_type: 'x', data: { chat_id: '', chat_name: 5, text: {}, message_uid: 12, unattended_customer: 'yes' } })).toMatchObject({
+			chat_id: null,
+			chat_name: null,
+			text: null,
+			message_uid: null,
+			unattended: null,
+		});
+		expect(eventOf({ event_type: 'x', data: { unattended: 'false' } }).unattended).toBe(false);
+	});
+
+	it.each([
+		['null', null, 'JSON object'],
+		['an array', [{ event_type: 'chat:created', data: {} }], 'JSON object'],
+		['text', 'event_type=message:received:new', 'JSON object'],
+		['no event_type', { data: { chat_id: 1 } }, 'event_type'],
+		['a numeric event_type', { event_type: 7, data: {} }, 'event_type'],
+		['an empty event_type', { event_type: '', data: {} }, 'event_type'],
+		['no data, chat or message', { event_type: 'message:received:new' }, 'data object'],
+		['a data that is not an object', { event_type: 'message:received:new', data: 'text' }, 'data object'],
+	])('names what is wrong with %s', (_, body, reason) => {
+		const parsed = parseDelivery(body);
+		expect(parsed).toEqual({ malformed: expect.stringContaining(reason) });
+	});
+});
+
+describe('eventKey', () => {
+	it('keys message events by type and message uid', () => {
+		expect(eventKey(eventOf({ event_type: 'message:sent:new', data: { chat_id: 1, message_uid: 'A' } }))).toBe('message:sent:new|A');
+		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'A' } }))).toBe('message:received:new|A');
+		expect(eventKey(eventOf({ event_type: 'message:received:new', message: { message_uid: 'L' }, chat: { chat_id: 2 } }))).toBe('message:received:new|L');
+	});
+
+	it('keys chat:created by its chat id', () => {
+		expect(eventKey(eventOf({ event_type: 'chat:created', data: { chat_id: 9, event_id: 'evt_9' } }))).toBe('chat:created|9');
+		expect(eventKey(eventOf({ event_type: 'chat:created', data: {} }))).toBeUndefined();
+	});
+
+	it("falls back to the delivery's event id, and is undefined without one (never taken for a redelivery)", () => {
+		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, event_id: 'evt_7' } }))).toBe('message:received:new|evt_7');
+		// A message event without a uid is not keyed by its chat: two such messages in one chat are different events.
+		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1 } }))).toBeUndefined();
+	});
+});
+
+describe('SeenEvents', () => {
+	it('answers whether a key is new and forgets the oldest beyond its bound', () => {
+		const seen = new SeenEvents({ limit: 3 });
+		expect(['a', 'b', 'c', 'a'].map((key) => seen.remember(key))).toEqual([true, true, true, false]);
+		expect(seen.remember('d')).toBe(true);
+		expect(seen.size).toBe(3);
+		expect(seen.snapshot()).toEqual(['b', 'c', 'd']);
+		expect(seen.remember('a')).toBe(true); // 'a' was the oldest and was forgotten
+		expect(seen.snapshot()).toEqual(['c', 'd', 'a']);
+	});
+
+	it(`remembers ${SEEN_EVENTS_LIMIT} keys by default`, () => {
+		const seen = new SeenEvents();
+		for (let index = 0; index < SEEN_EVENTS_LIMIT + 10; index++) seen.remember(`k${index}`);
+		expect(seen.size).toBe(SEEN_EVENTS_LIMIT);
+		expect(seen.remember(`k${SEEN_EVENTS_LIMIT + 9}`)).toBe(false);
+		expect(seen.remember('k0')).toBe(true);
+	});
+
+	it('is restored from a snapshot, keeping its newest keys and ignoring anything but strings', () => {
+		const restored = new SeenEvents({ limit: 2, seed: ['old', 'x', 5, 'y'] });
+		expect(restored.snapshot()).toEqual(['x', 'y']);
+		expect(restored.remember('y')).toBe(false);
+		expect(restored.remember('old')).toBe(true);
+		expect(new SeenEvents({ seed: restored.snapshot() }).snapshot()).toEqual(['y', 'old']);
+	});
+});
+
+describe('subscriptions against the sandbox', () => {
+	type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+	interface Hook {
+		id: number;
+		event_type: string;
+		url: string;
+		enabled: boolean;
+	}
+	let sandbox: Sandbox;
+	let executor: Executor;
+	/** Method and path of every request the executor sent. */
+	const sent: string[] = [];
+	const RECEIVER = 'https://receiver.example/hooks/node-1/';
+	const ownsUrl = (url: string) => url.startsWith(RECEIVER);
+	const target = (secret: string, events: string[]) => ({ ownsUrl, url: `${RECEIVER}${secret}`, events });
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ paceMs: 20, webhookRetryMs: 20, seed: 11, chats: 3, tokens: ['events-api-token'] });
+		const recording: typeof fetchTransport = (request) => {
+			sent.push(`${request.method} ${new URL(request.url).pathname}`);
+			return fetchTransport(request);
+		};
+		executor = new Executor({ baseUrl: `${sandbox.url}/`, transport: recording, timing: realTiming, token: sandbox.tokens[0], retry: { baseDelayMs: 20 } });
+	});
+	afterAll(() => sandbox.stop());
+	afterEach(async () => {
+		for (const hook of await hooks()) await executor.run('webhook:delete', { id: hook.id });
+	});
+
+	const hooks = async () => (await executor.run('webhook:getAll')) as Hook[];
+	const mine = async () => (await hooks()).filter((hook) => ownsUrl(hook.url));
+	const create = (event_type: string, url: string, enabled = true) => executor.run('webhook:create', { event_type, url, enabled }) as Promise<Hook>;
+
+	it('creates one enabled subscription per event, in the order of the events, once even if an event repeats', async () => {
+		const ids = await syncSubscriptions(executor, target('s1', ['message:received:new', 'chat:created', 'message:received:new']));
+		expect(ids).toHaveLength(2);
+		const held = await mine();
+		expect(held.map((hook) => [hook.id, hook.event_type, hook.url, hook.enabled])).toEqual([
+			[ids[0], 'message:received:new', `${RECEIVER}s1`, true],
+			[ids[1], 'chat:created', `${RECEIVER}s1`, true],
+		]);
+	});
+
+	it('reuses what it owns: re-points to a new secret, re-enables, and changes nothing that is already right', async () => {
+		const first = await syncSubscriptions(executor, target('s1', ['message:received:new', 'chat:created']));
+		sent.length = 0;
+		expect(await syncSubscriptions(executor, target('s1', ['message:received:new', 'chat:created']))).toEqual(first);
+		expect(sent).toEqual(['GET /webhooks']);
+
+		await executor.run('webhook:update', { id: first[1], enabled: false });
+		const again = await syncSubscriptions(executor, target('s2', ['chat:created', 'message:received:new']));
+		expect(again).toEqual([first[1], first[0]]);
+		expect((await mine()).every((hook) => hook.url === `${RECEIVER}s2` && hook.enabled)).toBe(true);
+	});
+
+	it('deletes extras and leftovers of earlier runs, and keeps other receivers’ subscriptions', async () => {
+		const foreign = await create('message:received:new', 'https://elsewhere.example/hook');
+		const leftovers = [await create('message:received:new', `${RECEIVER}crashed-run`), await create('message:received:new', `${RECEIVER}older-run`, false)];
+		const unchosen = await create('message:sent:new', `${RECEIVER}crashed-run`);
+
+		const ids = await syncSubscriptions(executor, target('s3', ['message:received:new']));
+		expect(ids).toHaveLength(1);
+		expect(leftovers.map((hook) => hook.id)).toContain(ids[0]);
+		const all = await hooks();
+		expect(all.map((hook) => hook.id).sort()).toEqual([foreign.id, ids[0]].sort());
+		expect(all.find((hook) => hook.id === unchosen.id)).toBeUndefined();
+		expect(all.find((hook) => hook.id === foreign.id)?.url).toBe('https://elsewhere.example/hook');
+
+		// No events: the receiver owns nothing afterwards.
+		expect(await syncSubscriptions(executor, target('s3', []))).toEqual([]);
+		expect((await hooks()).map((hook) => hook.id)).toEqual([foreign.id]);
+	});
+
+	it('deleteSubscriptions deletes by id, and with ownsUrl also the ones whose ids were lost; 404 counts as deleted', async () => {
+		const foreign = await create('chat:created', 'https://elsewhere.example/hook');
+		const [kept, lost] = await syncSubscriptions(executor, target('s4', ['message:received:new', 'chat:created']));
+		await executor.run('webhook:delete', { id: kept }); // deleted by someone else meanwhile
+		await deleteSubscriptions(executor, [kept]);
+		expect((await mine()).map((hook) => hook.id)).toEqual([lost]);
+
+		await deleteSubscriptions(executor, [kept, 987654], ownsUrl);
+		expect(await mine()).toEqual([]);
+		expect((await hooks()).map((hook) => hook.id)).toEqual([foreign.id]);
+		await deleteSubscriptions(executor, [], ownsUrl);
+	});
+
+	it('passes on errors other than 404', async () => {
+		const rejected = new Executor({ baseUrl: `${sandbox.url}/`, transport: fetchTransport, timing: realTiming, token: 'not-a-valid-token', retry: { baseDelayMs: 20 } });
+		await expect(syncSubscriptions(rejected, target('s5', ['chat:created']))).rejects.toMatchObject({ name: 'ChatMessagingError', httpStatus: 401 });
+		const [id] = await syncSubscriptions(executor, target('s5', ['chat:created']));
+		await expect(deleteSubscriptions(rejected, [id])).rejects.toMatchObject({ httpStatus: 401 });
+		expect((await mine()).map((hook) => hook.id)).toEqual([id]);
+	});
+});
