@@ -1,4 +1,9 @@
-import { timingSafeEqual } from 'crypto';
+/**
+ * The Chat Messaging Trigger: an n8n adapter over api/events. What stays here is n8n's: the webhook
+ * URL n8n gives the node, the secret query parameter on it (the service signs nothing, so the secret
+ * is what tells real deliveries from forged ones), and the node's static data.
+ */
+import { randomBytes, timingSafeEqual } from 'crypto';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -9,23 +14,54 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES } from '../../api';
+import { deleteSubscriptions, EVENT_TYPES, eventKey, isNotFound, parseDelivery, SeenEvents, syncSubscriptions } from '../../api';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
-import { eventKey, malformedReason, SEEN_EVENTS_LIMIT, SeenEvents, toEvent } from './events';
-import {
-	deleteSubscription,
-	isNotFound,
-	listSubscriptions,
-	newSecret,
-	readState,
-	SECRET_PARAMETER,
-	syncSubscriptions,
-	urlWithoutSecret,
-	urlWithSecret,
-} from './subscriptions';
 
-const seenEvents = new SeenEvents();
+/** What the trigger keeps in the node's static data. */
+interface TriggerState extends IDataObject {
+	subscriptionIds?: number[];
+	secret?: string;
+	events?: string[];
+	/** SeenEvents' snapshot, so a restart still recognises redeliveries. */
+	seenEvents?: string[];
+}
+
+const SECRET_PARAMETER = 'secret';
+
+function urlWithSecret(webhookUrl: string, secret: string): string {
+	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${SECRET_PARAMETER}=${encodeURIComponent(secret)}`;
+}
+
+/** The subscription URL without its secret, to recognise this node's subscriptions. */
+function urlWithoutSecret(url: string): string {
+	const [base, query = ''] = url.split('?', 2);
+	const kept = query.split('&').filter((pair) => pair && !pair.startsWith(`${SECRET_PARAMETER}=`));
+	return kept.length ? `${base}?${kept.join('&')}` : base;
+}
+
+const ownedBy = (webhookUrl: string) => (url: string) => urlWithoutSecret(url) === webhookUrl;
+
+function readState(context: IHookFunctions | IWebhookFunctions): TriggerState {
+	return context.getWorkflowStaticData('node') as TriggerState;
+}
+
+/**
+ * Seen event keys per trigger node, in process memory: it survives between deliveries in every
+ * execution mode (n8n persists a node's static data only after production executions); each one
+ * is mirrored into static data for restarts.
+ */
+const seenByNode = new Map<string, SeenEvents>();
+
+function seenEventsOf(context: IWebhookFunctions, state: TriggerState): SeenEvents {
+	const nodeKey = `${context.getWorkflow().id ?? ''}|${context.getNode().id ?? context.getNode().name}`;
+	let seen = seenByNode.get(nodeKey);
+	if (!seen) {
+		seen = new SeenEvents({ seed: Array.isArray(state.seenEvents) ? state.seenEvents : [] });
+		seenByNode.set(nodeKey, seen);
+	}
+	return seen;
+}
 
 function chosenEvents(context: IHookFunctions | IWebhookFunctions): string[] {
 	const events = context.getNodeParameter('events', []) as string[];
@@ -37,10 +73,6 @@ function sameSecret(given: unknown, expected: string): boolean {
 	const a = Buffer.from(given);
 	const b = Buffer.from(expected);
 	return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function nodeKey(context: IWebhookFunctions): string {
-	return `${context.getWorkflow().id ?? ''}|${context.getNode().id ?? context.getNode().name}`;
 }
 
 export class ChatMessagingTrigger implements INodeType {
@@ -115,10 +147,11 @@ export class ChatMessagingTrigger implements INodeType {
 				const events = chosenEvents(this);
 				if (!events.length) throw new NodeOperationError(this.getNode(), 'events: choose at least one event');
 				const state = readState(this);
-				const secret = state.secret ?? newSecret();
+				const secret = state.secret ?? randomBytes(24).toString('hex');
 				try {
 					const executor = await createExecutor(this);
-					state.subscriptionIds = await syncSubscriptions(executor, webhookUrl, events, secret);
+					const target = { ownsUrl: ownedBy(webhookUrl), url: urlWithSecret(webhookUrl, secret), events };
+					state.subscriptionIds = await syncSubscriptions(executor, target);
 				} catch (error) {
 					throw toNodeError(this.getNode(), error);
 				}
@@ -132,14 +165,8 @@ export class ChatMessagingTrigger implements INodeType {
 				const webhookUrl = this.getNodeWebhookUrl('default');
 				try {
 					const executor = await createExecutor(this);
-					const ids = new Set(state.subscriptionIds ?? []);
 					// Subscriptions whose ids were lost (static data not saved) are found by their URL.
-					if (webhookUrl) {
-						for (const item of await listSubscriptions(executor)) {
-							if (urlWithoutSecret(item.url) === webhookUrl) ids.add(item.id);
-						}
-					}
-					for (const id of ids) await deleteSubscription(executor, id);
+					await deleteSubscriptions(executor, state.subscriptionIds ?? [], webhookUrl ? ownedBy(webhookUrl) : undefined);
 				} catch (error) {
 					this.logger.warn(`Could not delete the Chat Messaging webhook subscriptions: ${(error as Error).message}`);
 					return false;
@@ -154,34 +181,32 @@ export class ChatMessagingTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const response = this.getResponseObject();
-		const state = this.getWorkflowStaticData('node') as IDataObject;
+		const state = readState(this);
 		const query = this.getQueryData() as IDataObject;
 		if (typeof state.secret !== 'string' || !sameSecret(query[SECRET_PARAMETER], state.secret)) {
 			response.status(401).json({ status: 'error', message: 'Unauthorized: missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
 
-		const body: unknown = this.getBodyData();
-		const problem = malformedReason(body);
-		if (problem) {
-			response.status(400).json({ status: 'error', message: `Malformed delivery: ${problem}` });
+		const delivery = parseDelivery(this.getBodyData());
+		if ('malformed' in delivery) {
+			response.status(400).json({ status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
 			return { noWebhookResponse: true };
 		}
 
-		const event = toEvent(body as IDataObject);
+		const { event } = delivery;
 		if (!chosenEvents(this).includes(event.event_type)) {
 			return { webhookResponse: { status: 'ok', ignored: `event ${event.event_type} is not chosen in this trigger` } };
 		}
 
 		const key = eventKey(event);
 		if (key) {
-			const persisted = Array.isArray(state.seenEvents) ? (state.seenEvents as string[]) : [];
-			if (!seenEvents.remember(nodeKey(this), key, persisted)) {
-				return { webhookResponse: { status: 'ok', duplicate: true } };
-			}
-			state.seenEvents = seenEvents.recent(nodeKey(this)).slice(-SEEN_EVENTS_LIMIT);
+			const seen = seenEventsOf(this, state);
+			if (!seen.remember(key)) return { webhookResponse: { status: 'ok', duplicate: true } };
+			state.seenEvents = seen.snapshot();
 		}
 
-		return { workflowData: [[{ json: event }]] };
+		// ChatEvent holds JSON only (raw is the parsed body), which is what an n8n item's json is.
+		return { workflowData: [[{ json: event as unknown as IDataObject }]] };
 	}
 }
