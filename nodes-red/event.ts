@@ -2,89 +2,33 @@
  * `chat-messaging-event`: receives the service's webhook deliveries and emits one msg per event.
  *
  * Lifecycle: on start it picks a random secret, serves POST
- * `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>`, deletes subscriptions left behind by an
- * earlier run of this node (same path prefix: a crash or a kill skips 'close'), then subscribes once
- * per chosen event type at `<publicUrl><that path>`. On close it deletes its subscriptions before
- * reporting done, so redeploys never leave orphans.
+ * `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one subscription per chosen event
+ * type at `<publicUrl><that path>`: syncSubscriptions (api/events) re-points what an earlier run of this
+ * node left behind (same path prefix: a crash or a kill skips 'close'), creates what is missing and deletes
+ * the rest. On close it deletes every subscription of this node before reporting done, so redeploys never
+ * leave orphans.
  *
  * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
+ * Parsing, de-duplication keys and subscription management are api/events; what stays here is
+ * Node-RED's: the route, the secret in its path, the config node's public URL.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ChatMessagingError, EVENT_TYPES, type Executor } from '../api';
+import { ChatMessagingError, deleteSubscriptions, EVENT_TYPES, eventKey, parseDelivery, SeenEvents, syncSubscriptions, type ChatEvent, type Executor } from '../api';
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
 import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
 
 export const EVENT_TYPE = 'chat-messaging-event';
 export const EVENT_ROUTE_PREFIX = '/chat-messaging/events';
-/** Ids remembered for de-duplication; the service redelivers within seconds, so the newest 1000 suffice. */
+/** Event keys remembered for de-duplication; the service redelivers within seconds, so the newest 1000 suffice. */
 export const SEEN_EVENTS_LIMIT = 1000;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
 
-export interface EventPayload {
-	event_type: string;
-	chat_id?: number | string;
-	chat_name?: string;
-	text?: string;
-	message_uid?: string;
-	unattended?: boolean;
-	raw: Record<string, unknown>;
-}
-
 interface EventReceiver {
 	secret: Buffer;
-	receive(payload: EventPayload): void;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-const firstDefined = (...values: unknown[]): unknown => values.find((value) => value !== undefined && value !== null);
-
-/**
- * Flattens both delivery shapes: the spec's `{event_type, data: {chat_id, chat_name, text, message_uid,
- * unattended_customer}}` and the live service's `{event_type, chat: {chat_id, full_name}, message: {text, message_uid}}`.
- * Returns undefined for a body that is not an event.
- */
-export function normalizeEvent(body: unknown): EventPayload | undefined {
-	if (!isRecord(body) || typeof body.event_type !== 'string' || !body.event_type) return undefined;
-	const data = isRecord(body.data) ? body.data : {};
-	const chat = isRecord(body.chat) ? body.chat : isRecord(data.chat) ? data.chat : {};
-	const message = isRecord(body.message) ? body.message : isRecord(data.message) ? data.message : {};
-	const payload: EventPayload = { event_type: body.event_type, raw: body };
-	const chatId = firstDefined(data.chat_id, chat.chat_id, chat.id, message.chat_id);
-	if (typeof chatId === 'number' || typeof chatId === 'string') payload.chat_id = chatId;
-	const chatName = firstDefined(data.chat_name, chat.full_name, chat.name);
-	if (typeof chatName === 'string') payload.chat_name = chatName;
-	const text = firstDefined(data.text, message.text);
-	if (typeof text === 'string') payload.text = text;
-	const messageUid = firstDefined(data.message_uid, message.message_uid, message.uid);
-	if (typeof messageUid === 'string') payload.message_uid = messageUid;
-	const unattended = firstDefined(data.unattended_customer, data.unattended, chat.unattended_customer, chat.unattended, body.unattended_customer);
-	if (typeof unattended === 'boolean') payload.unattended = unattended;
-	return payload;
-}
-
-/** What makes two deliveries the same event: the message for message events, the chat for chat:created. */
-export function dedupKey(event: EventPayload): string | undefined {
-	const data = isRecord(event.raw.data) ? event.raw.data : {};
-	const subject = event.event_type === 'chat:created' ? event.chat_id : firstDefined(event.message_uid, data.event_id);
-	return subject === undefined ? undefined : `${event.event_type}|${String(subject)}`;
-}
-
-/** Remembers the newest `limit` keys; `add` answers whether the key is new. */
-export class SeenSet {
-	private readonly keys = new Set<string>();
-	constructor(private readonly limit: number) {}
-	add(key: string): boolean {
-		if (this.keys.has(key)) return false;
-		this.keys.add(key);
-		if (this.keys.size > this.limit) this.keys.delete(this.keys.values().next().value as string);
-		return true;
-	}
-	get size(): number {
-		return this.keys.size;
-	}
+	receive(event: ChatEvent): void;
 }
 
 /** The live event nodes of each HTTP app, by node id; one route per app serves them all. */
@@ -146,11 +90,11 @@ function receiversFor(app: HttpApp): Map<string, EventReceiver> {
 		}
 		readBody(req).then(
 			(body) => {
-				const event = normalizeEvent(body);
-				if (!event) return answer(res, 400, { status: 'error', message: 'Expected a JSON object with an event_type' });
+				const delivery = parseDelivery(body);
+				if ('malformed' in delivery) return answer(res, 400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
 				// Answer first: the service wants a 2xx within 5 seconds, whatever the flow does next.
 				answer(res, 200, { status: 'ok' });
-				receiver.receive(event);
+				receiver.receive(delivery.event);
 			},
 			(error: Error) => answer(res, 400, { status: 'error', message: error.message }),
 		);
@@ -182,19 +126,20 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		.map((value) => String(value ?? '').trim())
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
 	const secretText = randomBytes(24).toString('hex');
-	const seen = new SeenSet(SEEN_EVENTS_LIMIT);
-	const subscriptionIds: number[] = [];
+	const seen = new SeenEvents({ limit: SEEN_EVENTS_LIMIT });
+	let subscriptionIds: number[] = [];
 	let closing = false;
 	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
 	let executor: Executor | undefined;
+	let ownsUrl: ((url: string) => boolean) | undefined;
 
 	const receivers = receiversFor(RED.httpNode);
 	const receiver: EventReceiver = {
 		secret: Buffer.from(secretText),
 		receive(event) {
 			if (closing || !events.includes(event.event_type)) return;
-			const key = dedupKey(event);
-			if (key !== undefined && !seen.add(key)) return; // a redelivery of an event already emitted
+			const key = eventKey(event);
+			if (key !== undefined && !seen.remember(key)) return; // a redelivery of an event already emitted
 			const msg: NodeMessage = { topic: event.event_type, payload: event };
 			node.send(msg);
 		},
@@ -205,15 +150,6 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		const problem = asChatMessagingError(error);
 		node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
 		node.error(`Could not subscribe to events: ${problem.message}`);
-	};
-
-	/** Deletes one subscription; one already gone (deleted by hand, or by a concurrent clean-up) is fine. */
-	const remove = async (client: Executor, id: unknown) => {
-		try {
-			await client.run('webhook:delete', { id });
-		} catch (error) {
-			if (!(error instanceof ChatMessagingError && error.httpStatus === 404)) throw error;
-		}
 	};
 
 	const register = async () => {
@@ -227,16 +163,10 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		executor = config.getExecutor();
 		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
 		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
-		const existing = await executor.run('webhook:getAll', {});
-		for (const hook of Array.isArray(existing) ? existing : []) {
-			if (isRecord(hook) && typeof hook.url === 'string' && hook.url.startsWith(prefix)) await remove(executor, hook.id);
-		}
+		ownsUrl = (url) => url.startsWith(prefix);
 		const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
-		for (const eventType of events) {
-			if (closing) return;
-			const created = (await executor.run('webhook:create', { event_type: eventType, url, enabled: true })) as Record<string, unknown>;
-			subscriptionIds.push(Number(created.id));
-		}
+		subscriptionIds = await syncSubscriptions(executor, { ownsUrl, url, events });
+		if (closing) return;
 		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
 	};
 	const registered = register().catch(fail);
@@ -244,11 +174,11 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	node.on('close', (_removed, done) => {
 		closing = true;
 		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
-		// Wait for a subscription still being created, then delete everything this run created.
+		// Wait for subscribing to finish, then delete this node's subscriptions: those it holds, and any found by
+		// URL (created before a subscribing that failed part-way).
 		registered
 			.then(async () => {
-				if (subscriptionIds.length === 0 || !executor) return;
-				for (const id of subscriptionIds.splice(0)) await remove(executor, id);
+				if (executor) await deleteSubscriptions(executor, subscriptionIds.splice(0), ownsUrl);
 			})
 			.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))
 			.finally(() => {

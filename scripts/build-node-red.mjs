@@ -314,16 +314,16 @@ const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event
   <dl class="message-properties">
     <dt>topic <span class="property-type">string</span></dt><dd>The event type: ${api.EVENT_TYPES.map((e) => `<code>${escapeHtml(e.value)}</code>`).join(', ')}.</dd>
     <dt>payload <span class="property-type">object</span></dt>
-    <dd><code>{event_type, chat_id, chat_name, text, message_uid, unattended, raw}</code>; <code>raw</code> is the delivery as received.
+    <dd><code>{event_type, chat_id, chat_name, text, message_uid, unattended, raw}</code>; <code>raw</code> is the delivery as received; a value the delivery does not carry is <code>null</code>.
     Both delivery shapes are accepted: <code>{event_type, data: {...}}</code> and <code>{event_type, chat: {...}, message: {...}}</code>.</dd>
   </dl>
   <h3>Details</h3>
   <p>On deploy the node serves <code>POST &lt;HTTP node root&gt;/chat-messaging/events/&lt;node id&gt;/&lt;secret&gt;</code>, with a random
   secret chosen at each start, and subscribes once per event type at the configuration's <i>Public URL</i> followed by that path.
-  Subscriptions left by an earlier run of the same node are deleted first; its own are deleted when the node is stopped,
+  Subscriptions left by an earlier run of the same node are reused or deleted; its own are deleted when the node is stopped,
   redeployed or removed. The service signs nothing, so the secret in the URL is what rejects forged calls (401).</p>
   <p>The node answers 200 at once, 400 for a body that is not a JSON event, and drops redeliveries of an event it has
-  already emitted (same type and message uid, or chat id for <code>chat:created</code>; the newest 1000 are remembered).</p>
+  already emitted (same type and message uid, or event id, or chat id for <code>chat:created</code>; the newest 1000 are remembered).</p>
   <p>The service needs a public HTTPS address: put Node-RED behind a reverse proxy or tunnel and set the Public URL to it.</p>
 </script>`;
 

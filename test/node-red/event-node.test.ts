@@ -2,7 +2,7 @@
  * The event node against the sandbox: the sandbox delivers webhooks over real HTTP to the node's
  * route (served on a loopback port), and the subscriptions it holds are checked directly.
  */
-import { dedupKey, normalizeEvent, SeenSet, subscriptionUrl } from '../../nodes-red/event';
+import { subscriptionUrl } from '../../nodes-red/event';
 import {
 	Collector,
 	configNode,
@@ -147,7 +147,7 @@ test("the live service's shape ({chat, message}) is accepted; unsubscribed event
 	expect(out.messages).toHaveLength(1);
 	expect(out.messages[0]).toMatchObject({
 		topic: 'message:received:new',
-		payload: { event_type: 'message:received:new', chat_id: 77, chat_name: 'Ada Lovelace', text: 'live shape', message_uid: 'LIVE-1' },
+		payload: { event_type: 'message:received:new', chat_id: 77, chat_name: 'Ada Lovelace', text: 'live shape', message_uid: 'LIVE-1', unattended: null },
 	});
 });
 
@@ -174,19 +174,21 @@ test('a redeploy replaces the subscriptions (new secret, new event set) and leav
 	expect((await post(first.url, JSON.stringify({ event_type: 'message:sent:new', data: {} }))).status).toBe(401);
 });
 
-test('on start it deletes stale subscriptions of this node (left by a crash) and keeps everyone else’s', async () => {
-	const stale = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: `${nodePrefix()}secret-from-a-crashed-run` });
+test('on start it re-points or deletes subscriptions of this node left by a crash, and keeps everyone else’s', async () => {
+	const crashed = `${nodePrefix()}secret-from-a-crashed-run`;
+	const stale = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: crashed });
+	const reusable = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'chat:created', url: crashed, enabled: false });
 	const foreign = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: `${nodeHttp.url}/somebody-else` });
 	expect(stale.status).toBe(200);
 	await helper.load(nodesUnderTest as never, eventFlow(['chat:created']), credentialsFor(sbx.tokens[0]!));
 	const hooks = await eventually(async () => {
 		const list = await webhooks();
-		return list.some((hook) => hook.event_type === 'chat:created') && list;
+		return list.length === 2 && list.every((hook) => hook.url !== crashed) && list;
 	});
-	const ids = hooks.map((hook) => hook.id);
-	expect(ids).not.toContain(stale.body.data.id);
-	expect(ids).toContain(foreign.body.data.id);
-	expect(hooks).toHaveLength(2);
+	expect(hooks.map((hook) => hook.id).sort()).toEqual([reusable.body.data.id, foreign.body.data.id].sort());
+	const mine = hooks.find((hook) => hook.id === reusable.body.data.id);
+	expect(mine).toMatchObject({ event_type: 'chat:created', enabled: true });
+	expect(mine.url.startsWith(nodePrefix())).toBe(true);
 	await helper.unload();
 	expect((await webhooks()).map((hook) => hook.id)).toEqual([foreign.body.data.id]);
 	await sandboxCall(sbx, 'DELETE', `/webhooks/${foreign.body.data.id}`);
@@ -206,34 +208,8 @@ test('without a public URL the node reports the missing setting and subscribes t
 	expect(await webhooks()).toEqual([]);
 });
 
+// Parsing, redelivery keys, SeenEvents and subscription syncing are tested in test/api/events.test.ts.
 describe('event helpers', () => {
-	test('normalizeEvent flattens the spec shape and rejects non-events', () => {
-		expect(normalizeEvent({ event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } })).toEqual({
-			event_type: 'chat:created',
-			chat_id: 4,
-			chat_name: 'Bob',
-			unattended: false,
-			raw: { event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } },
-		});
-		expect(normalizeEvent(null)).toBeUndefined();
-		expect(normalizeEvent({ event_type: 5 })).toBeUndefined();
-		expect(normalizeEvent('message:received:new')).toBeUndefined();
-	});
-
-	test('dedupKey: message uid for message events, chat id for chat:created', () => {
-		expect(dedupKey(normalizeEvent({ event_type: 'message:sent:new', data: { chat_id: 1, message_uid: 'A' } })!)).toBe('message:sent:new|A');
-		expect(dedupKey(normalizeEvent({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'A' } })!)).toBe('message:received:new|A');
-		expect(dedupKey(normalizeEvent({ event_type: 'chat:created', data: { chat_id: 9 } })!)).toBe('chat:created|9');
-	});
-
-	test('SeenSet forgets the oldest key beyond its bound', () => {
-		const seen = new SeenSet(3);
-		expect(['a', 'b', 'c', 'a'].map((key) => seen.add(key))).toEqual([true, true, true, false]);
-		expect(seen.add('d')).toBe(true);
-		expect(seen.size).toBe(3);
-		expect(seen.add('a')).toBe(true); // 'a' was the oldest and was forgotten
-	});
-
 	test('subscriptionUrl joins public URL, HTTP node root and path without double slashes', () => {
 		expect(subscriptionUrl('https://red.example.com/', '/', 'abc', 's3')).toBe('https://red.example.com/chat-messaging/events/abc/s3');
 		expect(subscriptionUrl('https://red.example.com', '/api/', 'abc', 's3')).toBe('https://red.example.com/api/chat-messaging/events/abc/s3');
