@@ -164,15 +164,18 @@ const configTemplate = `<script type="text/html" data-template-name="chat-messag
   Node-RED (its HTTP node root is appended).</div>
 </script>`;
 
-const actionTemplate = `<script type="text/html" data-template-name="chat-messaging">
-  <div class="form-row">
+/** The Name and Service (config node) rows both flow nodes open with. */
+const NAME_AND_SERVICE_ROWS = `  <div class="form-row">
     <label for="node-input-name"><i class="fa fa-tag"></i> Name</label>
     <input type="text" id="node-input-name">
   </div>
   <div class="form-row">
     <label for="node-input-config"><i class="fa fa-cog"></i> Service</label>
     <input type="text" id="node-input-config">
-  </div>
+  </div>`;
+
+const actionTemplate = `<script type="text/html" data-template-name="chat-messaging">
+${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
     <label for="node-input-resource"><i class="fa fa-cube"></i> Resource</label>
     <select id="node-input-resource" style="width:70%"></select>
@@ -231,14 +234,7 @@ ${api.RESOURCES.flatMap((resource) => resource.operations.map(operationRows)).jo
 </script>`;
 
 const eventTemplate = `<script type="text/html" data-template-name="chat-messaging-event">
-  <div class="form-row">
-    <label for="node-input-name"><i class="fa fa-tag"></i> Name</label>
-    <input type="text" id="node-input-name">
-  </div>
-  <div class="form-row">
-    <label for="node-input-config"><i class="fa fa-cog"></i> Service</label>
-    <input type="text" id="node-input-config">
-  </div>
+${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
     <label><i class="fa fa-bell"></i> Events</label>
     <div style="display:inline-block; width:70%">

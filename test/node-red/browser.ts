@@ -262,9 +262,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 async function main(): Promise<void> {
 	const checks = new Checks();
 	await runBrowserChecks(checks);
-	if (checks.failures.length) console.log(`\nFailures:\n${checks.failures.map((failure) => `  - ${failure}`).join('\n')}`);
-	console.log(`\n${checks.passed} passed, ${checks.failed} failed`);
-	process.exitCode = checks.failed > 0 ? 1 : 0;
+	checks.report();
 }
 
 main().catch((error: unknown) => {

@@ -295,6 +295,13 @@ export class Checks {
 		}
 	}
 
+	/** Prints the failures and the closing `N passed, N failed` line, and sets the exit code. */
+	report(): void {
+		if (this.failures.length) console.log(`\nFailures:\n${this.failures.map((failure) => `  - ${failure}`).join('\n')}`);
+		console.log(`\n${this.passed} passed, ${this.failed} failed`);
+		process.exitCode = this.failed > 0 ? 1 : 0;
+	}
+
 	/** A setup step: its failure counts once, and the caller skips what depends on it. */
 	async step<T>(name: string, body: () => Promise<T>): Promise<T | undefined> {
 		let value: T | undefined;

@@ -387,7 +387,7 @@ async function main(): Promise<void> {
 		const runtimes = await checks.step('install or reuse the Node-RED 5, Node-RED 4 and Node 24 runtimes', () => loadRuntimes());
 		const tarball = await checks.step('npm run build and npm pack dist/node-red', () => buildAndPack(work));
 		console.log(`  prepared in ${Date.now() - prepared} ms`);
-		if (!runtimes || !tarball) return finish(checks);
+		if (!runtimes || !tarball) return checks.report();
 		const node24 = path.join(runtimes.node24Bin, 'node');
 		const under: RuntimeUnderTest[] = [
 			{ label: `Node-RED 5 on Node ${execFileSync(node24, ['--version']).toString().trim()}`, nodeBin: node24, nodeRedDir: runtimes.nodeRed5Dir },
@@ -414,13 +414,7 @@ async function main(): Promise<void> {
 	for (const [label, timings] of allTimings) {
 		console.log(`  ${label}: ${Object.entries(timings).map(([name, ms]) => `${name} ${ms}`).join(', ')}`);
 	}
-	finish(checks);
-}
-
-function finish(checks: Checks): void {
-	if (checks.failures.length) console.log(`\nFailures:\n${checks.failures.map((failure) => `  - ${failure}`).join('\n')}`);
-	console.log(`\n${checks.passed} passed, ${checks.failed} failed`);
-	process.exitCode = checks.failed > 0 ? 1 : 0;
+	checks.report();
 }
 
 main().catch((error: unknown) => {
