@@ -116,7 +116,7 @@ export function serviceError(status: number, body: unknown, operation?: string):
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
 		const record = body as { message?: unknown; error_code?: unknown; errors?: unknown };
 		const errors = Array.isArray(record.errors) ? (record.errors as ValidationItem[]) : undefined;
-		const base = typeof record.message === 'string' && record.message ? record.message : STATUS_TEXT[status] ?? `HTTP ${status}`;
+		const base = typeof record.message === 'string' && record.message ? record.message : (STATUS_TEXT[status] ?? `HTTP ${status}`);
 		const detail = errors?.length ? ` (${errors.map((item) => `${(item.fields ?? []).join('.')}: ${item.msg}`).join('; ')})` : '';
 		return new ChatMessagingError(base + detail, {
 			kind: 'service',

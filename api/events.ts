@@ -59,7 +59,9 @@ export function parseDelivery(body: unknown): { event: ChatEvent } | { malformed
 			chat_name: asText(first(data.chat_name, chat.chat_name, chat.full_name, chat.name)),
 			text: asText(first(data.text, message.text)),
 			message_uid: asText(first(data.message_uid, message.message_uid, message.uid)),
-			unattended: asFlag(first(data.unattended_customer, body.unattended_customer, data.unattended, chat.unattended_customer, chat.unattended)),
+			unattended: asFlag(
+				first(data.unattended_customer, body.unattended_customer, data.unattended, chat.unattended_customer, chat.unattended),
+			),
 			raw: body,
 		},
 	};
@@ -157,11 +159,17 @@ export async function syncSubscriptions(executor: Executor, target: Subscription
 		}
 		const created = toSubscription(await executor.run('webhook:create', { event_type: eventType, url: target.url, enabled: true }));
 		if (!created) {
-			throw new ChatMessagingError('The service did not return the new webhook subscription', { kind: 'service', operation: 'webhook:create' });
+			throw new ChatMessagingError('The service did not return the new webhook subscription', {
+				kind: 'service',
+				operation: 'webhook:create',
+			});
 		}
 		kept.push(created.id);
 	}
-	await deleteSubscriptions(executor, owned.filter((item) => !kept.includes(item.id)).map((item) => item.id));
+	await deleteSubscriptions(
+		executor,
+		owned.filter((item) => !kept.includes(item.id)).map((item) => item.id),
+	);
 	return kept;
 }
 

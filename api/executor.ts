@@ -49,14 +49,17 @@ const STATUS_RANK: Record<string, number> = { queued: 0, sent: 1, delivered: 2, 
 
 /** Strips trailing slashes: the live service answers `…/chats/` with an HTML 404. */
 export function normalizeBaseUrl(baseUrl: string): string {
-	const trimmed = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	const trimmed = String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	let protocol = '';
 	try {
 		protocol = new URL(trimmed).protocol;
 	} catch {
 		// reported below
 	}
-	if (protocol !== 'http:' && protocol !== 'https:') throw inputError('baseUrl', `must be an http(s) URL such as https://api.example.com, got "${baseUrl}"`);
+	if (protocol !== 'http:' && protocol !== 'https:')
+		throw inputError('baseUrl', `must be an http(s) URL such as https://api.example.com, got "${baseUrl}"`);
 	return trimmed;
 }
 
@@ -102,8 +105,9 @@ export class Executor {
 			return this.call(findOperation(op.readModifyWrite.write), op.readModifyWrite.combine(input, current));
 		}
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
-			const limit = runOptions.returnAll === false ? runOptions.limit ?? 50 : undefined;
-			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
+			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+				throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
 			return this.paginate(op, op.pagination.itemsKey, input, limit);
 		}
 		return this.call(op, input);
@@ -247,8 +251,16 @@ export class Executor {
 		prepareRequest(op, { ...input, file_uid: 'pending-upload' });
 		const file = (
 			'binary' in attachment
-				? await this.run('file:upload', { file: attachment.binary, filename: attachment.binary.filename, content_type: attachment.binary.mimeType })
-				: await this.run('file:uploadFromUrl', { download_url: attachment.url, filename: attachment.filename, content_type: attachment.contentType })
+				? await this.run('file:upload', {
+						file: attachment.binary,
+						filename: attachment.binary.filename,
+						content_type: attachment.binary.mimeType,
+					})
+				: await this.run('file:uploadFromUrl', {
+						download_url: attachment.url,
+						filename: attachment.filename,
+						content_type: attachment.contentType,
+					})
 		) as Record<string, unknown>;
 		const sent = (await this.call(op, { ...input, file_uid: file.uid })) as Record<string, unknown>;
 		return { ...sent, file };
@@ -258,7 +270,11 @@ export class Executor {
 	 * Polls GET /messages/{uid} until the message reaches `target` (or a later status), fails, or the
 	 * time runs out. Returns the message record; a failed message or a time-out is an error.
 	 */
-	async waitForStatus(messageUid: string, target: WaitTarget, waitOptions: { timeoutMs: number; intervalMs?: number }): Promise<Record<string, unknown>> {
+	async waitForStatus(
+		messageUid: string,
+		target: WaitTarget,
+		waitOptions: { timeoutMs: number; intervalMs?: number },
+	): Promise<Record<string, unknown>> {
 		if (!(target in STATUS_RANK)) throw inputError('waitFor', `must be sent, delivered or read, got "${target}"`);
 		const deadline = this.options.timing.now() + waitOptions.timeoutMs;
 		const interval = Math.max(100, waitOptions.intervalMs ?? 2000);
@@ -275,10 +291,13 @@ export class Executor {
 			if ((STATUS_RANK[status] ?? -1) >= STATUS_RANK[target]) return message;
 			const left = deadline - this.options.timing.now();
 			if (left <= 0) {
-				throw new ChatMessagingError(`Message ${messageUid} did not reach "${target}" in ${waitOptions.timeoutMs} ms (last status: ${status || 'unknown'})`, {
-					kind: 'timeout',
-					operation: 'message:get',
-				});
+				throw new ChatMessagingError(
+					`Message ${messageUid} did not reach "${target}" in ${waitOptions.timeoutMs} ms (last status: ${status || 'unknown'})`,
+					{
+						kind: 'timeout',
+						operation: 'message:get',
+					},
+				);
 			}
 			await this.options.timing.sleep(Math.min(interval, left));
 		}

@@ -25,9 +25,16 @@ export const messageUid = pathId('message_uid', 'Message UID', 'string', 'UID of
 export const fileUid = pathId('uid', 'File UID', 'string', 'UID of the file');
 export const webhookId = pathId('id', 'Webhook ID', 'integer', 'Identifier of the webhook subscription');
 
-export const page: FieldDescriptor = field('query', 'page', 'Page', 'integer', 'Page number, starting at 1. Leave empty to let the node page through the results', {
-	min: 1,
-});
+export const page: FieldDescriptor = field(
+	'query',
+	'page',
+	'Page',
+	'integer',
+	'Page number, starting at 1. Leave empty to let the node page through the results',
+	{
+		min: 1,
+	},
+);
 
 export const labelsBody = (description: string): FieldDescriptor =>
 	field('body', 'labels', 'Labels', 'stringList', description, { required: true, placeholder: 'vip, follow-up' });
@@ -39,7 +46,19 @@ export const EVENT_TYPES: readonly FieldOption[] = [
 ];
 
 /** Body fields every send operation shares after its addressing field. */
-export const messageText = field('body', 'text', 'Text', 'text', 'Message text; line breaks and emojis are allowed. A message needs text, an attachment, or both');
-export const messageFileUid = field('body', 'file_uid', 'File UID', 'string', 'UID of a previously uploaded file to attach (costs 2 credits instead of 1)');
+export const messageText = field(
+	'body',
+	'text',
+	'Text',
+	'text',
+	'Message text; line breaks and emojis are allowed. A message needs text, an attachment, or both',
+);
+export const messageFileUid = field(
+	'body',
+	'file_uid',
+	'File UID',
+	'string',
+	'UID of a previously uploaded file to attach (costs 2 credits instead of 1)',
+);
 export const messageLabel = field('body', 'label', 'Label', 'string', 'Label applied to the chat automatically when sending');
 export const messageReplyTo = field('body', 'reply_to', 'Reply To', 'string', 'UID of the message this one replies to');

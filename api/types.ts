@@ -10,17 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Resource keys, in the order the editors list them. */
 export type ResourceKey =
-	| 'chat'
-	| 'label'
-	| 'note'
-	| 'message'
-	| 'reaction'
-	| 'file'
-	| 'account'
-	| 'workspace'
-	| 'teammate'
-	| 'invitation'
-	| 'webhook';
+	'chat' | 'label' | 'note' | 'message' | 'reaction' | 'file' | 'account' | 'workspace' | 'teammate' | 'invitation' | 'webhook';
 
 /**
  * What a field holds; drives validation, coercion and the editor widget.

@@ -65,7 +65,8 @@ export function coerceField(field: FieldDescriptor, value: unknown): unknown {
 			return asText(field, value);
 		case 'integer': {
 			const number = typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value.trim()) : value;
-			if (typeof number !== 'number' || !Number.isInteger(number)) throw inputError(field.name, `must be a whole number, got ${describe(value)}`);
+			if (typeof number !== 'number' || !Number.isInteger(number))
+				throw inputError(field.name, `must be a whole number, got ${describe(value)}`);
 			if (field.min !== undefined && number < field.min) throw inputError(field.name, `must be at least ${field.min}, got ${number}`);
 			if (field.max !== undefined && number > field.max) throw inputError(field.name, `must be at most ${field.max}, got ${number}`);
 			return number;
@@ -76,11 +77,17 @@ export function coerceField(field: FieldDescriptor, value: unknown): unknown {
 			throw inputError(field.name, `must be true or false, got ${describe(value)}`);
 		case 'dateTime': {
 			const text = value instanceof Date ? value.toISOString() : asText(field, value).trim();
-			if (Number.isNaN(Date.parse(text))) throw inputError(field.name, `must be a date-time such as 2026-01-31T09:00:00Z, got ${describe(value)}`);
+			if (Number.isNaN(Date.parse(text)))
+				throw inputError(field.name, `must be a date-time such as 2026-01-31T09:00:00Z, got ${describe(value)}`);
 			return text;
 		}
 		case 'phone':
-			return asPatternText(field, value, PHONE_PATTERN, 'Invalid phone number format: use the international format with country code, digits only and an optional leading + (no spaces, dashes or brackets)');
+			return asPatternText(
+				field,
+				value,
+				PHONE_PATTERN,
+				'Invalid phone number format: use the international format with country code, digits only and an optional leading + (no spaces, dashes or brackets)',
+			);
 		case 'phoneFilter':
 			return asPatternText(field, value, PHONE_FILTER_PATTERN, 'must be digits with an optional leading + (no spaces, dashes or brackets)');
 		case 'jid':
@@ -107,9 +114,11 @@ export function coerceField(field: FieldDescriptor, value: unknown): unknown {
 		}
 		case 'stringList': {
 			const items = typeof value === 'string' ? value.split(',') : value;
-			if (!Array.isArray(items)) throw inputError(field.name, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
+			if (!Array.isArray(items))
+				throw inputError(field.name, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
 			const list = items.map((item, index) => {
-				if (typeof item !== 'string' && typeof item !== 'number') throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`);
+				if (typeof item !== 'string' && typeof item !== 'number')
+					throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`);
 				return String(item).trim();
 			});
 			return list.filter((item) => item !== '');

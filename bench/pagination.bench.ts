@@ -27,7 +27,9 @@ async function compare(title: string, rounds: number, variants: Variant[]): Prom
 	}
 	const medians = samples.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
 	for (const [index, variant] of variants.entries()) {
-		console.log(`  ${variant.label.padEnd(40)} median ${medians[index].toFixed(1).padStart(8)} ms   ratio ${(medians[index] / medians[0]).toFixed(2)}`);
+		console.log(
+			`  ${variant.label.padEnd(40)} median ${medians[index].toFixed(1).padStart(8)} ms   ratio ${(medians[index] / medians[0]).toFixed(2)}`,
+		);
 	}
 	return medians;
 }
@@ -37,7 +39,13 @@ async function main() {
 	const near = await startSandbox({ chats: 50, tokens: ['bench'], seed: 3 });
 	try {
 		const walk = (concurrency: number): Variant => {
-			const executor = new Executor({ baseUrl: distant.url, token: 'bench', transport: fetchTransport, timing: realTiming, pageConcurrency: concurrency });
+			const executor = new Executor({
+				baseUrl: distant.url,
+				token: 'bench',
+				transport: fetchTransport,
+				timing: realTiming,
+				pageConcurrency: concurrency,
+			});
 			return {
 				label: `Return All, pageConcurrency ${concurrency}`,
 				run: async () => {
@@ -50,7 +58,12 @@ async function main() {
 
 		const calls = 100;
 		const executor = new Executor({ baseUrl: near.url, token: 'bench', transport: fetchTransport, timing: realTiming, rateLimit: false });
-		const request = { method: 'GET' as const, url: `${near.url}/workspace`, headers: { Authorization: 'Bearer bench', Accept: 'application/json' }, timeoutMs: 30_000 };
+		const request = {
+			method: 'GET' as const,
+			url: `${near.url}/workspace`,
+			headers: { Authorization: 'Bearer bench', Accept: 'application/json' },
+			timeoutMs: 30_000,
+		};
 		const times = (label: string, once: () => Promise<unknown>): Variant => ({
 			label,
 			run: async () => {

@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * Bearer-token access to one workspace of the Chat Messaging Service. The test asks for the
@@ -27,8 +21,7 @@ export class ChatMessagingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.example.com',
-			description:
-				'Address of the Chat Messaging Service API, without a trailing slash (one is removed if present)',
+			description: 'Address of the Chat Messaging Service API, without a trailing slash (one is removed if present)',
 		},
 		{
 			displayName: 'API Token',
@@ -37,8 +30,7 @@ export class ChatMessagingApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description:
-				"Copied from the API integration page of the workspace owner's account in the web application",
+			description: "Copied from the API integration page of the workspace owner's account in the web application",
 		},
 	];
 

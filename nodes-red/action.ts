@@ -75,7 +75,13 @@ export function evaluateTyped(RED: NodeAPI, node: NodeInstance, msg: NodeMessage
 }
 
 /** Reads the operation's fields (typedInputs, then msg.payload for empty ones) into the executor's flat input. */
-async function collectInput(RED: NodeAPI, node: NodeInstance, msg: NodeMessage, op: OperationDescriptor, fields: Record<string, TypedValue>): Promise<Record<string, unknown>> {
+async function collectInput(
+	RED: NodeAPI,
+	node: NodeInstance,
+	msg: NodeMessage,
+	op: OperationDescriptor,
+	fields: Record<string, TypedValue>,
+): Promise<Record<string, unknown>> {
 	const input: Record<string, unknown> = {};
 	const payload = isPlainObject(msg.payload) ? msg.payload : undefined;
 	for (const field of op.fields) {
@@ -111,7 +117,11 @@ function toBinaryInput(field: FieldDescriptor, value: unknown, input: Record<str
 		const data = asBytes(value.data);
 		if (!data) throw inputError(field.name, 'must be a Buffer or {data: Buffer, filename, mimeType}');
 		const filename = String(value.filename ?? input.filename ?? 'file');
-		return { data, filename, mimeType: (value.mimeType ?? value.contentType ?? input.content_type ?? guessMimeType(filename)) as string | undefined };
+		return {
+			data,
+			filename,
+			mimeType: (value.mimeType ?? value.contentType ?? input.content_type ?? guessMimeType(filename)) as string | undefined,
+		};
 	}
 	return value; // the executor names the field in its error
 }
@@ -144,7 +154,8 @@ const pollInterval = (timeoutMs: number): number => Math.min(2000, Math.max(250,
 function summarize(op: OperationDescriptor, result: unknown): string {
 	if (Array.isArray(result)) return `${result.length} item${result.length === 1 ? '' : 's'}`;
 	if (isPlainObject(result)) {
-		if (typeof result.message_uid === 'string') return isPlainObject(result.message) ? `${String(result.message.status)} ${result.message_uid}` : `queued ${result.message_uid}`;
+		if (typeof result.message_uid === 'string')
+			return isPlainObject(result.message) ? `${String(result.message.status)} ${result.message_uid}` : `queued ${result.message_uid}`;
 		if (result.id !== undefined) return `${op.name.toLowerCase()} ${String(result.id)}`;
 		if (result.uid !== undefined) return `${op.name.toLowerCase()} ${String(result.uid)}`;
 	}

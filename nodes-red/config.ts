@@ -55,7 +55,10 @@ export function registerConfigNode(RED: NodeAPI): void {
 export function resolveConfig(RED: NodeAPI, configId: unknown): ConfigNode {
 	const config = typeof configId === 'string' && configId ? (RED.nodes.getNode(configId) as ConfigNode | null) : null;
 	if (!config || typeof config.getExecutor !== 'function') {
-		throw new ChatMessagingError('config: choose a Chat Messaging configuration node (service URL and API token)', { kind: 'input', field: 'config' });
+		throw new ChatMessagingError('config: choose a Chat Messaging configuration node (service URL and API token)', {
+			kind: 'input',
+			field: 'config',
+		});
 	}
 	return config;
 }

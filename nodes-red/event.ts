@@ -13,7 +13,17 @@
  * Node-RED's: the route, the secret in its path, the config node's public URL.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ChatMessagingError, deleteSubscriptions, EVENT_TYPES, eventKey, parseDelivery, SeenEvents, syncSubscriptions, type ChatEvent, type Executor } from '../api';
+import {
+	ChatMessagingError,
+	deleteSubscriptions,
+	EVENT_TYPES,
+	eventKey,
+	parseDelivery,
+	SeenEvents,
+	syncSubscriptions,
+	type ChatEvent,
+	type Executor,
+} from '../api';
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
 import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
@@ -155,10 +165,14 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	const register = async () => {
 		const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
 		if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
-		if (unknown.length) throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
+		if (unknown.length)
+			throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
 		const config: ConfigNode = resolveConfig(RED, definition.config);
 		if (!/^https?:\/\/\S+$/i.test(config.publicUrl)) {
-			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', { kind: 'input', field: 'publicUrl' });
+			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', {
+				kind: 'input',
+				field: 'publicUrl',
+			});
 		}
 		executor = config.getExecutor();
 		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });

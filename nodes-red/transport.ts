@@ -64,7 +64,10 @@ export function createHttpClient(): HttpClient {
 				method: request.method,
 				url: request.url,
 				headers: request.headers,
-				data: request.body instanceof Uint8Array ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : request.body,
+				data:
+					request.body instanceof Uint8Array
+						? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength)
+						: request.body,
 				timeout: request.timeoutMs,
 			});
 		} catch (error) {

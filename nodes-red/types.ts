@@ -50,11 +50,21 @@ export interface HttpApp {
 export interface NodeAPI {
 	nodes: {
 		createNode(node: NodeInstance, definition: NodeDefinition): void;
-		registerType(type: string, constructor: (this: NodeInstance, definition: NodeDefinition) => void, options?: { credentials?: Record<string, { type: 'text' | 'password' }> }): void;
+		registerType(
+			type: string,
+			constructor: (this: NodeInstance, definition: NodeDefinition) => void,
+			options?: { credentials?: Record<string, { type: 'text' | 'password' }> },
+		): void;
 		getNode(id: string): NodeInstance | null;
 	};
 	util: {
-		evaluateNodeProperty(value: unknown, type: string, node: NodeInstance, msg: NodeMessage, callback: (error: Error | null, result?: unknown) => void): void;
+		evaluateNodeProperty(
+			value: unknown,
+			type: string,
+			node: NodeInstance,
+			msg: NodeMessage,
+			callback: (error: Error | null, result?: unknown) => void,
+		): void;
 		cloneMessage<T>(msg: T): T;
 		generateId(): string;
 	};

@@ -34,84 +34,99 @@ Usage: chat-messaging-sandbox [options]        (in the repository: npm run sandb
 `;
 
 function number(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new Error(`--${name} expects a number, got "${value}"`);
-  return parsed;
+	if (value === undefined) return undefined;
+	const parsed = Number(value);
+	if (!Number.isFinite(parsed)) throw new Error(`--${name} expects a number, got "${value}"`);
+	return parsed;
 }
 
 function payloadShape(value: string | undefined): WebhookPayload | undefined {
-  if (value === undefined || isWebhookPayload(value)) return value;
-  throw new Error(`--webhook-payload expects spec or live, got "${value}"`);
+	if (value === undefined || isWebhookPayload(value)) return value;
+	throw new Error(`--webhook-payload expects spec or live, got "${value}"`);
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string', multiple: true },
-      seed: { type: 'string' }, chats: { type: 'string' }, accounts: { type: 'string' }, 'seed-time': { type: 'string' },
-      'utc-offset': { type: 'string' }, 'pace-ms': { type: 'string' }, quota: { type: 'string' }, state: { type: 'string' },
-      'latency-ms': { type: 'string' }, 'rate-limit': { type: 'string' }, 'fault-rate': { type: 'string' },
-      'duplicate-rate': { type: 'string' }, 'delivered-after-ms': { type: 'string' }, 'read-after-ms': { type: 'string' },
-      'webhook-retry-ms': { type: 'string' }, 'webhook-timeout-ms': { type: 'string' }, 'public-url': { type: 'string' },
-      'webhook-payload': { type: 'string' },
-      log: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const options: Partial<SandboxOptions> = {
-    port: number('port', values.port) ?? 4010,
-    host: values.host,
-    tokens: values.token ?? [],
-    seed: number('seed', values.seed),
-    chats: number('chats', values.chats),
-    accounts: number('accounts', values.accounts),
-    seedTime: values['seed-time'],
-    utcOffset: values['utc-offset'],
-    paceMs: number('pace-ms', values['pace-ms']),
-    quota: number('quota', values.quota),
-    statePath: values.state,
-    latencyMs: number('latency-ms', values['latency-ms']),
-    rateLimit: number('rate-limit', values['rate-limit']),
-    faultRate: number('fault-rate', values['fault-rate']),
-    duplicateRate: number('duplicate-rate', values['duplicate-rate']),
-    deliveredAfterMs: number('delivered-after-ms', values['delivered-after-ms']),
-    readAfterMs: number('read-after-ms', values['read-after-ms']),
-    webhookRetryMs: number('webhook-retry-ms', values['webhook-retry-ms']),
-    webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms']),
-    webhookPayload: payloadShape(values['webhook-payload']),
-    publicUrl: values['public-url'],
-    log: values.log ?? false,
-  };
-  const sandbox = await startSandbox(options);
-  const [token] = sandbox.tokens;
-  if (token === undefined) {
-    await sandbox.stop();
-    throw new Error('The sandbox started without a token');
-  }
-  process.stdout.write(
-    `Chat Messaging sandbox listening on ${sandbox.url}\n` +
-      `Tokens (one workspace each): ${sandbox.tokens.join(', ')}\n\n` +
-      `Try:\n` +
-      `  curl -H 'Authorization: Bearer ${token}' ${sandbox.url}/chats\n` +
-      `  curl -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' \\\n` +
-      `       -d '{"phone":"+4915112345678","text":"Hello from the sandbox"}' ${sandbox.url}/messages\n` +
-      `  curl -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' \\\n` +
-      `       -d '{"phone":"+4915112345678","text":"Hi, a customer here"}' ${sandbox.url}/_sandbox/incoming\n\n` +
-      `Ctrl-C stops it.\n`,
-  );
-  const shutdown = () => {
-    void sandbox.stop().then(() => process.exit(0));
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			host: { type: 'string' },
+			token: { type: 'string', multiple: true },
+			seed: { type: 'string' },
+			chats: { type: 'string' },
+			accounts: { type: 'string' },
+			'seed-time': { type: 'string' },
+			'utc-offset': { type: 'string' },
+			'pace-ms': { type: 'string' },
+			quota: { type: 'string' },
+			state: { type: 'string' },
+			'latency-ms': { type: 'string' },
+			'rate-limit': { type: 'string' },
+			'fault-rate': { type: 'string' },
+			'duplicate-rate': { type: 'string' },
+			'delivered-after-ms': { type: 'string' },
+			'read-after-ms': { type: 'string' },
+			'webhook-retry-ms': { type: 'string' },
+			'webhook-timeout-ms': { type: 'string' },
+			'public-url': { type: 'string' },
+			'webhook-payload': { type: 'string' },
+			log: { type: 'boolean' },
+			help: { type: 'boolean', short: 'h' },
+		},
+		strict: true,
+	});
+	if (values.help) {
+		process.stdout.write(HELP);
+		return;
+	}
+	const options: Partial<SandboxOptions> = {
+		port: number('port', values.port) ?? 4010,
+		host: values.host,
+		tokens: values.token ?? [],
+		seed: number('seed', values.seed),
+		chats: number('chats', values.chats),
+		accounts: number('accounts', values.accounts),
+		seedTime: values['seed-time'],
+		utcOffset: values['utc-offset'],
+		paceMs: number('pace-ms', values['pace-ms']),
+		quota: number('quota', values.quota),
+		statePath: values.state,
+		latencyMs: number('latency-ms', values['latency-ms']),
+		rateLimit: number('rate-limit', values['rate-limit']),
+		faultRate: number('fault-rate', values['fault-rate']),
+		duplicateRate: number('duplicate-rate', values['duplicate-rate']),
+		deliveredAfterMs: number('delivered-after-ms', values['delivered-after-ms']),
+		readAfterMs: number('read-after-ms', values['read-after-ms']),
+		webhookRetryMs: number('webhook-retry-ms', values['webhook-retry-ms']),
+		webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms']),
+		webhookPayload: payloadShape(values['webhook-payload']),
+		publicUrl: values['public-url'],
+		log: values.log ?? false,
+	};
+	const sandbox = await startSandbox(options);
+	const [token] = sandbox.tokens;
+	if (token === undefined) {
+		await sandbox.stop();
+		throw new Error('The sandbox started without a token');
+	}
+	process.stdout.write(
+		`Chat Messaging sandbox listening on ${sandbox.url}\n` +
+			`Tokens (one workspace each): ${sandbox.tokens.join(', ')}\n\n` +
+			`Try:\n` +
+			`  curl -H 'Authorization: Bearer ${token}' ${sandbox.url}/chats\n` +
+			`  curl -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' \\\n` +
+			`       -d '{"phone":"+4915112345678","text":"Hello from the sandbox"}' ${sandbox.url}/messages\n` +
+			`  curl -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' \\\n` +
+			`       -d '{"phone":"+4915112345678","text":"Hi, a customer here"}' ${sandbox.url}/_sandbox/incoming\n\n` +
+			`Ctrl-C stops it.\n`,
+	);
+	const shutdown = () => {
+		void sandbox.stop().then(() => process.exit(0));
+	};
+	process.once('SIGINT', shutdown);
+	process.once('SIGTERM', shutdown);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\nRun with --help for the options.\n`);
-  process.exit(1);
+	process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\nRun with --help for the options.\n`);
+	process.exit(1);
 });

@@ -12,96 +12,105 @@ import { parseDateTime } from './time';
  */
 
 export function toValidationItems(error: z.ZodError): ValidationItem[] {
-  const items: ValidationItem[] = [];
-  for (const issue of error.issues) {
-    const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) items.push({ fields: [...path, key], msg: `Unknown field "${key}"` });
-    } else {
-      items.push({ fields: path, msg: issue.message });
-    }
-  }
-  return items;
+	const items: ValidationItem[] = [];
+	for (const issue of error.issues) {
+		const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+		if (issue.code === 'unrecognized_keys') {
+			for (const key of issue.keys) items.push({ fields: [...path, key], msg: `Unknown field "${key}"` });
+		} else {
+			items.push({ fields: path, msg: issue.message });
+		}
+	}
+	return items;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const items = toValidationItems(result.error);
-  // When there is exactly one problem the top-level message carries it (e.g. "Invalid phone number format").
-  const [only, ...rest] = items;
-  throw ApiError.validation(items, only && rest.length === 0 ? only.msg : 'Validation failed');
+	const result = schema.safeParse(input ?? {});
+	if (result.success) return result.data;
+	const items = toValidationItems(result.error);
+	// When there is exactly one problem the top-level message carries it (e.g. "Invalid phone number format").
+	const [only, ...rest] = items;
+	throw ApiError.validation(items, only && rest.length === 0 ? only.msg : 'Validation failed');
 }
 
 // ---- query parameter building blocks (query values arrive as strings) ----
 
 export const queryBoolean = z
-  .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
-  .transform((v) => v === 'true' || v === '1');
+	.enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
+	.transform((v) => v === 'true' || v === '1');
 
 export const queryPage = z
-  .string()
-  .regex(/^\d+$/, 'Must be a positive integer')
-  .transform(Number)
-  .refine((n) => n >= 1, 'Must be 1 or greater');
+	.string()
+	.regex(/^\d+$/, 'Must be a positive integer')
+	.transform(Number)
+	.refine((n) => n >= 1, 'Must be 1 or greater');
 
 export const queryDateTime = z.string().transform((value, ctx) => {
-  const ms = parseDateTime(value);
-  if (ms === null) {
-    ctx.addIssue({ code: 'custom', message: 'Must be a date-time (ISO 8601)' });
-    return z.NEVER;
-  }
-  return ms;
+	const ms = parseDateTime(value);
+	if (ms === null) {
+		ctx.addIssue({ code: 'custom', message: 'Must be a date-time (ISO 8601)' });
+		return z.NEVER;
+	}
+	return ms;
 });
 
 /** Comma-separated list: trimmed, empty items dropped. */
-export const queryList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+export const queryList = z.string().transform((v) =>
+	v
+		.split(',')
+		.map((s) => s.trim())
+		.filter((s) => s.length > 0),
+);
 
 export const chatListQuery = z.strictObject({
-  label: queryList.optional(),
-  chatapp_account_id: queryList.optional(),
-  group: queryBoolean.optional(),
-  responsible: queryList.optional(),
-  name: z.string().optional(),
-  phone: z.string().optional(),
-  read: queryBoolean.optional(),
-  closed: queryBoolean.optional(),
-  ai_autoresponse_enabled: queryBoolean.optional(),
-  page: queryPage.optional(),
-  created_after: queryDateTime.optional(),
-  created_before: queryDateTime.optional(),
+	label: queryList.optional(),
+	chatapp_account_id: queryList.optional(),
+	group: queryBoolean.optional(),
+	responsible: queryList.optional(),
+	name: z.string().optional(),
+	phone: z.string().optional(),
+	read: queryBoolean.optional(),
+	closed: queryBoolean.optional(),
+	ai_autoresponse_enabled: queryBoolean.optional(),
+	page: queryPage.optional(),
+	created_after: queryDateTime.optional(),
+	created_before: queryDateTime.optional(),
 });
 
 export const messageListQuery = z.strictObject({
-  from_me: queryBoolean.optional(),
-  after: queryDateTime.optional(),
-  before: queryDateTime.optional(),
-  after_message: z.string().min(1).optional(),
-  page: queryPage.optional(),
+	from_me: queryBoolean.optional(),
+	after: queryDateTime.optional(),
+	before: queryDateTime.optional(),
+	after_message: z.string().min(1).optional(),
+	page: queryPage.optional(),
 });
 
 export const fileListQuery = z.strictObject({
-  filename: z.string().optional(),
-  page: queryPage.optional(),
+	filename: z.string().optional(),
+	page: queryPage.optional(),
 });
 
 // ---- bodies ----
 
-const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+const nonEmpty = (what: string) =>
+	z
+		.string({ error: `${what} must be a string` })
+		.trim()
+		.min(1, `${what} must not be empty`);
 const label = z.string({ error: 'Label must be a string' }).trim().min(1, 'Label must not be empty').max(100, 'Label is too long');
 
 export const chatPatchBody = z
-  .strictObject({
-    responsible: z.string({ error: 'Must be a string (member email, or "" to unassign)' }).optional(),
-    closed: z.boolean({ error: 'Must be a boolean' }).optional(),
-    read: z.boolean({ error: 'Must be a boolean' }).optional(),
-    name: nonEmpty('Name').max(200, 'Name is too long').optional(),
-    ai_autoresponse_enabled: z.boolean({ error: 'Must be a boolean' }).optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, 'Provide at least one of responsible, closed, read, name, ai_autoresponse_enabled');
+	.strictObject({
+		responsible: z.string({ error: 'Must be a string (member email, or "" to unassign)' }).optional(),
+		closed: z.boolean({ error: 'Must be a boolean' }).optional(),
+		read: z.boolean({ error: 'Must be a boolean' }).optional(),
+		name: nonEmpty('Name').max(200, 'Name is too long').optional(),
+		ai_autoresponse_enabled: z.boolean({ error: 'Must be a boolean' }).optional(),
+	})
+	.refine((b) => Object.keys(b).length > 0, 'Provide at least one of responsible, closed, read, name, ai_autoresponse_enabled');
 
 export const labelsBody = z.strictObject({
-  labels: z.array(label, { error: 'labels must be an array of strings' }),
+	labels: z.array(label, { error: 'labels must be an array of strings' }),
 });
 
 export const noteBody = z.strictObject({ text: nonEmpty('Text').max(10_000, 'Text is too long') });
@@ -109,95 +118,102 @@ export const noteBody = z.strictObject({ text: nonEmpty('Text').max(10_000, 'Tex
 const text = z.string({ error: 'Text must be a string' }).max(10_000, 'Text is too long');
 const fileUid = z.string({ error: 'file_uid must be a string' }).min(1, 'file_uid must not be empty');
 const needsContent = (b: { text?: string | undefined; file_uid?: string | undefined }) =>
-  (b.text !== undefined && b.text.trim().length > 0) || b.file_uid !== undefined;
+	(b.text !== undefined && b.text.trim().length > 0) || b.file_uid !== undefined;
 const contentIssue = { message: 'A message needs text or file_uid', path: ['text'] };
 
 export const sendToPhoneBody = z
-  .strictObject({
-    phone: z.string({ error: 'phone is required' }),
-    text: text.optional(),
-    file_uid: fileUid.optional(),
-    label: label.optional(),
-    chat_name: nonEmpty('chat_name').max(200).optional(),
-    chatapp_account_id: z.string().min(1).optional(),
-  })
-  .refine(needsContent, contentIssue);
+	.strictObject({
+		phone: z.string({ error: 'phone is required' }),
+		text: text.optional(),
+		file_uid: fileUid.optional(),
+		label: label.optional(),
+		chat_name: nonEmpty('chat_name').max(200).optional(),
+		chatapp_account_id: z.string().min(1).optional(),
+	})
+	.refine(needsContent, contentIssue);
 
 export const sendToChatBody = z
-  .strictObject({ text: text.optional(), file_uid: fileUid.optional(), reply_to: z.string().min(1).optional(), label: label.optional() })
-  .refine(needsContent, contentIssue);
+	.strictObject({ text: text.optional(), file_uid: fileUid.optional(), reply_to: z.string().min(1).optional(), label: label.optional() })
+	.refine(needsContent, contentIssue);
 
 export const sendToChatNameBody = z
-  .strictObject({ chat_name: nonEmpty('chat_name'), text: text.optional(), file_uid: fileUid.optional() })
-  .refine(needsContent, contentIssue);
+	.strictObject({ chat_name: nonEmpty('chat_name'), text: text.optional(), file_uid: fileUid.optional() })
+	.refine(needsContent, contentIssue);
 
 export const sendToJidBody = z
-  .strictObject({
-    jid: z.string({ error: 'jid is required' }).regex(/^[\w.:-]+@(c\.us|g\.us|s\.whatsapp\.net|broadcast|newsletter)$/, 'Invalid JID, expected <id>@<server>'),
-    text: text.optional(),
-    file_uid: fileUid.optional(),
-    reply_to: z.string().min(1).optional(),
-  })
-  .refine(needsContent, contentIssue);
+	.strictObject({
+		jid: z
+			.string({ error: 'jid is required' })
+			.regex(/^[\w.:-]+@(c\.us|g\.us|s\.whatsapp\.net|broadcast|newsletter)$/, 'Invalid JID, expected <id>@<server>'),
+		text: text.optional(),
+		file_uid: fileUid.optional(),
+		reply_to: z.string().min(1).optional(),
+	})
+	.refine(needsContent, contentIssue);
 
 export const reactionBody = z.strictObject({
-  reaction: z
-    .string({ error: 'reaction must be a string' })
-    .refine((r) => r === '' || (r.length <= 32 && /^\S+$/u.test(r) && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(r)),
-      'reaction must be a single emoji, or "" to clear'),
+	reaction: z
+		.string({ error: 'reaction must be a string' })
+		.refine(
+			(r) => r === '' || (r.length <= 32 && /^\S+$/u.test(r) && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(r)),
+			'reaction must be a single emoji, or "" to clear',
+		),
 });
 
 export const fileFromUrlBody = z.strictObject({
-  download_url: z.url({ protocol: /^https?$/, error: 'download_url must be an http(s) URL' }),
-  filename: nonEmpty('filename').max(255).optional(),
-  content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, 'content_type must be a MIME type').optional(),
+	download_url: z.url({ protocol: /^https?$/, error: 'download_url must be an http(s) URL' }),
+	filename: nonEmpty('filename').max(255).optional(),
+	content_type: z
+		.string()
+		.regex(/^[\w.+-]+\/[\w.+-]+/, 'content_type must be a MIME type')
+		.optional(),
 });
 
 export const invitationBody = z.strictObject({
-  email: z.email({ error: 'A valid email is required' }),
-  first_name: z.string().max(100).optional(),
-  last_name: z.string().max(100).optional(),
-  team_title: z.string().trim().min(1).max(100).optional(),
-  role: z
-    .string()
-    .transform((r) => r.toLowerCase())
-    .pipe(z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}` }))
-    .optional(),
+	email: z.email({ error: 'A valid email is required' }),
+	first_name: z.string().max(100).optional(),
+	last_name: z.string().max(100).optional(),
+	team_title: z.string().trim().min(1).max(100).optional(),
+	role: z
+		.string()
+		.transform((r) => r.toLowerCase())
+		.pipe(z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}` }))
+		.optional(),
 });
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export const webhookUrl = z.string({ error: 'url is required' }).refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-  } catch {
-    return false;
-  }
+	try {
+		const url = new URL(value);
+		return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+	} catch {
+		return false;
+	}
 }, 'url must be an HTTPS URL (plain HTTP only for 127.0.0.1, localhost or [::1])');
 
 export const webhookCreateBody = z.strictObject({
-  event_type: z.enum(EVENT_TYPES, { error: `event_type must be one of ${EVENT_TYPES.join(', ')}` }),
-  url: webhookUrl,
-  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+	event_type: z.enum(EVENT_TYPES, { error: `event_type must be one of ${EVENT_TYPES.join(', ')}` }),
+	url: webhookUrl,
+	enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
 });
 
 export const webhookUpdateBody = z
-  .strictObject({ url: webhookUrl.optional(), enabled: z.boolean({ error: 'enabled must be a boolean' }).optional() })
-  .refine((b) => b.url !== undefined || b.enabled !== undefined, 'Provide enabled and/or url');
+	.strictObject({ url: webhookUrl.optional(), enabled: z.boolean({ error: 'enabled must be a boolean' }).optional() })
+	.refine((b) => b.url !== undefined || b.enabled !== undefined, 'Provide enabled and/or url');
 
 // ---- control API ----
 
 export const incomingBody = z
-  .strictObject({
-    phone: z.string().optional(),
-    chat_id: z.number().int().optional(),
-    jid: z.string().optional(),
-    text: nonEmpty('text'),
-    name: nonEmpty('name').optional(),
-    duplicate: z.boolean().optional(),
-    payload: z.enum(WEBHOOK_PAYLOADS, { error: `payload must be one of ${WEBHOOK_PAYLOADS.join(', ')}` }).optional(),
-  })
-  .refine((b) => [b.phone, b.chat_id, b.jid].filter((v) => v !== undefined).length === 1, 'Give exactly one of phone, chat_id, jid');
+	.strictObject({
+		phone: z.string().optional(),
+		chat_id: z.number().int().optional(),
+		jid: z.string().optional(),
+		text: nonEmpty('text'),
+		name: nonEmpty('name').optional(),
+		duplicate: z.boolean().optional(),
+		payload: z.enum(WEBHOOK_PAYLOADS, { error: `payload must be one of ${WEBHOOK_PAYLOADS.join(', ')}` }).optional(),
+	})
+	.refine((b) => [b.phone, b.chat_id, b.jid].filter((v) => v !== undefined).length === 1, 'Give exactly one of phone, chat_id, jid');
 
 export const controlStatusBody = z.strictObject({ status: z.enum(['delivered', 'read', 'failed']) });
 

@@ -2,23 +2,26 @@ import type { Random } from './random';
 
 /** Token bucket per workspace: `ratePerSecond` refill, `burst` capacity. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+	private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly ratePerSecond: number, private readonly burst = 10) {}
+	constructor(
+		private readonly ratePerSecond: number,
+		private readonly burst = 10,
+	) {}
 
-  /** Takes one token; returns 0 when allowed, else the seconds to wait (for Retry-After). */
-  take(key: string, now = Date.now()): number {
-    if (this.ratePerSecond <= 0) return 0;
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.ratePerSecond);
-    bucket.at = now;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
-  }
+	/** Takes one token; returns 0 when allowed, else the seconds to wait (for Retry-After). */
+	take(key: string, now = Date.now()): number {
+		if (this.ratePerSecond <= 0) return 0;
+		const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+		bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.ratePerSecond);
+		bucket.at = now;
+		this.buckets.set(key, bucket);
+		if (bucket.tokens >= 1) {
+			bucket.tokens -= 1;
+			return 0;
+		}
+		return Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
+	}
 }
 
 /**
@@ -29,6 +32,6 @@ export type Fault = 'http-500' | 'http-502' | 'http-429' | 'drop-before' | 'drop
 const FAULTS: Fault[] = ['http-500', 'http-502', 'http-429', 'drop-before', 'drop-after'];
 
 export function pickFault(rng: Random, rate: number): Fault | null {
-  if (rate <= 0 || !rng.chance(rate)) return null;
-  return rng.pick(FAULTS);
+	if (rate <= 0 || !rng.chance(rate)) return null;
+	return rng.pick(FAULTS);
 }

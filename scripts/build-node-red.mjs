@@ -20,7 +20,8 @@ const PACKAGE_NAME = '@chat-messaging/node-red-chat-messaging';
 const CATEGORY = 'chat messaging';
 
 for (const compiled of ['api', 'nodes-red']) {
-	if (!existsSync(join(dist, compiled, 'index.js'))) throw new Error(`dist/${compiled}/index.js is missing: run scripts/build.mjs (tsc) first`);
+	if (!existsSync(join(dist, compiled, 'index.js')))
+		throw new Error(`dist/${compiled}/index.js is missing: run scripts/build.mjs (tsc) first`);
 }
 const api = createRequire(import.meta.url)(join(dist, 'api', 'index.js'));
 
@@ -104,7 +105,11 @@ const catalogue = {
 const escapeHtml = (text) =>
 	String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 /** JSON inside a <script>: `<` escaped so no `</script>` can end it early. */
-const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value) =>
+	JSON.stringify(value)
+		.replace(/</g, '\\u003c')
+		.replace(/\u2028/g, '\\u2028')
+		.replace(/\u2029/g, '\\u2029');
 
 const rowId = (op, field) => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
 
@@ -115,7 +120,9 @@ function fieldHint(op, field) {
 	// Phone descriptions already spell out the format; booleans and integers show it in their widget.
 	if (HINTS[field.kind] && !['boolean', 'integer', 'phone'].includes(field.kind)) parts.push(`Format: ${HINTS[field.kind]}.`);
 	if (field.kind === 'integer' && (field.min !== undefined || field.max !== undefined)) {
-		parts.push(`Whole number${field.min !== undefined ? `, at least ${field.min}` : ''}${field.max !== undefined ? `, at most ${field.max}` : ''}.`);
+		parts.push(
+			`Whole number${field.min !== undefined ? `, at least ${field.min}` : ''}${field.max !== undefined ? `, at most ${field.max}` : ''}.`,
+		);
 	}
 	if (field.options) parts.push(`One of: ${field.options.map((o) => o.value).join(', ')}.`);
 	if (op.requireOneOf?.includes(field.name)) parts.push(`Give ${op.requireOneOf.join(' or ')} (or an attachment).`);
@@ -239,7 +246,8 @@ ${NAME_AND_SERVICE_ROWS}
     <label><i class="fa fa-bell"></i> Events</label>
     <div style="display:inline-block; width:70%">
 ${api.EVENT_TYPES.map(
-	(event) => `      <label style="width:auto; display:block"><input type="checkbox" class="cm-event-type" value="${escapeHtml(event.value)}" style="width:auto; margin:0 6px 0 0">${escapeHtml(event.name)} <code>${escapeHtml(event.value)}</code></label>`,
+	(event) =>
+		`      <label style="width:auto; display:block"><input type="checkbox" class="cm-event-type" value="${escapeHtml(event.value)}" style="width:auto; margin:0 6px 0 0">${escapeHtml(event.name)} <code>${escapeHtml(event.value)}</code></label>`,
 ).join('\n')}
     </div>
   </div>
@@ -288,7 +296,14 @@ const actionHelp = `<script type="text/html" data-help-name="chat-messaging">
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
   <h3>Details</h3>
 ${catalogue.resources
-	.map((resource) => `  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${api.RESOURCES.find((r) => r.key === resource.key).operations.map(operationHelp).join('\n')}`)
+	.map(
+		(resource) =>
+			`  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${api.RESOURCES.find(
+				(r) => r.key === resource.key,
+			)
+				.operations.map(operationHelp)
+				.join('\n')}`,
+	)
 	.join('\n')}
   <h3>References</h3>
   <ul><li>Event node: <code>chat-messaging-event</code> in the same palette category.</li></ul>
@@ -362,4 +377,6 @@ const nodeRedPackage = {
 writeFileSync(join(out, 'package.json'), `${JSON.stringify(nodeRedPackage, null, 2)}\n`);
 
 const examples = readdirSync(join(out, 'examples')).filter((name) => name.endsWith('.json'));
-console.log(`built dist/node-red: ${PACKAGE_NAME}@${nodeRedPackage.version}, ${api.OPERATIONS.length} operations in the editor, ${examples.length} examples`);
+console.log(
+	`built dist/node-red: ${PACKAGE_NAME}@${nodeRedPackage.version}, ${api.OPERATIONS.length} operations in the editor, ${examples.length} examples`,
+);

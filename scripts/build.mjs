@@ -13,7 +13,9 @@ const dist = join(root, 'dist');
 const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+	stdio: 'inherit',
+});
 
 // n8n reads icons (light and dark) relative to the compiled node and credential files.
 for (const dir of [join(dist, 'nodes', 'ChatMessaging'), join(dist, 'nodes', 'ChatMessagingTrigger'), join(dist, 'credentials')]) {

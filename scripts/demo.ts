@@ -25,7 +25,9 @@ function exampleFlows(sandboxUrl: string): FlowNode[] {
 	const nodes: FlowNode[] = [
 		{ id: CONFIG_ID, type: 'chat-messaging-config', name: 'Sandbox', baseUrl: sandboxUrl, publicUrl: `http://127.0.0.1:${EDITOR_PORT}` },
 	];
-	for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+	for (const file of readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()) {
 		for (const node of JSON.parse(readFileSync(join(dir, file), 'utf8')) as FlowNode[]) {
 			if (node.type === 'chat-messaging-config') continue;
 			nodes.push(node.config ? { ...node, config: CONFIG_ID } : node);

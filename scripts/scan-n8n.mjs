@@ -39,7 +39,9 @@ async function count(dir, patterns) {
 async function scan(label, dir, patterns) {
 	const verdict = await analyzePackage(dir, patterns);
 	const counts = await count(dir, patterns);
-	console.log(`${verdict.passed ? 'PASS' : 'FAIL'} ${label}: ${counts.files.length} files checked, ${counts.errors} errors, ${counts.warnings} warnings`);
+	console.log(
+		`${verdict.passed ? 'PASS' : 'FAIL'} ${label}: ${counts.files.length} files checked, ${counts.errors} errors, ${counts.warnings} warnings`,
+	);
 	for (const line of counts.warningLines) console.log(`  warning ${line}`);
 	if (!verdict.passed) console.log(verdict.details ?? verdict.message);
 	return verdict.passed && counts.errors === 0;

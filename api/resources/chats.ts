@@ -39,8 +39,7 @@ export const chatResource: ResourceDescriptor = {
 			operation: 'getAll',
 			name: 'Get Many',
 			action: 'Get many chats',
-			description:
-				'List chats, newest message first (then by name). Filters combine with AND; comma-separated values match any of them',
+			description: 'List chats, newest message first (then by name). Filters combine with AND; comma-separated values match any of them',
 			method: 'GET',
 			path: '/chats',
 			effect: 'read',
@@ -48,11 +47,29 @@ export const chatResource: ResourceDescriptor = {
 			pagination: { itemsKey: 'chats', pageParam: 'page' },
 			fields: [
 				field('query', 'label', 'Labels', 'stringList', 'Chats having at least one of these labels'),
-				field('query', 'chatapp_account_id', 'Chat-App Account IDs', 'stringList', 'Chats belonging to any of these accounts (wid values such as 123@c.us)'),
+				field(
+					'query',
+					'chatapp_account_id',
+					'Chat-App Account IDs',
+					'stringList',
+					'Chats belonging to any of these accounts (wid values such as 123@c.us)',
+				),
 				field('query', 'group', 'Group Chats', 'boolean', 'True: group chats only; false: direct chats only'),
 				field('query', 'responsible', 'Responsible Emails', 'stringList', 'Chats assigned to any of these team members'),
-				field('query', 'name', 'Name Contains', 'stringList', 'Case-insensitive; chats whose name contains any of the comma-separated strings (a string with spaces matches as a whole)'),
-				field('query', 'phone', 'Phone', 'phoneFilter', 'One number, direct chats only. With a leading + the match is exact; otherwise leading zeroes are dropped and it matches part of the phone'),
+				field(
+					'query',
+					'name',
+					'Name Contains',
+					'stringList',
+					'Case-insensitive; chats whose name contains any of the comma-separated strings (a string with spaces matches as a whole)',
+				),
+				field(
+					'query',
+					'phone',
+					'Phone',
+					'phoneFilter',
+					'One number, direct chats only. With a leading + the match is exact; otherwise leading zeroes are dropped and it matches part of the phone',
+				),
 				field('query', 'read', 'Read', 'boolean', 'True: read chats; false: unread chats'),
 				field('query', 'closed', 'Closed', 'boolean', 'True: closed chats; false: open chats'),
 				field('query', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Filter by the AI auto-response flag'),
@@ -83,7 +100,9 @@ export const chatResource: ResourceDescriptor = {
 			effect: 'idempotent',
 			fields: [
 				chatId,
-				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', { allowEmpty: true }),
+				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', {
+					allowEmpty: true,
+				}),
 				field('body', 'closed', 'Closed', 'boolean', 'True closes the chat, false reopens it'),
 				field('body', 'read', 'Read', 'boolean', 'Marks the chat read or unread'),
 				field('body', 'name', 'Name', 'string', 'New name; must be unique in the workspace'),
@@ -99,8 +118,18 @@ export const chatResource: ResourceDescriptor = {
 		chatUpdate('rename', 'Rename', 'Rename a chat', 'Give the chat a new name, unique in the workspace', [
 			field('body', 'name', 'New Name', 'string', 'New name of the chat; must be unique in the workspace', { required: true }),
 		]),
-		chatUpdate('setAiAutoresponse', 'Set AI Auto-Response', 'Switch the AI auto-response of a chat', 'Enable or disable the AI agent auto-response for the chat', [
-			field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Whether the AI agent answers automatically', { required: true, default: true, sendDefault: true }),
-		]),
+		chatUpdate(
+			'setAiAutoresponse',
+			'Set AI Auto-Response',
+			'Switch the AI auto-response of a chat',
+			'Enable or disable the AI agent auto-response for the chat',
+			[
+				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Whether the AI agent answers automatically', {
+					required: true,
+					default: true,
+					sendDefault: true,
+				}),
+			],
+		),
 	],
 };

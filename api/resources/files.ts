@@ -3,7 +3,8 @@ import { field, fileUid, page } from '../fields';
 import type { ResourceDescriptor } from '../types';
 
 const filename = (location: 'body' | 'multipart') => field(location, 'filename', 'File Name', 'string', 'Name to store the file under');
-const contentType = (location: 'body' | 'multipart') => field(location, 'content_type', 'Content Type', 'string', 'MIME type, e.g. image/png');
+const contentType = (location: 'body' | 'multipart') =>
+	field(location, 'content_type', 'Content Type', 'string', 'MIME type, e.g. image/png');
 
 export const fileResource: ResourceDescriptor = {
 	key: 'file',

@@ -2,9 +2,22 @@
 import { chatId, field, messageFileUid, messageLabel, messageReplyTo, messageText, messageUid, page } from '../fields';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../types';
 
-const accountId = field('body', 'chatapp_account_id', 'Sending Account ID', 'wid', 'Account (wid) that sends; by default the most recently connected one');
+const accountId = field(
+	'body',
+	'chatapp_account_id',
+	'Sending Account ID',
+	'wid',
+	'Account (wid) that sends; by default the most recently connected one',
+);
 
-function send(operation: string, name: string, action: string, description: string, path: string, fields: FieldDescriptor[]): OperationDescriptor {
+function send(
+	operation: string,
+	name: string,
+	action: string,
+	description: string,
+	path: string,
+	fields: FieldDescriptor[],
+): OperationDescriptor {
 	return {
 		resource: 'message',
 		operation,
@@ -25,17 +38,31 @@ export const messageResource: ResourceDescriptor = {
 	name: 'Message',
 	description: 'Send messages and track their delivery',
 	operations: [
-		send('sendToPhone', 'Send to Phone Number', 'Send a message to a phone number', 'Send to a phone number, also one never messaged before (creates the chat)', '/messages', [
-			field('body', 'phone', 'Phone Number', 'phone', 'International format with country code; "+" optional; digits only (no spaces, dashes or brackets)', {
-				required: true,
-				placeholder: '+4915112345678',
-			}),
-			messageText,
-			messageFileUid,
-			field('body', 'chat_name', 'New Chat Name', 'string', 'Name to give the chat when this number has none yet'),
-			messageLabel,
-			accountId,
-		]),
+		send(
+			'sendToPhone',
+			'Send to Phone Number',
+			'Send a message to a phone number',
+			'Send to a phone number, also one never messaged before (creates the chat)',
+			'/messages',
+			[
+				field(
+					'body',
+					'phone',
+					'Phone Number',
+					'phone',
+					'International format with country code; "+" optional; digits only (no spaces, dashes or brackets)',
+					{
+						required: true,
+						placeholder: '+4915112345678',
+					},
+				),
+				messageText,
+				messageFileUid,
+				field('body', 'chat_name', 'New Chat Name', 'string', 'Name to give the chat when this number has none yet'),
+				messageLabel,
+				accountId,
+			],
+		),
 		send('sendToChat', 'Send to Chat', 'Send a message into a chat', 'Send into an existing chat by its ID', '/chats/{chat_id}/messages', [
 			chatId,
 			messageText,
@@ -43,20 +70,34 @@ export const messageResource: ResourceDescriptor = {
 			messageReplyTo,
 			messageLabel,
 		]),
-		send('sendToChatName', 'Send to Chat Name', 'Send a message to a chat by name', 'Send into the chat with this exact name', '/messages/to_chat_name', [
-			field('body', 'chat_name', 'Chat Name', 'string', 'Name of the chat (names are unique in the workspace)', { required: true }),
-			messageText,
-			messageFileUid,
-		]),
-		send('sendToJid', 'Send to JID', 'Send a message to a JID', 'Send by chat-app JID (groups, technical integrations)', '/messages/to_jid', [
-			field('body', 'jid', 'JID', 'jid', 'Chat-app identifier <id>@<server>, e.g. 4915112345678@c.us or a group JID', {
-				required: true,
-				placeholder: '4915112345678@c.us',
-			}),
-			messageText,
-			messageFileUid,
-			messageReplyTo,
-		]),
+		send(
+			'sendToChatName',
+			'Send to Chat Name',
+			'Send a message to a chat by name',
+			'Send into the chat with this exact name',
+			'/messages/to_chat_name',
+			[
+				field('body', 'chat_name', 'Chat Name', 'string', 'Name of the chat (names are unique in the workspace)', { required: true }),
+				messageText,
+				messageFileUid,
+			],
+		),
+		send(
+			'sendToJid',
+			'Send to JID',
+			'Send a message to a JID',
+			'Send by chat-app JID (groups, technical integrations)',
+			'/messages/to_jid',
+			[
+				field('body', 'jid', 'JID', 'jid', 'Chat-app identifier <id>@<server>, e.g. 4915112345678@c.us or a group JID', {
+					required: true,
+					placeholder: '4915112345678@c.us',
+				}),
+				messageText,
+				messageFileUid,
+				messageReplyTo,
+			],
+		),
 		{
 			resource: 'message',
 			operation: 'get',

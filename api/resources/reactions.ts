@@ -31,7 +31,11 @@ export const reactionResource: ResourceDescriptor = {
 			effect: 'idempotent',
 			fields: [
 				reactionUid,
-				field('body', 'reaction', 'Reaction', 'string', 'One emoji, e.g. 👍; leave empty to clear your reaction', { default: '', sendDefault: true, allowEmpty: true }),
+				field('body', 'reaction', 'Reaction', 'string', 'One emoji, e.g. 👍; leave empty to clear your reaction', {
+					default: '',
+					sendDefault: true,
+					allowEmpty: true,
+				}),
 			],
 		},
 	],

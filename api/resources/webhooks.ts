@@ -20,7 +20,11 @@ export const webhookResource: ResourceDescriptor = {
 			path: '/webhooks',
 			effect: 'create',
 			fields: [
-				field('body', 'event_type', 'Event Type', 'options', 'Event to deliver', { required: true, options: EVENT_TYPES, default: 'message:received:new' }),
+				field('body', 'event_type', 'Event Type', 'options', 'Event to deliver', {
+					required: true,
+					options: EVENT_TYPES,
+					default: 'message:received:new',
+				}),
 				webhookUrl(true),
 				field('body', 'enabled', 'Enabled', 'boolean', 'Whether deliveries are made', { default: true, sendDefault: true }),
 			],

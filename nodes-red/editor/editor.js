@@ -29,9 +29,27 @@
 			case 'integer':
 				return ['num', 'str'].concat(SOURCES);
 			case 'boolean':
-				return [{ value: 'boolean', label: 'true/false', icon: 'red/images/typedInput/bool.svg', options: [{ value: '', label: '(not set)' }, 'true', 'false'] }].concat(SOURCES);
+				return [
+					{
+						value: 'boolean',
+						label: 'true/false',
+						icon: 'red/images/typedInput/bool.svg',
+						options: [{ value: '', label: '(not set)' }, 'true', 'false'],
+					},
+				].concat(SOURCES);
 			case 'options':
-				return [{ value: 'select', label: 'option', icon: 'fa fa-list', options: [{ value: '', label: '(not set)' }].concat(field.options.map(function (o) { return { value: o.value, label: o.name }; })) }].concat(SOURCES);
+				return [
+					{
+						value: 'select',
+						label: 'option',
+						icon: 'fa fa-list',
+						options: [{ value: '', label: '(not set)' }].concat(
+							field.options.map(function (o) {
+								return { value: o.value, label: o.name };
+							}),
+						),
+					},
+				].concat(SOURCES);
 			case 'stringList':
 				return ['str', 'json'].concat(SOURCES);
 			case 'dateTime':
@@ -78,8 +96,19 @@
 		category: 'config',
 		defaults: {
 			name: { value: '' },
-			baseUrl: { value: '', required: true, validate: function (v) { return URL_PATTERN.test(String(v || '').trim()) || 'Service URL: an http(s) URL'; } },
-			publicUrl: { value: '', validate: function (v) { return !v || URL_PATTERN.test(String(v).trim()) || 'Public URL: an http(s) URL'; } },
+			baseUrl: {
+				value: '',
+				required: true,
+				validate: function (v) {
+					return URL_PATTERN.test(String(v || '').trim()) || 'Service URL: an http(s) URL';
+				},
+			},
+			publicUrl: {
+				value: '',
+				validate: function (v) {
+					return !v || URL_PATTERN.test(String(v).trim()) || 'Public URL: an http(s) URL';
+				},
+			},
 		},
 		credentials: { token: { type: 'password', required: true } },
 		label: function () {
@@ -121,11 +150,21 @@
 			},
 			outputMode: { value: 'array' },
 			returnAll: { value: true },
-			limit: { value: 50, validate: function (v) { return v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1'; } },
+			limit: {
+				value: 50,
+				validate: function (v) {
+					return v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1';
+				},
+			},
 			attachment: { value: { value: '', type: 'msg' } },
 			attachmentName: { value: '' },
 			waitFor: { value: '' },
-			waitTimeout: { value: 60, validate: function (v) { return v === '' || v === undefined || (Number(v) > 0) || 'Wait timeout: seconds, more than 0'; } },
+			waitTimeout: {
+				value: 60,
+				validate: function (v) {
+					return v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0';
+				},
+			},
 		},
 		label: function () {
 			var op = operationsById[this.resource + ':' + this.operation];
@@ -163,13 +202,17 @@
 
 			function fillOperations() {
 				var resourceKey = $resource.val();
-				var resource = CATALOGUE.resources.filter(function (r) { return r.key === resourceKey; })[0];
+				var resource = CATALOGUE.resources.filter(function (r) {
+					return r.key === resourceKey;
+				})[0];
 				var current = $operation.val() || node.operation;
 				$operation.empty();
 				resource.operations.forEach(function (op) {
 					$('<option>').val(op.operation).text(op.name).attr('title', op.action).appendTo($operation);
 				});
-				var keep = resource.operations.some(function (op) { return op.operation === current; });
+				var keep = resource.operations.some(function (op) {
+					return op.operation === current;
+				});
 				$operation.val(keep ? current : resource.operations[0].operation);
 				showOperation();
 			}
@@ -193,7 +236,10 @@
 				$('.cm-limit-row').toggle(!$(this).is(':checked'));
 			});
 			var attachment = node.attachment && typeof node.attachment === 'object' ? node.attachment : { value: '', type: 'msg' };
-			$('#node-input-cm-attachment').typedInput({ types: ['msg', 'flow', 'global', 'str', 'bin', 'jsonata', 'env'], default: attachment.type });
+			$('#node-input-cm-attachment').typedInput({
+				types: ['msg', 'flow', 'global', 'str', 'bin', 'jsonata', 'env'],
+				default: attachment.type,
+			});
 			$('#node-input-cm-attachment').typedInput('type', attachment.type);
 			$('#node-input-cm-attachment').typedInput('value', attachment.value);
 			$operation.val(node.operation);
@@ -209,7 +255,10 @@
 				});
 			}
 			this.fields = fields;
-			this.attachment = { value: $('#node-input-cm-attachment').typedInput('value'), type: $('#node-input-cm-attachment').typedInput('type') };
+			this.attachment = {
+				value: $('#node-input-cm-attachment').typedInput('value'),
+				type: $('#node-input-cm-attachment').typedInput('type'),
+			};
 		},
 	});
 
@@ -243,7 +292,11 @@
 			});
 		},
 		oneditsave: function () {
-			this.events = $('.cm-event-type:checked').map(function () { return $(this).val(); }).get();
+			this.events = $('.cm-event-type:checked')
+				.map(function () {
+					return $(this).val();
+				})
+				.get();
 		},
 	});
 })();

@@ -115,7 +115,8 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 	if (isListOperation(op)) {
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
-		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
 		const result = await executor.run(op, input, { returnAll, limit });
 		const json = resultToJson(op, result);
 		return limit === undefined ? json : json.slice(0, limit);

@@ -79,7 +79,7 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 			return {
 				...base,
 				type: 'number',
-				default: typeof field.default === 'number' ? field.default : field.min ?? 0,
+				default: typeof field.default === 'number' ? field.default : (field.min ?? 0),
 				typeOptions: { numberPrecision: 0, ...(field.min !== undefined ? { minValue: field.min } : {}) },
 			};
 		case 'dateTime':
@@ -90,14 +90,18 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 				value: option.value,
 				...(option.description ? { description: option.description } : {}),
 			}));
-			return { ...base, type: 'options', options, default: typeof field.default === 'string' ? field.default : options[0]?.value ?? '' };
+			return { ...base, type: 'options', options, default: typeof field.default === 'string' ? field.default : (options[0]?.value ?? '') };
 		}
 		case 'text':
 			return { ...base, type: 'string', typeOptions: { rows: 4 }, default: typeof field.default === 'string' ? field.default : '' };
 		case 'email':
 			return { ...base, type: 'string', placeholder: field.placeholder ?? 'name@email.com', default: '' };
 		default:
-			return { ...base, type: 'string', default: typeof field.default === 'string' ? field.default : Array.isArray(field.default) ? field.default.join(', ') : '' };
+			return {
+				...base,
+				type: 'string',
+				default: typeof field.default === 'string' ? field.default : Array.isArray(field.default) ? field.default.join(', ') : '',
+			};
 	}
 }
 
@@ -252,9 +256,7 @@ function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
 			type: 'collection',
 			default: {},
 			displayOptions: show(op),
-			options: optional
-				.map((field) => fieldParameter(field, false))
-				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			options: optional.map((field) => fieldParameter(field, false)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		});
 	}
 	return parameters;

@@ -5,14 +5,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'crypto';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { deleteSubscriptions, EVENT_TYPES, eventKey, isNotFound, parseDelivery, SeenEvents, syncSubscriptions } from '../../api';
 import { toNodeError } from '../shared/errors';

@@ -35,7 +35,7 @@ function networkError(error: unknown): unknown {
 
 function headerValue(headers: TransportResponse['headers'], name: string): string {
 	const value = headers[name] ?? headers[name.toLowerCase()];
-	return String(Array.isArray(value) ? value[0] : value ?? '');
+	return String(Array.isArray(value) ? value[0] : (value ?? ''));
 }
 
 /** The helper parses JSON itself when it can; text, bytes and unparsed JSON are normalised here. */
@@ -73,12 +73,10 @@ export function n8nTransport(context: RequestContext): Transport {
 		};
 		// The executor turns this rejection into a ChatMessagingError, which the node reports as a
 		// NodeApiError; a TransportFailure never reaches the n8n UI itself.
-		const response = (await context.helpers.httpRequestWithAuthentication
-			.call(context, CREDENTIAL_TYPE, options)
-			.then(
-				(full: unknown) => full,
-				async (error: unknown) => await Promise.reject(toTransportFailure(networkError(error))),
-			)) as IN8nHttpFullResponse;
+		const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options).then(
+			(full: unknown) => full,
+			async (error: unknown) => await Promise.reject(toTransportFailure(networkError(error))),
+		)) as IN8nHttpFullResponse;
 		const headers = (response.headers ?? {}) as TransportResponse['headers'];
 		return { status: response.statusCode, headers, body: responseBody(response.body, headers) };
 	};

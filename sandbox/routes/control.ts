@@ -8,155 +8,157 @@ import { controlQuotaBody, controlStatusBody, incomingBody, parseWith } from '..
 
 /** Simulates an inbound message from a contact (or a group member). */
 function incoming(ctx: RequestContext) {
-  const body = parseWith(incomingBody, ctx.body);
-  const { ws, runtime } = ctx;
-  let chat: ChatRecord | undefined;
-  let created = false;
-  if (body.chat_id !== undefined) {
-    chat = runtime.directory.chat(ws, body.chat_id);
-  } else {
-    let phone: string | null = null;
-    if (body.jid !== undefined) {
-      chat = ws.data.chats.find((c) => c.jid === body.jid);
-      if (!chat) {
-        const [id, server] = body.jid.split('@');
-        if (server !== 'c.us') throw ApiError.notFound('Chat');
-        phone = sanitizePhoneForSending(`+${id ?? ''}`);
-        if (!phone) throw ApiError.field(['jid'], INVALID_PHONE);
-      }
-    } else {
-      phone = sanitizePhoneForSending(body.phone ?? '');
-      if (!phone) throw ApiError.field(['phone'], INVALID_PHONE);
-    }
-    if (!chat && phone) {
-      const candidates = ws.data.chats.filter((c) => !c.isGroup && c.phone === phone);
-      const accountsByRecency = [...ws.data.accounts].sort((a, b) =>
-        (b.status === 'connected' ? 1 : 0) - (a.status === 'connected' ? 1 : 0) || b.connectedOn - a.connectedOn);
-      const [receiving] = accountsByRecency;
-      chat = candidates.find((c) => c.accountId === receiving?.id) ?? candidates[0];
-      if (!chat) {
-        if (!receiving) throw ApiError.coded('not_supported', 'The workspace has no chat-app account to receive on');
-        chat = runtime.createDirectChat(ws, phone, receiving.id, body.name ? ws.uniqueName(body.name) : undefined, body.payload);
-        created = true;
-      }
-    }
-  }
-  if (!chat) throw ApiError.notFound('Chat');
-  const account = ws.data.accounts.find((a) => a.id === chat.accountId);
-  const sender = chat.isGroup && chat.groupMembers ? chat.groupMembers[1] ?? chat.groupMembers[0] : undefined;
-  const now = Date.now();
-  const message: MessageRecord = {
-    uid: ws.nextUid('message'),
-    chatId: chat.id,
-    createdAt: now,
-    fromMe: false,
-    senderPhone: sender?.phone ?? chat.phone,
-    senderName: body.name ?? sender?.name ?? chat.name,
-    recipientPhone: account?.phone ?? null,
-    recipientName: account?.accountName ?? null,
-    status: 'delivered',
-    history: [{ status: 'delivered', at: now }],
-    origin: 'Chat app',
-    messageType: 'text',
-    text: body.text,
-    fileUid: null,
-    attachmentFilename: null,
-    replyTo: null,
-    reactions: [],
-    credits: 0,
-  };
-  ws.addMessage(message);
-  // A new inbound message reopens the chat, marks it unread and flags it unattended until someone answers.
-  chat.read = false;
-  chat.closed = false;
-  chat.unattended = true;
-  runtime.events.emit(ws, 'message:received:new', { kind: 'message', message }, { copies: body.duplicate ? 2 : 1, payload: body.payload });
-  return { chat_id: chat.id, chat_created: created, message: runtime.renderer.message(ws, message, ctx.baseUrl) };
+	const body = parseWith(incomingBody, ctx.body);
+	const { ws, runtime } = ctx;
+	let chat: ChatRecord | undefined;
+	let created = false;
+	if (body.chat_id !== undefined) {
+		chat = runtime.directory.chat(ws, body.chat_id);
+	} else {
+		let phone: string | null = null;
+		if (body.jid !== undefined) {
+			chat = ws.data.chats.find((c) => c.jid === body.jid);
+			if (!chat) {
+				const [id, server] = body.jid.split('@');
+				if (server !== 'c.us') throw ApiError.notFound('Chat');
+				phone = sanitizePhoneForSending(`+${id ?? ''}`);
+				if (!phone) throw ApiError.field(['jid'], INVALID_PHONE);
+			}
+		} else {
+			phone = sanitizePhoneForSending(body.phone ?? '');
+			if (!phone) throw ApiError.field(['phone'], INVALID_PHONE);
+		}
+		if (!chat && phone) {
+			const candidates = ws.data.chats.filter((c) => !c.isGroup && c.phone === phone);
+			const accountsByRecency = [...ws.data.accounts].sort(
+				(a, b) => (b.status === 'connected' ? 1 : 0) - (a.status === 'connected' ? 1 : 0) || b.connectedOn - a.connectedOn,
+			);
+			const [receiving] = accountsByRecency;
+			chat = candidates.find((c) => c.accountId === receiving?.id) ?? candidates[0];
+			if (!chat) {
+				if (!receiving) throw ApiError.coded('not_supported', 'The workspace has no chat-app account to receive on');
+				chat = runtime.createDirectChat(ws, phone, receiving.id, body.name ? ws.uniqueName(body.name) : undefined, body.payload);
+				created = true;
+			}
+		}
+	}
+	if (!chat) throw ApiError.notFound('Chat');
+	const account = ws.data.accounts.find((a) => a.id === chat.accountId);
+	const sender = chat.isGroup && chat.groupMembers ? (chat.groupMembers[1] ?? chat.groupMembers[0]) : undefined;
+	const now = Date.now();
+	const message: MessageRecord = {
+		uid: ws.nextUid('message'),
+		chatId: chat.id,
+		createdAt: now,
+		fromMe: false,
+		senderPhone: sender?.phone ?? chat.phone,
+		senderName: body.name ?? sender?.name ?? chat.name,
+		recipientPhone: account?.phone ?? null,
+		recipientName: account?.accountName ?? null,
+		status: 'delivered',
+		history: [{ status: 'delivered', at: now }],
+		origin: 'Chat app',
+		messageType: 'text',
+		text: body.text,
+		fileUid: null,
+		attachmentFilename: null,
+		replyTo: null,
+		reactions: [],
+		credits: 0,
+	};
+	ws.addMessage(message);
+	// A new inbound message reopens the chat, marks it unread and flags it unattended until someone answers.
+	chat.read = false;
+	chat.closed = false;
+	chat.unattended = true;
+	runtime.events.emit(ws, 'message:received:new', { kind: 'message', message }, { copies: body.duplicate ? 2 : 1, payload: body.payload });
+	return { chat_id: chat.id, chat_created: created, message: runtime.renderer.message(ws, message, ctx.baseUrl) };
 }
 
 function driveStatus(ctx: RequestContext) {
-  const message = ctx.runtime.directory.message(ctx.ws, ctx.params.message_uid ?? '');
-  const { status } = parseWith(controlStatusBody, ctx.body);
-  ctx.runtime.messaging.drive(ctx.ws, message, status);
-  return ctx.runtime.renderer.message(ctx.ws, message, ctx.baseUrl);
+	const message = ctx.runtime.directory.message(ctx.ws, ctx.params.message_uid ?? '');
+	const { status } = parseWith(controlStatusBody, ctx.body);
+	ctx.runtime.messaging.drive(ctx.ws, message, status);
+	return ctx.runtime.renderer.message(ctx.ws, message, ctx.baseUrl);
 }
 
 function setAccountStatus(status: 'connected' | 'disconnected') {
-  return (ctx: RequestContext) => {
-    const id = ctx.params.account_id ?? '';
-    const account = ctx.runtime.directory.owned(ctx.ws, (w) => w.data.accounts.find((a) => a.id === id), 'Chat-app account');
-    if (account.status !== status) {
-      account.status = status;
-      // Connecting makes it the most recently connected account (the default sender).
-      if (status === 'connected') account.connectedOn = Date.now();
-    }
-    return ctx.runtime.renderer.account(ctx.ws, account);
-  };
+	return (ctx: RequestContext) => {
+		const id = ctx.params.account_id ?? '';
+		const account = ctx.runtime.directory.owned(ctx.ws, (w) => w.data.accounts.find((a) => a.id === id), 'Chat-app account');
+		if (account.status !== status) {
+			account.status = status;
+			// Connecting makes it the most recently connected account (the default sender).
+			if (status === 'connected') account.connectedOn = Date.now();
+		}
+		return ctx.runtime.renderer.account(ctx.ws, account);
+	};
 }
 
 function reset(ctx: RequestContext) {
-  const fresh = ctx.runtime.reset(ctx.ws);
-  return { reset: true, chats: fresh.data.chats.length };
+	const fresh = ctx.runtime.reset(ctx.ws);
+	return { reset: true, chats: fresh.data.chats.length };
 }
 
 function deliveries(ctx: RequestContext) {
-  const { webhook_id, event_type } = ctx.query;
-  return {
-    deliveries: ctx.ws.data.deliveries.filter((d) =>
-      (webhook_id === undefined || String(d.webhook_id) === webhook_id) && (event_type === undefined || d.event_type === event_type)),
-  };
+	const { webhook_id, event_type } = ctx.query;
+	return {
+		deliveries: ctx.ws.data.deliveries.filter(
+			(d) => (webhook_id === undefined || String(d.webhook_id) === webhook_id) && (event_type === undefined || d.event_type === event_type),
+		),
+	};
 }
 
 function clearDeliveries(ctx: RequestContext) {
-  const count = ctx.ws.data.deliveries.length;
-  ctx.ws.data.deliveries = [];
-  return { cleared: count };
+	const count = ctx.ws.data.deliveries.length;
+	ctx.ws.data.deliveries = [];
+	return { cleared: count };
 }
 
 function notes(ctx: RequestContext) {
-  const chatId = ctx.query.chat_id;
-  const list = ctx.ws.data.notes.filter((n) => chatId === undefined || String(n.chatId) === chatId);
-  return { notes: list.map((n) => ctx.runtime.renderer.note(ctx.ws, n)) };
+	const chatId = ctx.query.chat_id;
+	const list = ctx.ws.data.notes.filter((n) => chatId === undefined || String(n.chatId) === chatId);
+	return { notes: list.map((n) => ctx.runtime.renderer.note(ctx.ws, n)) };
 }
 
 function queue(ctx: RequestContext) {
-  return { queued: [...ctx.ws.data.queue], quota: { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used } };
+	return { queued: [...ctx.ws.data.queue], quota: { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used } };
 }
 
 function setQuota(ctx: RequestContext) {
-  const body = parseWith(controlQuotaBody, ctx.body);
-  if (body.total !== undefined) ctx.ws.data.quota.total = body.total;
-  if (body.used !== undefined) ctx.ws.data.quota.used = body.used;
-  return { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used };
+	const body = parseWith(controlQuotaBody, ctx.body);
+	if (body.total !== undefined) ctx.ws.data.quota.total = body.total;
+	if (body.used !== undefined) ctx.ws.data.quota.used = body.used;
+	return { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used };
 }
 
 /** Webhook subscriptions, readable even when --fault-rate disturbs the public API. */
 function webhooks(ctx: RequestContext) {
-  return { webhooks: ctx.ws.data.webhooks.map((h) => ctx.runtime.renderer.webhook(h)) };
+	return { webhooks: ctx.ws.data.webhooks.map((h) => ctx.runtime.renderer.webhook(h)) };
 }
 
 function labels(ctx: RequestContext) {
-  return { labels: [...ctx.ws.data.labels] };
+	return { labels: [...ctx.ws.data.labels] };
 }
 
 /** The internal record of a chat (internal field names), for debugging. */
 function getChatRaw(ctx: RequestContext) {
-  const chat = ctx.runtime.directory.chat(ctx.ws, idParam(ctx, 'chat_id'));
-  return { ...chat };
+	const chat = ctx.runtime.directory.chat(ctx.ws, idParam(ctx, 'chat_id'));
+	return { ...chat };
 }
 
 export const controlRoutes: Route[] = [
-  route('POST', '/_sandbox/incoming', incoming, 'control'),
-  route('POST', '/_sandbox/messages/:message_uid/status', driveStatus, 'control'),
-  route('POST', '/_sandbox/accounts/:account_id/disconnect', setAccountStatus('disconnected'), 'control'),
-  route('POST', '/_sandbox/accounts/:account_id/connect', setAccountStatus('connected'), 'control'),
-  route('POST', '/_sandbox/reset', reset, 'control'),
-  route('GET', '/_sandbox/deliveries', deliveries, 'control'),
-  route('DELETE', '/_sandbox/deliveries', clearDeliveries, 'control'),
-  route('GET', '/_sandbox/notes', notes, 'control'),
-  route('GET', '/_sandbox/queue', queue, 'control'),
-  route('POST', '/_sandbox/quota', setQuota, 'control'),
-  route('GET', '/_sandbox/labels', labels, 'control'),
-  route('GET', '/_sandbox/webhooks', webhooks, 'control'),
-  route('GET', '/_sandbox/chats/:chat_id/raw', getChatRaw, 'control'),
+	route('POST', '/_sandbox/incoming', incoming, 'control'),
+	route('POST', '/_sandbox/messages/:message_uid/status', driveStatus, 'control'),
+	route('POST', '/_sandbox/accounts/:account_id/disconnect', setAccountStatus('disconnected'), 'control'),
+	route('POST', '/_sandbox/accounts/:account_id/connect', setAccountStatus('connected'), 'control'),
+	route('POST', '/_sandbox/reset', reset, 'control'),
+	route('GET', '/_sandbox/deliveries', deliveries, 'control'),
+	route('DELETE', '/_sandbox/deliveries', clearDeliveries, 'control'),
+	route('GET', '/_sandbox/notes', notes, 'control'),
+	route('GET', '/_sandbox/queue', queue, 'control'),
+	route('POST', '/_sandbox/quota', setQuota, 'control'),
+	route('GET', '/_sandbox/labels', labels, 'control'),
+	route('GET', '/_sandbox/webhooks', webhooks, 'control'),
+	route('GET', '/_sandbox/chats/:chat_id/raw', getChatRaw, 'control'),
 ];

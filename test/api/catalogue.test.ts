@@ -35,7 +35,17 @@ const SPEC_ENDPOINTS = [
 	'DELETE /webhooks/{id}',
 ];
 
-const FRIENDLY = ['chat:close', 'chat:reopen', 'chat:assign', 'chat:unassign', 'chat:markRead', 'chat:markUnread', 'chat:rename', 'chat:setAiAutoresponse', 'label:remove'];
+const FRIENDLY = [
+	'chat:close',
+	'chat:reopen',
+	'chat:assign',
+	'chat:unassign',
+	'chat:markRead',
+	'chat:markUnread',
+	'chat:rename',
+	'chat:setAiAutoresponse',
+	'label:remove',
+];
 
 describe('catalogue', () => {
 	it('lists exactly the 31 endpoints of the spec', () => {
@@ -75,7 +85,19 @@ describe('catalogue', () => {
 	});
 
 	it('groups operations one resource per file, in editor order', () => {
-		expect(RESOURCES.map((r) => r.key)).toEqual(['chat', 'label', 'note', 'message', 'reaction', 'file', 'account', 'workspace', 'teammate', 'invitation', 'webhook']);
+		expect(RESOURCES.map((r) => r.key)).toEqual([
+			'chat',
+			'label',
+			'note',
+			'message',
+			'reaction',
+			'file',
+			'account',
+			'workspace',
+			'teammate',
+			'invitation',
+			'webhook',
+		]);
 		for (const resource of RESOURCES) for (const op of resource.operations) expect(op.resource).toBe(resource.key);
 	});
 });

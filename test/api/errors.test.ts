@@ -20,7 +20,13 @@ const noRetry = { maxAttempts: 1 };
 
 async function errorFor(response: ReturnType<typeof fail>, operation = 'message:sendToPhone'): Promise<ChatMessagingError> {
 	const { transport } = scripted(response);
-	const executor = new Executor({ baseUrl: 'https://api.example.com', transport, timing: virtualTiming(), retry: noRetry, token: 'tok-SECRET-123' });
+	const executor = new Executor({
+		baseUrl: 'https://api.example.com',
+		transport,
+		timing: virtualTiming(),
+		retry: noRetry,
+		token: 'tok-SECRET-123',
+	});
 	const error = await executor.run(operation, { phone: '+4915112345678', text: 'hi' }).catch((e: unknown) => e);
 	expect(error).toBeInstanceOf(ChatMessagingError);
 	return error as ChatMessagingError;
@@ -49,7 +55,11 @@ describe('error mapping', () => {
 	});
 
 	it('treats a 200 with status "error" as an error', async () => {
-		const error = await errorFor({ status: 200, headers: {}, body: { status: 'error', message: 'No connected chat-app account', error_code: 'not_supported' } });
+		const error = await errorFor({
+			status: 200,
+			headers: {},
+			body: { status: 'error', message: 'No connected chat-app account', error_code: 'not_supported' },
+		});
 		expect(error).toMatchObject({ httpStatus: 200, errorCode: 'not_supported', message: 'No connected chat-app account' });
 	});
 
@@ -77,7 +87,11 @@ describe('error mapping', () => {
 			throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 		});
 		const executor = new Executor({ baseUrl: 'http://127.0.0.1:9', transport, timing: virtualTiming(), retry: noRetry });
-		await expect(executor.run('workspace:get')).rejects.toMatchObject({ kind: 'network', networkCode: 'ECONNREFUSED', message: expect.stringMatching(/reachable/) });
+		await expect(executor.run('workspace:get')).rejects.toMatchObject({
+			kind: 'network',
+			networkCode: 'ECONNREFUSED',
+			message: expect.stringMatching(/reachable/),
+		});
 	});
 
 	it('returns null data for an empty 2xx body', async () => {

@@ -3,7 +3,16 @@
  * redelivery key, the bounded memory of seen keys, and subscription management against the sandbox
  * over real HTTP (the same code the n8n trigger and the Node-RED event node run).
  */
-import { deleteSubscriptions, eventKey, Executor, parseDelivery, SEEN_EVENTS_LIMIT, SeenEvents, syncSubscriptions, type ChatEvent } from '../../api';
+import {
+	deleteSubscriptions,
+	eventKey,
+	Executor,
+	parseDelivery,
+	SEEN_EVENTS_LIMIT,
+	SeenEvents,
+	syncSubscriptions,
+	type ChatEvent,
+} from '../../api';
 import { startSandbox } from '../../sandbox';
 import { fetchTransport, realTiming } from '../support/fetch-transport';
 
@@ -17,17 +26,38 @@ describe('parseDelivery', () => {
 	it("flattens the spec's shape {event_type, data{...}}", () => {
 		const body = {
 			event_type: 'message:received:new',
-			data: { event_id: 'evt_1', chat_id: 1000001, chat_name: 'Anna Schmidt', text: 'Hallo!', message_uid: 'UID-1', unattended_customer: true },
+			data: {
+				event_id: 'evt_1',
+				chat_id: 1000001,
+				chat_name: 'Anna Schmidt',
+				text: 'Hallo!',
+				message_uid: 'UID-1',
+				unattended_customer: true,
+			},
 		};
 		expect(parseDelivery(body)).toEqual({
-			event: { event_type: 'message:received:new', chat_id: 1000001, chat_name: 'Anna Schmidt', text: 'Hallo!', message_uid: 'UID-1', unattended: true, raw: body },
+			event: {
+				event_type: 'message:received:new',
+				chat_id: 1000001,
+				chat_name: 'Anna Schmidt',
+				text: 'Hallo!',
+				message_uid: 'UID-1',
+				unattended: true,
+				raw: body,
+			},
 		});
 	});
 
 	it("flattens the live service's shape {event_type, chat{...}, message{...}}", () => {
 		const body = {
 			event_type: 'message:received:new',
-			chat: { chat_id: 1000002, full_name: 'Jonas Weber', chat_url: 'https://app.example/chats/1000002', is_group: false, phone: '+4915112345678' },
+			chat: {
+				chat_id: 1000002,
+				full_name: 'Jonas Weber',
+				chat_url: 'https://app.example/chats/1000002',
+				is_group: false,
+				phone: '+4915112345678',
+			},
 			chatapp_account: { full_name: 'Shop', email: 'owner@shop.example', phone: '+4930123456' },
 			message: { text: 'Is my order ready?', direction: 'inbound', message_uid: 'UID-LIVE-1', sender: { full_name: 'Jonas Weber' } },
 		};
@@ -44,8 +74,22 @@ describe('parseDelivery', () => {
 
 	it('gives null for every value the delivery does not carry', () => {
 		const body = { event_type: 'chat:created', data: { chat_id: 4, chat_name: 'Bob', unattended_customer: false } };
-		expect(eventOf(body)).toEqual({ event_type: 'chat:created', chat_id: 4, chat_name: 'Bob', text: null, message_uid: null, unattended: false, raw: body });
-		expect(eventOf({ event_type: 'chat:created', data: {} })).toMatchObject({ chat_id: null, chat_name: null, text: null, message_uid: null, unattended: null });
+		expect(eventOf(body)).toEqual({
+			event_type: 'chat:created',
+			chat_id: 4,
+			chat_name: 'Bob',
+			text: null,
+			message_uid: null,
+			unattended: false,
+			raw: body,
+		});
+		expect(eventOf({ event_type: 'chat:created', data: {} })).toMatchObject({
+			chat_id: null,
+			chat_name: null,
+			text: null,
+			message_uid: null,
+			unattended: null,
+		});
 	});
 
 	it('reads the alternative field spellings and ignores values of the wrong type', () => {
@@ -55,12 +99,16 @@ describe('parseDelivery', () => {
 			message_uid: 'U',
 			text: 'nested',
 		});
-		expect(eventOf({ event_type: 'x', chat: { chat_id: 'abc', chat_name: 'Named', unattended_customer: 'true' }, message: { chat_id: 9 } })).toMatchObject({
+		expect(
+			eventOf({ event_type: 'x', chat: { chat_id: 'abc', chat_name: 'Named', unattended_customer: 'true' }, message: { chat_id: 9 } }),
+		).toMatchObject({
 			chat_id: 'abc',
 			chat_name: 'Named',
 			unattended: true,
 		});
-		expect(eventOf({ event_type: 'x', data: { chat_id: '', chat_name: 5, text: {}, message_uid: 12, unattended_customer: 'yes' } })).toMatchObject({
+		expect(
+			eventOf({ event_type: 'x', data: { chat_id: '', chat_name: 5, text: {}, message_uid: 12, unattended_customer: 'yes' } }),
+		).toMatchObject({
 			chat_id: null,
 			chat_name: null,
 			text: null,
@@ -88,8 +136,12 @@ describe('parseDelivery', () => {
 describe('eventKey', () => {
 	it('keys message events by type and message uid', () => {
 		expect(eventKey(eventOf({ event_type: 'message:sent:new', data: { chat_id: 1, message_uid: 'A' } }))).toBe('message:sent:new|A');
-		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'A' } }))).toBe('message:received:new|A');
-		expect(eventKey(eventOf({ event_type: 'message:received:new', message: { message_uid: 'L' }, chat: { chat_id: 2 } }))).toBe('message:received:new|L');
+		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'A' } }))).toBe(
+			'message:received:new|A',
+		);
+		expect(eventKey(eventOf({ event_type: 'message:received:new', message: { message_uid: 'L' }, chat: { chat_id: 2 } }))).toBe(
+			'message:received:new|L',
+		);
 	});
 
 	it('keys chat:created by its chat id', () => {
@@ -98,7 +150,9 @@ describe('eventKey', () => {
 	});
 
 	it("falls back to the delivery's event id, and is undefined without one (never taken for a redelivery)", () => {
-		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, event_id: 'evt_7' } }))).toBe('message:received:new|evt_7');
+		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, event_id: 'evt_7' } }))).toBe(
+			'message:received:new|evt_7',
+		);
 		// A message event without a uid is not keyed by its chat: two such messages in one chat are different events.
 		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1 } }))).toBeUndefined();
 	});
@@ -154,7 +208,13 @@ describe('subscriptions against the sandbox', () => {
 			sent.push(`${request.method} ${new URL(request.url).pathname}`);
 			return fetchTransport(request);
 		};
-		executor = new Executor({ baseUrl: `${sandbox.url}/`, transport: recording, timing: realTiming, token: sandbox.tokens[0], retry: { baseDelayMs: 20 } });
+		executor = new Executor({
+			baseUrl: `${sandbox.url}/`,
+			transport: recording,
+			timing: realTiming,
+			token: sandbox.tokens[0],
+			retry: { baseDelayMs: 20 },
+		});
 	});
 	afterAll(() => sandbox.stop());
 	afterEach(async () => {
@@ -163,7 +223,8 @@ describe('subscriptions against the sandbox', () => {
 
 	const hooks = async () => (await executor.run('webhook:getAll')) as Hook[];
 	const mine = async () => (await hooks()).filter((hook) => ownsUrl(hook.url));
-	const create = (event_type: string, url: string, enabled = true) => executor.run('webhook:create', { event_type, url, enabled }) as Promise<Hook>;
+	const create = (event_type: string, url: string, enabled = true) =>
+		executor.run('webhook:create', { event_type, url, enabled }) as Promise<Hook>;
 
 	it('creates one enabled subscription per event, in the order of the events, once even if an event repeats', async () => {
 		const ids = await syncSubscriptions(executor, target('s1', ['message:received:new', 'chat:created', 'message:received:new']));
@@ -189,7 +250,10 @@ describe('subscriptions against the sandbox', () => {
 
 	it('deletes extras and leftovers of earlier runs, and keeps other receivers’ subscriptions', async () => {
 		const foreign = await create('message:received:new', 'https://elsewhere.example/hook');
-		const leftovers = [await create('message:received:new', `${RECEIVER}crashed-run`), await create('message:received:new', `${RECEIVER}older-run`, false)];
+		const leftovers = [
+			await create('message:received:new', `${RECEIVER}crashed-run`),
+			await create('message:received:new', `${RECEIVER}older-run`, false),
+		];
 		const unchosen = await create('message:sent:new', `${RECEIVER}crashed-run`);
 
 		const ids = await syncSubscriptions(executor, target('s3', ['message:received:new']));
@@ -219,8 +283,17 @@ describe('subscriptions against the sandbox', () => {
 	});
 
 	it('passes on errors other than 404', async () => {
-		const rejected = new Executor({ baseUrl: `${sandbox.url}/`, transport: fetchTransport, timing: realTiming, token: 'not-a-valid-token', retry: { baseDelayMs: 20 } });
-		await expect(syncSubscriptions(rejected, target('s5', ['chat:created']))).rejects.toMatchObject({ name: 'ChatMessagingError', httpStatus: 401 });
+		const rejected = new Executor({
+			baseUrl: `${sandbox.url}/`,
+			transport: fetchTransport,
+			timing: realTiming,
+			token: 'not-a-valid-token',
+			retry: { baseDelayMs: 20 },
+		});
+		await expect(syncSubscriptions(rejected, target('s5', ['chat:created']))).rejects.toMatchObject({
+			name: 'ChatMessagingError',
+			httpStatus: 401,
+		});
 		const [id] = await syncSubscriptions(executor, target('s5', ['chat:created']));
 		await expect(deleteSubscriptions(rejected, [id])).rejects.toMatchObject({ httpStatus: 401 });
 		expect((await mine()).map((hook) => hook.id)).toEqual([id]);

@@ -11,7 +11,14 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const FAST = { paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, webhookRetryMs: 20, seed: 11 };
 
 function executorFor(sandbox: Sandbox, extra: Partial<ConstructorParameters<typeof Executor>[0]> = {}) {
-	return new Executor({ baseUrl: `${sandbox.url}/`, transport: fetchTransport, timing: realTiming, token: sandbox.tokens[0], retry: { baseDelayMs: 20 }, ...extra });
+	return new Executor({
+		baseUrl: `${sandbox.url}/`,
+		transport: fetchTransport,
+		timing: realTiming,
+		token: sandbox.tokens[0],
+		retry: { baseDelayMs: 20 },
+		...extra,
+	});
 }
 
 async function control(sandbox: Sandbox, method: string, path: string, body?: unknown) {
@@ -38,9 +45,15 @@ describe('executor against the sandbox', () => {
 		const [teammate] = (await executor.run('teammate:getAll')) as Array<{ email: string }>;
 		const [account] = (await executor.run('account:getAll')) as Array<{ id: string }>;
 		const sent = (await executor.run('message:sendToChat', { chat_id: chat.id, text: 'catalogue check' })) as { message_uid: string };
-		const upload = (await executor.run('file:upload', { file: { data: new TextEncoder().encode('hello'), filename: 'hello.txt', mimeType: 'text/plain' } })) as { uid: string };
+		const upload = (await executor.run('file:upload', {
+			file: { data: new TextEncoder().encode('hello'), filename: 'hello.txt', mimeType: 'text/plain' },
+		})) as { uid: string };
 		const invitation = (await executor.run('invitation:create', { email: 'newbie@example.com', role: 'Agent' })) as { user_id: string };
-		const webhook = (await executor.run('webhook:create', { event_type: 'chat:created', url: 'http://127.0.0.1:9/hook', enabled: false })) as { id: number };
+		const webhook = (await executor.run('webhook:create', {
+			event_type: 'chat:created',
+			url: 'http://127.0.0.1:9/hook',
+			enabled: false,
+		})) as { id: number };
 		const inputs: Record<string, Record<string, unknown>> = {
 			'chat:getAll': { closed: false },
 			'chat:get': { chat_id: chat.id },
@@ -99,7 +112,13 @@ describe('executor against the sandbox', () => {
 		// The state the friendly operations left behind.
 		expect(await executor.run('label:get', { chat_id: chat.id })).toEqual(['gamma']);
 		const after = (await executor.run('chat:get', { chat_id: chat.id })) as Record<string, unknown>;
-		expect(after).toMatchObject({ name: `Renamed ${chat.id}`, closed: false, read: false, responsible_email: null, ai_autoresponse_enabled: true });
+		expect(after).toMatchObject({
+			name: `Renamed ${chat.id}`,
+			closed: false,
+			read: false,
+			responsible_email: null,
+			ai_autoresponse_enabled: true,
+		});
 	});
 
 	it('walks all 130 chats in the same order with concurrency 1 and 4, and honours a limit', async () => {
@@ -115,7 +134,11 @@ describe('executor against the sandbox', () => {
 
 	it('sends with a binary attachment (upload, then file_uid) and waits for delivery', async () => {
 		const bytes = new Uint8Array(2048).map((_, i) => i % 251);
-		const sent = await executor.sendMessage('message:sendToPhone', { phone: '4915100000002', text: 'see attached' }, { binary: { data: bytes, filename: 'report.pdf', mimeType: 'application/pdf' } });
+		const sent = await executor.sendMessage(
+			'message:sendToPhone',
+			{ phone: '4915100000002', text: 'see attached' },
+			{ binary: { data: bytes, filename: 'report.pdf', mimeType: 'application/pdf' } },
+		);
 		expect(sent.file).toMatchObject({ filename: 'report.pdf', size: 2048 });
 		const message = await executor.waitForStatus(String(sent.message_uid), 'delivered', { timeoutMs: 5000, intervalMs: 100 });
 		expect(['delivered', 'read']).toContain(message.status);
@@ -128,9 +151,12 @@ describe('executor against the sandbox', () => {
 			const e = executorFor(slow);
 			const { message_uid: uid } = (await e.run('message:sendToPhone', { phone: '4915100000003', text: 'x' })) as { message_uid: string };
 			await expect(e.waitForStatus(uid, 'read', { timeoutMs: 400, intervalMs: 100 })).rejects.toMatchObject({ kind: 'timeout' });
-			const failedUid = ((await e.run('message:sendToPhone', { phone: '4915100000004', text: 'y' })) as { message_uid: string }).message_uid;
+			const failedUid = ((await e.run('message:sendToPhone', { phone: '4915100000004', text: 'y' })) as { message_uid: string })
+				.message_uid;
 			await control(slow, 'POST', `/messages/${failedUid}/status`, { status: 'failed' });
-			await expect(e.waitForStatus(failedUid, 'delivered', { timeoutMs: 2000, intervalMs: 100 })).rejects.toMatchObject({ errorCode: 'message_failed' });
+			await expect(e.waitForStatus(failedUid, 'delivered', { timeoutMs: 2000, intervalMs: 100 })).rejects.toMatchObject({
+				errorCode: 'message_failed',
+			});
 		} finally {
 			await slow.stop();
 		}
@@ -139,7 +165,9 @@ describe('executor against the sandbox', () => {
 	it('maps the sandbox errors: phone format, bad token, unknown chat, missing member', async () => {
 		await expect(executor.run('chat:get', { chat_id: 999999 })).rejects.toMatchObject({ kind: 'service', httpStatus: 404 });
 		const [chat] = (await executor.run('chat:getAll', {}, { returnAll: false, limit: 1 })) as Array<{ id: number }>;
-		await expect(executor.run('chat:assign', { chat_id: chat.id, responsible: 'nobody@example.com' })).rejects.toMatchObject({ errorCode: 'member_not_found' });
+		await expect(executor.run('chat:assign', { chat_id: chat.id, responsible: 'nobody@example.com' })).rejects.toMatchObject({
+			errorCode: 'member_not_found',
+		});
 		const badToken = executorFor(sandbox, { token: 'wrong' });
 		await expect(badToken.run('workspace:get')).rejects.toMatchObject({ httpStatus: 401, errorCode: 'invalid_token' });
 		// The sandbox checks the phone rule itself: bypass the client's check with a direct call.
@@ -152,7 +180,9 @@ describe('executor against the sandbox', () => {
 	});
 
 	it('the token never appears in an error', async () => {
-		const error = (await executorFor(sandbox, { token: 'super-secret-token-value' }).run('workspace:get').catch((e: unknown) => e)) as ChatMessagingError;
+		const error = (await executorFor(sandbox, { token: 'super-secret-token-value' })
+			.run('workspace:get')
+			.catch((e: unknown) => e)) as ChatMessagingError;
 		expect(JSON.stringify(error.toJSON()) + error.message + String(error.stack)).not.toContain('super-secret-token-value');
 	});
 });
@@ -174,9 +204,13 @@ describe('executor under faults', () => {
 				),
 			),
 		);
-		const chats = (await executorFor(sandbox, { retry: { maxAttempts: 10, baseDelayMs: 10 } }).run('chat:getAll', { phone: '+4915100000099' })) as Array<{ id: number }>;
+		const chats = (await executorFor(sandbox, { retry: { maxAttempts: 10, baseDelayMs: 10 } }).run('chat:getAll', {
+			phone: '+4915100000099',
+		})) as Array<{ id: number }>;
 		expect(chats).toHaveLength(1);
-		const history = (await executorFor(sandbox, { retry: { maxAttempts: 10, baseDelayMs: 10 } }).run('message:getAll', { chat_id: chats[0].id })) as Array<{ text: string; uid: string }>;
+		const history = (await executorFor(sandbox, { retry: { maxAttempts: 10, baseDelayMs: 10 } }).run('message:getAll', {
+			chat_id: chats[0].id,
+		})) as Array<{ text: string; uid: string }>;
 		const counts = new Map<string, number>();
 		for (const message of history) counts.set(message.text, (counts.get(message.text) ?? 0) + 1);
 		// No duplicate: every text at most once.

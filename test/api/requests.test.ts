@@ -12,20 +12,48 @@ interface Expected {
 
 const CASES: Record<string, Expected> = {
 	'chat:getAll': {
-		input: { label: 'vip, new', group: false, read: 'false', name: 'Acme Corp,bob', phone: '+4915112345678', closed: true, ai_autoresponse_enabled: true, responsible: ['a@x.io', 'b@x.io'], chatapp_account_id: '49151@c.us', created_after: '2026-01-01T00:00:00Z', created_before: '2026-02-01T00:00:00Z', page: 2 },
+		input: {
+			label: 'vip, new',
+			group: false,
+			read: 'false',
+			name: 'Acme Corp,bob',
+			phone: '+4915112345678',
+			closed: true,
+			ai_autoresponse_enabled: true,
+			responsible: ['a@x.io', 'b@x.io'],
+			chatapp_account_id: '49151@c.us',
+			created_after: '2026-01-01T00:00:00Z',
+			created_before: '2026-02-01T00:00:00Z',
+			page: 2,
+		},
 		method: 'GET',
 		url: '/chats?label=vip%2Cnew&chatapp_account_id=49151%40c.us&group=false&responsible=a%40x.io%2Cb%40x.io&name=Acme+Corp%2Cbob&phone=%2B4915112345678&read=false&closed=true&ai_autoresponse_enabled=true&created_after=2026-01-01T00%3A00%3A00Z&created_before=2026-02-01T00%3A00%3A00Z&page=2',
 	},
 	'chat:get': { input: { chat_id: 42 }, method: 'GET', url: '/chats/42' },
-	'chat:update': { input: { chat_id: '42', responsible: '', closed: false, name: 'New' }, method: 'PATCH', url: '/chats/42', body: { responsible: '', closed: false, name: 'New' } },
+	'chat:update': {
+		input: { chat_id: '42', responsible: '', closed: false, name: 'New' },
+		method: 'PATCH',
+		url: '/chats/42',
+		body: { responsible: '', closed: false, name: 'New' },
+	},
 	'chat:close': { input: { chat_id: 1 }, method: 'PATCH', url: '/chats/1', body: { closed: true } },
 	'chat:reopen': { input: { chat_id: 1 }, method: 'PATCH', url: '/chats/1', body: { closed: false } },
-	'chat:assign': { input: { chat_id: 1, responsible: 'ann@example.com' }, method: 'PATCH', url: '/chats/1', body: { responsible: 'ann@example.com' } },
+	'chat:assign': {
+		input: { chat_id: 1, responsible: 'ann@example.com' },
+		method: 'PATCH',
+		url: '/chats/1',
+		body: { responsible: 'ann@example.com' },
+	},
 	'chat:unassign': { input: { chat_id: 1 }, method: 'PATCH', url: '/chats/1', body: { responsible: '' } },
 	'chat:markRead': { input: { chat_id: 1 }, method: 'PATCH', url: '/chats/1', body: { read: true } },
 	'chat:markUnread': { input: { chat_id: 1 }, method: 'PATCH', url: '/chats/1', body: { read: false } },
 	'chat:rename': { input: { chat_id: 1, name: 'Bob (VIP)' }, method: 'PATCH', url: '/chats/1', body: { name: 'Bob (VIP)' } },
-	'chat:setAiAutoresponse': { input: { chat_id: 1, ai_autoresponse_enabled: false }, method: 'PATCH', url: '/chats/1', body: { ai_autoresponse_enabled: false } },
+	'chat:setAiAutoresponse': {
+		input: { chat_id: 1, ai_autoresponse_enabled: false },
+		method: 'PATCH',
+		url: '/chats/1',
+		body: { ai_autoresponse_enabled: false },
+	},
 	'label:get': { input: { chat_id: 7 }, method: 'GET', url: '/chats/7/labels' },
 	'label:add': { input: { chat_id: 7, labels: 'a, b' }, method: 'PUT', url: '/chats/7/labels', body: { labels: ['a', 'b'] } },
 	'label:replace': { input: { chat_id: 7, labels: ['x'] }, method: 'POST', url: '/chats/7/labels', body: { labels: ['x'] } },
@@ -36,24 +64,58 @@ const CASES: Record<string, Expected> = {
 		url: '/messages',
 		body: { phone: '4915112345678', text: 'Hi\nthere 👋', chat_name: 'Bob', label: 'lead', chatapp_account_id: '4930@c.us' },
 	},
-	'message:sendToChat': { input: { chat_id: 3, text: 'Hello', reply_to: 'm1', label: 'x' }, method: 'POST', url: '/chats/3/messages', body: { text: 'Hello', reply_to: 'm1', label: 'x' } },
-	'message:sendToChatName': { input: { chat_name: 'Team A', file_uid: 'f1' }, method: 'POST', url: '/messages/to_chat_name', body: { chat_name: 'Team A', file_uid: 'f1' } },
-	'message:sendToJid': { input: { jid: '1203630@g.us', text: 'Hi all' }, method: 'POST', url: '/messages/to_jid', body: { jid: '1203630@g.us', text: 'Hi all' } },
+	'message:sendToChat': {
+		input: { chat_id: 3, text: 'Hello', reply_to: 'm1', label: 'x' },
+		method: 'POST',
+		url: '/chats/3/messages',
+		body: { text: 'Hello', reply_to: 'm1', label: 'x' },
+	},
+	'message:sendToChatName': {
+		input: { chat_name: 'Team A', file_uid: 'f1' },
+		method: 'POST',
+		url: '/messages/to_chat_name',
+		body: { chat_name: 'Team A', file_uid: 'f1' },
+	},
+	'message:sendToJid': {
+		input: { jid: '1203630@g.us', text: 'Hi all' },
+		method: 'POST',
+		url: '/messages/to_jid',
+		body: { jid: '1203630@g.us', text: 'Hi all' },
+	},
 	'message:get': { input: { message_uid: 'abc/1' }, method: 'GET', url: '/messages/abc%2F1' },
 	'message:getStatusHistory': { input: { message_uid: 'abc' }, method: 'GET', url: '/messages/abc/status_history' },
-	'message:getAll': { input: { chat_id: 3, from_me: true, after_message: 'm9', page: 1 }, method: 'GET', url: '/chats/3/messages?from_me=true&after_message=m9&page=1' },
+	'message:getAll': {
+		input: { chat_id: 3, from_me: true, after_message: 'm9', page: 1 },
+		method: 'GET',
+		url: '/chats/3/messages?from_me=true&after_message=m9&page=1',
+	},
 	'reaction:get': { input: { uid: 'm1' }, method: 'GET', url: '/messages/m1/reactions' },
 	'reaction:set': { input: { uid: 'm1', reaction: '👍' }, method: 'PUT', url: '/messages/m1/reactions', body: { reaction: '👍' } },
 	'file:getAll': { input: { filename: 'invoice', page: 1 }, method: 'GET', url: '/files?filename=invoice&page=1' },
-	'file:uploadFromUrl': { input: { download_url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf' }, method: 'POST', url: '/files', body: { download_url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf' } },
+	'file:uploadFromUrl': {
+		input: { download_url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf' },
+		method: 'POST',
+		url: '/files',
+		body: { download_url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf' },
+	},
 	'file:get': { input: { uid: 'f1' }, method: 'GET', url: '/files/f1' },
 	'file:delete': { input: { uid: 'f1' }, method: 'DELETE', url: '/files/f1' },
 	'account:getAll': { input: {}, method: 'GET', url: '/chatapp_accounts' },
 	'workspace:get': { input: {}, method: 'GET', url: '/workspace' },
 	'teammate:getAll': { input: {}, method: 'GET', url: '/workspace/teammates' },
-	'invitation:create': { input: { email: 'new@example.com', role: 'AGENT', first_name: 'Nia' }, method: 'POST', url: '/workspace/invitations', body: { email: 'new@example.com', first_name: 'Nia', role: 'agent' } },
+	'invitation:create': {
+		input: { email: 'new@example.com', role: 'AGENT', first_name: 'Nia' },
+		method: 'POST',
+		url: '/workspace/invitations',
+		body: { email: 'new@example.com', first_name: 'Nia', role: 'agent' },
+	},
 	'invitation:revoke': { input: { user_id: 'u-9' }, method: 'DELETE', url: '/workspace/invitations/u-9' },
-	'webhook:create': { input: { event_type: 'chat:created', url: 'https://hooks.example.com/x' }, method: 'POST', url: '/webhooks', body: { event_type: 'chat:created', url: 'https://hooks.example.com/x', enabled: true } },
+	'webhook:create': {
+		input: { event_type: 'chat:created', url: 'https://hooks.example.com/x' },
+		method: 'POST',
+		url: '/webhooks',
+		body: { event_type: 'chat:created', url: 'https://hooks.example.com/x', enabled: true },
+	},
 	'webhook:getAll': { input: {}, method: 'GET', url: '/webhooks' },
 	'webhook:get': { input: { id: 5 }, method: 'GET', url: '/webhooks/5' },
 	'webhook:update': { input: { id: 5, enabled: false }, method: 'PUT', url: '/webhooks/5', body: { enabled: false } },
@@ -90,11 +152,18 @@ describe('descriptor requests', () => {
 
 	it('file:upload sends multipart/form-data with the bytes and file name', async () => {
 		const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
-		const [request] = await requestOf('file:upload', { file: { data: bytes, filename: 'logo.png', mimeType: 'image/png' }, filename: 'logo.png' });
+		const [request] = await requestOf('file:upload', {
+			file: { data: bytes, filename: 'logo.png', mimeType: 'image/png' },
+			filename: 'logo.png',
+		});
 		expect(request.method).toBe('POST');
 		expect(request.url).toBe(`${BASE}/files_upload`);
 		const boundary = /boundary=(.+)$/.exec(request.headers['Content-Type'])![1];
-		const parsed = await new Request('http://x', { method: 'POST', body: request.body as unknown as BodyInit, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }).formData();
+		const parsed = await new Request('http://x', {
+			method: 'POST',
+			body: request.body as unknown as BodyInit,
+			headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+		}).formData();
 		const file = parsed.get('file') as File;
 		expect(file.name).toBe('logo.png');
 		expect(file.type).toBe('image/png');

@@ -11,7 +11,12 @@ const PATCH = ['chat:close', { chat_id: 1 }] as const;
 
 const e500 = fail(500, { status: 'error', message: 'Internal error', error_code: 'internal_error' });
 const e502 = fail(502, '<html>Bad gateway</html>');
-const e429 = (retryAfter?: string) => fail(429, { status: 'error', message: 'Too many requests', error_code: 'rate_limit_exceeded' }, retryAfter ? { 'retry-after': retryAfter } : {});
+const e429 = (retryAfter?: string) =>
+	fail(
+		429,
+		{ status: 'error', message: 'Too many requests', error_code: 'rate_limit_exceeded' },
+		retryAfter ? { 'retry-after': retryAfter } : {},
+	);
 const refused = new TransportFailure('connect ECONNREFUSED', 'ECONNREFUSED', false);
 const timedOut = new TransportFailure('timeout of 30000ms exceeded', 'ETIMEDOUT', true);
 const reset = new TransportFailure('socket hang up', 'ECONNRESET', true);
@@ -46,7 +51,11 @@ describe('retries', () => {
 
 	it('a send answered 500 is not resent', async () => {
 		const { result, script } = run(SEND, e500, ok({ message_uid: 'dup' }));
-		await expect(result).rejects.toMatchObject({ httpStatus: 500, errorCode: 'internal_error', message: 'Internal error. It may have taken effect: check before repeating it' });
+		await expect(result).rejects.toMatchObject({
+			httpStatus: 500,
+			errorCode: 'internal_error',
+			message: 'Internal error. It may have taken effect: check before repeating it',
+		});
 		expect(script.requests).toHaveLength(1);
 	});
 
@@ -61,7 +70,11 @@ describe('retries', () => {
 		['reset after writing', reset],
 	])('a send %s is not resent', async (_, failure) => {
 		const { result, script } = run(SEND, failure, ok({ message_uid: 'dup' }));
-		await expect(result).rejects.toMatchObject({ kind: 'network', networkCode: failure.code, message: expect.stringMatching(/may have taken effect/) });
+		await expect(result).rejects.toMatchObject({
+			kind: 'network',
+			networkCode: failure.code,
+			message: expect.stringMatching(/may have taken effect/),
+		});
 		expect(script.requests).toHaveLength(1);
 	});
 
@@ -89,7 +102,13 @@ describe('retries', () => {
 	it('backs off exponentially with jitter and gives up after maxAttempts', async () => {
 		const timing = virtualTiming(1); // jitter at its ceiling, to read the exponential bound
 		const script = scripted(e500);
-		const executor = new Executor({ baseUrl: 'https://x.io', transport: script.transport, timing, rateLimit: false, retry: { maxAttempts: 4, baseDelayMs: 100 } });
+		const executor = new Executor({
+			baseUrl: 'https://x.io',
+			transport: script.transport,
+			timing,
+			rateLimit: false,
+			retry: { maxAttempts: 4, baseDelayMs: 100 },
+		});
 		await expect(executor.run('workspace:get')).rejects.toMatchObject({ httpStatus: 500 });
 		expect(script.requests).toHaveLength(4);
 		expect(timing.sleeps).toEqual([100, 200, 400]);
@@ -98,7 +117,13 @@ describe('retries', () => {
 	it('jitter spreads the delay below the bound', async () => {
 		const timing = virtualTiming(0.25);
 		const script = scripted(e500, e500, ok({}));
-		await new Executor({ baseUrl: 'https://x.io', transport: script.transport, timing, rateLimit: false, retry: { baseDelayMs: 1000 } }).run('workspace:get');
+		await new Executor({
+			baseUrl: 'https://x.io',
+			transport: script.transport,
+			timing,
+			rateLimit: false,
+			retry: { baseDelayMs: 1000 },
+		}).run('workspace:get');
 		expect(timing.sleeps).toEqual([250, 500]);
 	});
 
@@ -114,17 +139,20 @@ describe('retries', () => {
 		expect(script.requests).toHaveLength(1);
 	});
 
-	it.each(['note:add', 'file:uploadFromUrl', 'invitation:create', 'webhook:create'])('%s (a create) is not resent after a 500', async (id) => {
-		const inputs: Record<string, Record<string, unknown>> = {
-			'note:add': { chat_id: 1, text: 'n' },
-			'file:uploadFromUrl': { download_url: 'https://x.io/a.png' },
-			'invitation:create': { email: 'a@b.io' },
-			'webhook:create': { event_type: 'chat:created', url: 'https://x.io/h' },
-		};
-		const { result, script } = run([id, inputs[id]], e500, ok({}));
-		await expect(result).rejects.toMatchObject({ httpStatus: 500 });
-		expect(script.requests).toHaveLength(1);
-	});
+	it.each(['note:add', 'file:uploadFromUrl', 'invitation:create', 'webhook:create'])(
+		'%s (a create) is not resent after a 500',
+		async (id) => {
+			const inputs: Record<string, Record<string, unknown>> = {
+				'note:add': { chat_id: 1, text: 'n' },
+				'file:uploadFromUrl': { download_url: 'https://x.io/a.png' },
+				'invitation:create': { email: 'a@b.io' },
+				'webhook:create': { event_type: 'chat:created', url: 'https://x.io/h' },
+			};
+			const { result, script } = run([id, inputs[id]], e500, ok({}));
+			await expect(result).rejects.toMatchObject({ httpStatus: 500 });
+			expect(script.requests).toHaveLength(1);
+		},
+	);
 
 	it('label replace (idempotent POST) is retried after a 500', async () => {
 		const { result, script } = run(['label:replace', { chat_id: 1, labels: ['a'] }], e500, ok({ labels: ['a'] }));

@@ -53,7 +53,10 @@ const GOOD: Array<[string, Record<string, unknown>]> = [
 
 function executorWithRecorder() {
 	const recorder = scripted(ok({ has_more_pages: false, chats: [] }));
-	return { executor: new Executor({ baseUrl: 'https://api.example.com', transport: recorder.transport, timing: virtualTiming() }), recorder };
+	return {
+		executor: new Executor({ baseUrl: 'https://api.example.com', transport: recorder.transport, timing: virtualTiming() }),
+		recorder,
+	};
 }
 
 describe('input validation', () => {

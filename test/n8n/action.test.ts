@@ -99,7 +99,8 @@ describe('labels and notes', () => {
 	it('add keeps, replace sets, remove drops exactly the named labels', async () => {
 		const chat = await someDirectChat();
 		const id = chat.id as number;
-		const labels = async () => (await runAction(credentials, { resource: 'label', operation: 'get', chat_id: id })).json[0].labels as string[];
+		const labels = async () =>
+			(await runAction(credentials, { resource: 'label', operation: 'get', chat_id: id })).json[0].labels as string[];
 
 		await runAction(credentials, { resource: 'label', operation: 'replace', chat_id: id, labels: 'alpha, beta' });
 		expect([...(await labels())].sort()).toEqual(['alpha', 'beta']);
@@ -120,22 +121,37 @@ describe('labels and notes', () => {
 
 describe('messages and reactions', () => {
 	it('sends by phone, chat, chat name and JID, then reads status, history and the chat log', async () => {
-		const byPhone = (await runAction(credentials, { resource: 'message', operation: 'sendToPhone', phone: '+4915112345001', text: 'Hello by phone' })).json[0];
+		const byPhone = (
+			await runAction(credentials, { resource: 'message', operation: 'sendToPhone', phone: '+4915112345001', text: 'Hello by phone' })
+		).json[0];
 		expect(byPhone.message_uid).toEqual(expect.any(String));
 
 		const chat = (await runAction(credentials, chatParams('get', { chat_id: byPhone.chat_id }))).json[0];
-		const byChat = (await runAction(credentials, { resource: 'message', operation: 'sendToChat', chat_id: chat.id, text: 'Hello in chat' })).json[0];
-		const byName = (await runAction(credentials, { resource: 'message', operation: 'sendToChatName', chat_name: chat.name, text: 'Hello by name' })).json[0];
-		const byJid = (await runAction(credentials, { resource: 'message', operation: 'sendToJid', jid: chat.jid, text: 'Hello by JID' })).json[0];
+		const byChat = (await runAction(credentials, { resource: 'message', operation: 'sendToChat', chat_id: chat.id, text: 'Hello in chat' }))
+			.json[0];
+		const byName = (
+			await runAction(credentials, { resource: 'message', operation: 'sendToChatName', chat_name: chat.name, text: 'Hello by name' })
+		).json[0];
+		const byJid = (await runAction(credentials, { resource: 'message', operation: 'sendToJid', jid: chat.jid, text: 'Hello by JID' }))
+			.json[0];
 		for (const sent of [byChat, byName, byJid]) expect(sent.chat_id).toBe(chat.id);
 
 		const message = (await runAction(credentials, { resource: 'message', operation: 'get', message_uid: byChat.message_uid })).json[0];
 		expect(message).toMatchObject({ uid: byChat.message_uid, text: 'Hello in chat', from_me: true });
 
-		const history = (await runAction(credentials, { resource: 'message', operation: 'getStatusHistory', message_uid: byPhone.message_uid })).json;
+		const history = (await runAction(credentials, { resource: 'message', operation: 'getStatusHistory', message_uid: byPhone.message_uid }))
+			.json;
 		expect(history[0]).toMatchObject({ status: 'queued' });
 
-		const log = (await runAction(credentials, { resource: 'message', operation: 'getAll', chat_id: chat.id, returnAll: true, filters: { from_me: true } })).json;
+		const log = (
+			await runAction(credentials, {
+				resource: 'message',
+				operation: 'getAll',
+				chat_id: chat.id,
+				returnAll: true,
+				filters: { from_me: true },
+			})
+		).json;
 		const texts = log.map((item) => item.text);
 		expect(texts).toEqual(expect.arrayContaining(['Hello by phone', 'Hello in chat', 'Hello by name', 'Hello by JID']));
 		expect(log.every((item) => item.from_me === true)).toBe(true);
@@ -156,7 +172,14 @@ describe('messages and reactions', () => {
 		const item = binaryItem({}, 'document', bytes, 'invoice.pdf', 'application/pdf');
 		const { json } = await runAction(
 			credentials,
-			{ resource: 'message', operation: 'sendToPhone', phone: '+4915112345003', text: 'Your invoice', attachment: 'binary', binaryPropertyName: 'document' },
+			{
+				resource: 'message',
+				operation: 'sendToPhone',
+				phone: '+4915112345003',
+				text: 'Your invoice',
+				attachment: 'binary',
+				binaryPropertyName: 'document',
+			},
 			{ items: [item] },
 		);
 		const sent = json[0];
@@ -189,15 +212,26 @@ describe('files', () => {
 	it('uploads bytes, lists, reads, registers a URL and deletes', async () => {
 		const bytes = Buffer.from('name,phone\nAnna,+4915112345678\n');
 		const uploaded = (
-			await runAction(credentials, { resource: 'file', operation: 'upload', binaryPropertyName: 'data' }, { items: [binaryItem({}, 'data', bytes, 'contacts-upload.csv', 'text/csv')] })
+			await runAction(
+				credentials,
+				{ resource: 'file', operation: 'upload', binaryPropertyName: 'data' },
+				{ items: [binaryItem({}, 'data', bytes, 'contacts-upload.csv', 'text/csv')] },
+			)
 		).json[0];
 		expect(uploaded).toMatchObject({ filename: 'contacts-upload.csv', size: bytes.length });
 
-		const listed = (await runAction(credentials, { resource: 'file', operation: 'getAll', returnAll: true, filters: { filename: 'contacts-upload' } })).json;
+		const listed = (
+			await runAction(credentials, { resource: 'file', operation: 'getAll', returnAll: true, filters: { filename: 'contacts-upload' } })
+		).json;
 		expect(listed.map((file) => file.uid)).toEqual([uploaded.uid]);
 
 		const fromUrl = (
-			await runAction(credentials, { resource: 'file', operation: 'uploadFromUrl', download_url: 'https://files.example.com/brochure.pdf', additionalFields: { filename: 'brochure.pdf' } })
+			await runAction(credentials, {
+				resource: 'file',
+				operation: 'uploadFromUrl',
+				download_url: 'https://files.example.com/brochure.pdf',
+				additionalFields: { filename: 'brochure.pdf' },
+			})
 		).json[0];
 		expect(fromUrl.filename).toBe('brochure.pdf');
 
@@ -221,7 +255,14 @@ describe('workspace, accounts, teammates, invitations, webhooks', () => {
 	});
 
 	it('invites and revokes a teammate', async () => {
-		const invited = (await runAction(credentials, { resource: 'invitation', operation: 'create', email: 'new.agent@example.com', additionalFields: { role: 'agent' } })).json[0];
+		const invited = (
+			await runAction(credentials, {
+				resource: 'invitation',
+				operation: 'create',
+				email: 'new.agent@example.com',
+				additionalFields: { role: 'agent' },
+			})
+		).json[0];
 		expect(invited).toMatchObject({ email: 'new.agent@example.com', role: 'agent', status: 'invited' });
 		await runAction(credentials, { resource: 'invitation', operation: 'revoke', user_id: String(invited.user_id) });
 		const teammates = (await runAction(credentials, { resource: 'teammate', operation: 'getAll', returnAll: true })).json;
@@ -229,7 +270,14 @@ describe('workspace, accounts, teammates, invitations, webhooks', () => {
 	});
 
 	it('creates, lists, reads, updates and deletes a webhook subscription', async () => {
-		const created = (await runAction(credentials, { resource: 'webhook', operation: 'create', event_type: 'chat:created', url: 'https://hooks.example.com/in' })).json[0];
+		const created = (
+			await runAction(credentials, {
+				resource: 'webhook',
+				operation: 'create',
+				event_type: 'chat:created',
+				url: 'https://hooks.example.com/in',
+			})
+		).json[0];
 		expect(created).toMatchObject({ event_type: 'chat:created', enabled: true });
 		const listed = (await runAction(credentials, { resource: 'webhook', operation: 'getAll', returnAll: true })).json;
 		expect(listed.map((hook) => hook.id)).toContain(created.id);
@@ -246,13 +294,18 @@ describe('errors', () => {
 		const chat = await someDirectChat();
 		const { items } = await runAction(
 			credentials,
-			(itemIndex) => chatParams('assign', { chat_id: chat.id, responsible: itemIndex === 0 ? 'nobody@nowhere.example' : 'also.nobody@nowhere.example' }),
+			(itemIndex) =>
+				chatParams('assign', { chat_id: chat.id, responsible: itemIndex === 0 ? 'nobody@nowhere.example' : 'also.nobody@nowhere.example' }),
 			{ items: [{ json: {} }, { json: {} }], continueOnFail: true },
 		);
 		expect(items).toHaveLength(2);
 		items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ error: expect.stringContaining('No team member'), error_code: 'member_not_found', http_status: expect.any(Number) });
+			expect(item.json).toMatchObject({
+				error: expect.stringContaining('No team member'),
+				error_code: 'member_not_found',
+				http_status: expect.any(Number),
+			});
 		});
 
 		const mixed = await runAction(credentials, (itemIndex) => chatParams('get', { chat_id: itemIndex === 0 ? chat.id : 999999999 }), {
@@ -260,7 +313,10 @@ describe('errors', () => {
 			continueOnFail: true,
 		});
 		expect(mixed.items[0].json.id).toBe(chat.id);
-		expect(mixed.items[1]).toEqual({ json: expect.objectContaining({ error: 'Chat not found', http_status: 404, kind: 'service' }), pairedItem: { item: 1 } });
+		expect(mixed.items[1]).toEqual({
+			json: expect.objectContaining({ error: 'Chat not found', http_status: 404, kind: 'service' }),
+			pairedItem: { item: 1 },
+		});
 	});
 
 	it('without Continue On Fail a service error is a NodeApiError with the status and the service message', async () => {
@@ -299,9 +355,21 @@ describe('errors', () => {
 		['a limit below 1', chatParams('getAll', { returnAll: false, limit: 0 }), 'limit'],
 		['an empty label list', { resource: 'label', operation: 'remove', chat_id: 1, labels: ' , ' }, 'labels'],
 		['a missing binary property', { resource: 'file', operation: 'upload', binaryPropertyName: 'nothing' }, 'binaryPropertyName'],
-		['a missing attachment URL', { resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', attachment: 'url' }, 'attachmentUrl'],
-		['a wait timeout of zero', { resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', waitForStatus: 'sent', waitTimeout: 0 }, 'waitTimeout'],
-		['an invalid invitation role', { resource: 'invitation', operation: 'create', email: 'a@b.example', additionalFields: { role: 'boss' } }, 'role'],
+		[
+			'a missing attachment URL',
+			{ resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', attachment: 'url' },
+			'attachmentUrl',
+		],
+		[
+			'a wait timeout of zero',
+			{ resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', waitForStatus: 'sent', waitTimeout: 0 },
+			'waitTimeout',
+		],
+		[
+			'an invalid invitation role',
+			{ resource: 'invitation', operation: 'create', email: 'a@b.example', additionalFields: { role: 'boss' } },
+			'role',
+		],
 		['a bad base URL', { resource: 'workspace', operation: 'get', __baseUrl: 'api.example.com' }, 'baseUrl'],
 	])('%s is rejected naming the field, before any request', async (_, parameters, field) => {
 		const { __baseUrl, ...rest } = parameters as Record<string, unknown>;
@@ -326,7 +394,14 @@ describe('a sandbox whose messages only move when told to', () => {
 
 	it('a wait that runs out of time fails, or becomes an error item with Continue On Fail', async () => {
 		const creds = { baseUrl: still.url, apiToken: TOKEN };
-		const parameters = { resource: 'message', operation: 'sendToPhone', phone: '+4915112345005', text: 'Never delivered', waitForStatus: 'delivered', waitTimeout: 1.5 };
+		const parameters = {
+			resource: 'message',
+			operation: 'sendToPhone',
+			phone: '+4915112345005',
+			text: 'Never delivered',
+			waitForStatus: 'delivered',
+			waitTimeout: 1.5,
+		};
 		const { error } = await actionError(creds, parameters);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/did not reach "delivered"/);

@@ -19,7 +19,9 @@ const credential = new ChatMessagingApi();
 function shownFor(resource: string, operation: string, extra: Record<string, unknown> = {}): INodeProperties[] {
 	const values: Record<string, unknown> = { resource, operation, ...extra };
 	return action.properties.filter((property) =>
-		Object.entries(property.displayOptions?.show ?? {}).every(([name, allowed]) => values[name] === undefined || (allowed as unknown[]).includes(values[name])),
+		Object.entries(property.displayOptions?.show ?? {}).every(
+			([name, allowed]) => values[name] === undefined || (allowed as unknown[]).includes(values[name]),
+		),
 	);
 }
 
@@ -27,7 +29,12 @@ const named = (properties: INodeProperties[], name: string) => properties.filter
 
 describe('action node description', () => {
 	it('has the contract names and is usable as an AI tool', () => {
-		expect(action).toMatchObject({ name: 'chatMessaging', displayName: 'Chat Messaging', usableAsTool: true, icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' } });
+		expect(action).toMatchObject({
+			name: 'chatMessaging',
+			displayName: 'Chat Messaging',
+			usableAsTool: true,
+			icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+		});
 		expect(action.credentials).toEqual([{ name: 'chatMessagingApi', required: true }]);
 	});
 
@@ -40,7 +47,12 @@ describe('action node description', () => {
 			expect(options.map((option) => [option.value, option.action])).toEqual(descriptor.operations.map((op) => [op.operation, op.action]));
 		}
 		const labels = action.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('label'));
-		expect((labels?.options as INodePropertyOptions[]).map((option) => option.name)).toEqual(['Get', 'Add (Keep Existing)', 'Replace All', 'Remove']);
+		expect((labels?.options as INodePropertyOptions[]).map((option) => option.name)).toEqual([
+			'Get',
+			'Add (Keep Existing)',
+			'Replace All',
+			'Remove',
+		]);
 	});
 
 	it('shows required fields as parameters and optional ones inside the named collection', () => {
@@ -56,14 +68,24 @@ describe('action node description', () => {
 			}
 		}
 		const chatUpdate = named(shownFor('chat', 'update'), 'updateFields')[0];
-		expect((chatUpdate.options as INodeProperties[]).map((option) => option.name).sort()).toEqual(['ai_autoresponse_enabled', 'closed', 'name', 'read', 'responsible']);
+		expect((chatUpdate.options as INodeProperties[]).map((option) => option.name).sort()).toEqual([
+			'ai_autoresponse_enabled',
+			'closed',
+			'name',
+			'read',
+			'responsible',
+		]);
 		expect(named(shownFor('webhook', 'update'), 'updateFields')).toHaveLength(1);
 		const filters = named(shownFor('chat', 'getAll'), 'filters')[0];
-		expect((filters.options as INodeProperties[]).map((option) => option.name)).toEqual(expect.arrayContaining(['label', 'group', 'created_after', 'phone']));
+		expect((filters.options as INodeProperties[]).map((option) => option.name)).toEqual(
+			expect.arrayContaining(['label', 'group', 'created_after', 'phone']),
+		);
 		expect((filters.options as INodeProperties[]).map((option) => option.name)).not.toContain('page');
 		expect(named(shownFor('message', 'sendToPhone'), 'additionalFields')).toHaveLength(1);
 		expect(named(shownFor('chat', 'getAll'), 'filters')[0].type).toBe('collection');
-		expect((named(shownFor('invitation', 'create'), 'additionalFields')[0].options as INodeProperties[]).find((o) => o.name === 'role')?.type).toBe('options');
+		expect(
+			(named(shownFor('invitation', 'create'), 'additionalFields')[0].options as INodeProperties[]).find((o) => o.name === 'role')?.type,
+		).toBe('options');
 	});
 
 	it('maps field kinds onto n8n parameter types', () => {
@@ -90,12 +112,19 @@ describe('action node description', () => {
 			const shown = shownFor(op.resource, op.operation, { attachment: 'binary', waitForStatus: 'read' });
 			expect((named(shown, 'attachment')[0].options as INodePropertyOptions[]).map((o) => o.value)).toEqual(['none', 'binary', 'url']);
 			expect(named(shown, 'binaryPropertyName')[0].default).toBe('data');
-			expect((named(shown, 'waitForStatus')[0].options as INodePropertyOptions[]).map((o) => o.value)).toEqual(['none', 'sent', 'delivered', 'read']);
+			expect((named(shown, 'waitForStatus')[0].options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
+				'none',
+				'sent',
+				'delivered',
+				'read',
+			]);
 			expect(named(shown, 'waitTimeout')[0].default).toBe(60);
 			expect(named(shownFor(op.resource, op.operation, { attachment: 'url' }), 'attachmentUrl')).toHaveLength(1);
 			expect(named(shown, 'text')).toHaveLength(1);
 		}
-		expect(OPERATIONS.filter((op) => !op.sendsMessage).every((op) => named(shownFor(op.resource, op.operation), 'attachment').length === 0)).toBe(true);
+		expect(
+			OPERATIONS.filter((op) => !op.sendsMessage).every((op) => named(shownFor(op.resource, op.operation), 'attachment').length === 0),
+		).toBe(true);
 	});
 
 	it('has no collection without options and no duplicate parameter for one operation', () => {
@@ -116,7 +145,9 @@ describe('trigger node description', () => {
 		const events = named(triggerDescription.properties, 'events')[0];
 		expect(events.type).toBe('multiOptions');
 		expect((events.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(EVENT_TYPES.map((event) => event.value));
-		expect(triggerDescription.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'chat-messaging' }]);
+		expect(triggerDescription.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'chat-messaging' },
+		]);
 	});
 });
 
@@ -134,9 +165,13 @@ describe('credential', () => {
 		const expression = String(credential.test.request.baseURL);
 		const body = /^=\{\{(.*)\}\}$/s.exec(expression)?.[1] ?? '';
 		const resolvedBase = new Function('$credentials', `return (${body});`)({ baseUrl, apiToken }) as string;
-		const header = String(credential.authenticate.properties.headers?.Authorization).replace(/^=/, '').replace('{{$credentials.apiToken}}', apiToken);
+		const header = String(credential.authenticate.properties.headers?.Authorization)
+			.replace(/^=/, '')
+			.replace('{{$credentials.apiToken}}', apiToken);
 		// axios, as n8n's credential test sends the request with it (a failure carries the network code).
-		const response = await axios.get(`${resolvedBase}${String(credential.test.request.url)}`, { headers: { Authorization: header }, validateStatus: () => true }).catch((error: { code?: string }) => error);
+		const response = await axios
+			.get(`${resolvedBase}${String(credential.test.request.url)}`, { headers: { Authorization: header }, validateStatus: () => true })
+			.catch((error: { code?: string }) => error);
 		if (!('status' in response)) return { code: response.code };
 		const rule = (credential.test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === response.status);
 		return { status: response.status, message: rule?.properties.message };
@@ -149,7 +184,10 @@ describe('credential', () => {
 			['baseUrl', true, false],
 			['apiToken', true, true],
 		]);
-		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.apiToken}}' } } });
+		expect(credential.authenticate).toEqual({
+			type: 'generic',
+			properties: { headers: { Authorization: '=Bearer {{$credentials.apiToken}}' } },
+		});
 	});
 
 	it('the connection test passes with a good token, even with a trailing slash in the base URL', async () => {

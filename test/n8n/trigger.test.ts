@@ -125,8 +125,13 @@ describe('subscription lifecycle', () => {
 
 describe('webhook()', () => {
 	const secret = 'a'.repeat(48);
-	const deliver = (body: unknown, query: IDataObject = { secret }, events = ['message:received:new', 'chat:created'], staticData: IDataObject = { secret }, workflowId = 'webhook-cases') =>
-		callWebhook({ body, query, events, staticData, workflowId });
+	const deliver = (
+		body: unknown,
+		query: IDataObject = { secret },
+		events = ['message:received:new', 'chat:created'],
+		staticData: IDataObject = { secret },
+		workflowId = 'webhook-cases',
+	) => callWebhook({ body, query, events, staticData, workflowId });
 
 	const specShape = (uid: string) => ({
 		event_type: 'message:received:new',
@@ -152,13 +157,32 @@ describe('webhook()', () => {
 	it("the live service's shape (chat and message objects) gives the same flat item", async () => {
 		const live = {
 			event_type: 'message:received:new',
-			chat: { chat_id: 1000002, full_name: 'Jonas Weber', chat_url: 'https://app.example/chats/1000002', is_group: false, phone: '+4915112345678' },
+			chat: {
+				chat_id: 1000002,
+				full_name: 'Jonas Weber',
+				chat_url: 'https://app.example/chats/1000002',
+				is_group: false,
+				phone: '+4915112345678',
+			},
 			chatapp_account: { full_name: 'Shop', email: 'owner@shop.example', phone: '+4930123456' },
-			message: { text: 'Is my order ready?', direction: 'inbound', message_uid: 'UID-LIVE-1', sender: { full_name: 'Jonas Weber', phone: '+4915112345678' } },
+			message: {
+				text: 'Is my order ready?',
+				direction: 'inbound',
+				message_uid: 'UID-LIVE-1',
+				sender: { full_name: 'Jonas Weber', phone: '+4915112345678' },
+			},
 		};
 		const answer = await deliver(live);
 		expect(answer.items).toEqual([
-			{ event_type: 'message:received:new', chat_id: 1000002, chat_name: 'Jonas Weber', text: 'Is my order ready?', message_uid: 'UID-LIVE-1', unattended: null, raw: live },
+			{
+				event_type: 'message:received:new',
+				chat_id: 1000002,
+				chat_name: 'Jonas Weber',
+				text: 'Is my order ready?',
+				message_uid: 'UID-LIVE-1',
+				unattended: null,
+				raw: live,
+			},
 		]);
 	});
 
@@ -205,7 +229,10 @@ describe('webhook()', () => {
 		expect(again.status).toBe(200);
 
 		const created = { event_type: 'chat:created', data: { chat_id: 424242, chat_name: 'New chat' } };
-		const createdItems = [await deliver(created, undefined, undefined, { secret }, 'dedupe'), await deliver(created, undefined, undefined, { secret }, 'dedupe')];
+		const createdItems = [
+			await deliver(created, undefined, undefined, { secret }, 'dedupe'),
+			await deliver(created, undefined, undefined, { secret }, 'dedupe'),
+		];
 		expect(createdItems.map((answer) => answer.items.length)).toEqual([1, 0]);
 	});
 
@@ -224,20 +251,32 @@ describe('real deliveries from the sandbox', () => {
 		const staticData: IDataObject = {};
 		const endpoint = await startWebhookServer(['message:received:new', 'chat:created'], staticData, 'e2e-trigger');
 		try {
-			const setup: TriggerSetup = { credentials, webhookUrl: endpoint.webhookUrl, events: ['message:received:new', 'chat:created'], staticData, workflowId: 'e2e-trigger' };
+			const setup: TriggerSetup = {
+				credentials,
+				webhookUrl: endpoint.webhookUrl,
+				events: ['message:received:new', 'chat:created'],
+				staticData,
+				workflowId: 'e2e-trigger',
+			};
 			await lifecycle.create(setup);
 
 			await api('DELETE', '/_sandbox/deliveries');
 			await api('POST', '/_sandbox/incoming', { phone: '+4915112349999', text: 'Hello from a new customer', duplicate: true });
 			const deliveries = await eventually(
 				async () => (await api('GET', '/_sandbox/deliveries')).deliveries as IDataObject[],
-				(list) => list.filter((d) => d.event_type === 'message:received:new').length >= 2 && list.some((d) => d.event_type === 'chat:created'),
+				(list) =>
+					list.filter((d) => d.event_type === 'message:received:new').length >= 2 && list.some((d) => d.event_type === 'chat:created'),
 			);
 			expect(deliveries.every((d) => d.status_code === 200)).toBe(true);
 
 			const messages = endpoint.items.filter((item) => item.event_type === 'message:received:new');
 			expect(messages).toHaveLength(1);
-			expect(messages[0]).toMatchObject({ text: 'Hello from a new customer', message_uid: expect.any(String), chat_id: expect.any(Number), unattended: true });
+			expect(messages[0]).toMatchObject({
+				text: 'Hello from a new customer',
+				message_uid: expect.any(String),
+				chat_id: expect.any(Number),
+				unattended: true,
+			});
 			const chats = endpoint.items.filter((item) => item.event_type === 'chat:created');
 			expect(chats).toHaveLength(1);
 			expect(chats[0].chat_id).toBe(messages[0].chat_id);

@@ -37,7 +37,12 @@ afterAll(async () => {
 });
 
 const listChats = (props: Record<string, unknown>, expectOutputs = 1) =>
-	runAction(sbx, { resource: 'chat', operation: 'getAll', fields: {}, ...props }, { topic: 'keep me', payload: 'ignored' }, { expectOutputs, settleMs: 50 });
+	runAction(
+		sbx,
+		{ resource: 'chat', operation: 'getAll', fields: {}, ...props },
+		{ topic: 'keep me', payload: 'ignored' },
+		{ expectOutputs, settleMs: 50 },
+	);
 
 /** The newest message of a chat, as the sandbox reports it. */
 const latestMessage = async (chatId: number) => (await sandboxData(sbx, `/chats/${chatId}/messages`)).messages[0];
@@ -136,13 +141,21 @@ describe('typed-input sources', () => {
 	});
 
 	test('fields left empty fall back to msg.payload.<wire name>', async () => {
-		const run = await runAction(sbx, { resource: 'message', operation: 'sendToChat', fields: { text: { value: '', type: 'str' } } }, { payload: { chat_id: directChat.id, text: 'from the payload' } });
+		const run = await runAction(
+			sbx,
+			{ resource: 'message', operation: 'sendToChat', fields: { text: { value: '', type: 'str' } } },
+			{ payload: { chat_id: directChat.id, text: 'from the payload' } },
+		);
 		expect(run.caught).toBeUndefined();
 		expect((await latestMessage(directChat.id)).text).toBe('from the payload');
 	});
 
 	test('a configured field wins over msg.payload', async () => {
-		const run = await runAction(sbx, { resource: 'chat', operation: 'get', fields: fields({ chat_id: directChat.id }) }, { payload: { chat_id: 999999 } });
+		const run = await runAction(
+			sbx,
+			{ resource: 'chat', operation: 'get', fields: fields({ chat_id: directChat.id }) },
+			{ payload: { chat_id: 999999 } },
+		);
 		expect((run.outputs[0]!.payload as any).id).toBe(directChat.id);
 	});
 });
@@ -169,14 +182,23 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 		expect((caught.error as any).message).toMatch(/token/i);
 		expect(caught.error_code).toBe('invalid_token');
 		expect(caught.http_status).toBe(401);
-		expect(caught.chatMessagingError).toMatchObject({ kind: 'service', httpStatus: 401, errorCode: 'invalid_token', operation: 'workspace:get' });
+		expect(caught.chatMessagingError).toMatchObject({
+			kind: 'service',
+			httpStatus: 401,
+			errorCode: 'invalid_token',
+			operation: 'workspace:get',
+		});
 		expect((caught.error as any).cause).toEqual(caught.chatMessagingError);
 		expect(JSON.stringify(caught)).not.toContain('wrong-token-55aa');
 		expect(statuses.at(-1)).toMatchObject({ fill: 'red', shape: 'ring', text: '401 invalid_token' });
 	});
 
 	test('a validation error from the service (400 validation_error)', async () => {
-		const run = await runAction(sbx, { resource: 'webhook', operation: 'create', fields: fields({ event_type: 'chat:created', url: 'http://example.com/plain-http' }) });
+		const run = await runAction(sbx, {
+			resource: 'webhook',
+			operation: 'create',
+			fields: fields({ event_type: 'chat:created', url: 'http://example.com/plain-http' }),
+		});
 		expect(run.caught!.http_status).toBe(400);
 		expect(run.caught!.error_code).toBe('validation_error');
 		expect((run.caught!.error as any).code).toBe('validation_error');
@@ -185,7 +207,11 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 
 	test('bad input fails before any request, naming the field', async () => {
 		const before = await sandboxData(sbx, '/_sandbox/queue');
-		const run = await runAction(sbx, { resource: 'message', operation: 'sendToPhone', fields: fields({ phone: '+49 151 123', text: 'x' }) });
+		const run = await runAction(sbx, {
+			resource: 'message',
+			operation: 'sendToPhone',
+			fields: fields({ phone: '+49 151 123', text: 'x' }),
+		});
 		expect((run.caught!.error as any).message).toMatch(/^phone: Invalid phone number format/);
 		expect(run.caught!.error_code).toBe('input');
 		expect(run.caught!.http_status).toBeUndefined();
@@ -201,7 +227,12 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 	});
 
 	test('an unreachable service is a network error (code ECONNREFUSED) whose message holds no token', async () => {
-		const run = await runAction(sbx, { resource: 'message', operation: 'sendToChat', fields: fields({ chat_id: 1, text: 'x' }) }, {}, { config: { baseUrl: 'http://127.0.0.1:9' } });
+		const run = await runAction(
+			sbx,
+			{ resource: 'message', operation: 'sendToChat', fields: fields({ chat_id: 1, text: 'x' }) },
+			{},
+			{ config: { baseUrl: 'http://127.0.0.1:9' } },
+		);
 		expect(run.caught!.error_code).toBe('ECONNREFUSED');
 		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'network', networkCode: 'ECONNREFUSED' });
 		expect(JSON.stringify(run.caught)).not.toContain(TOKEN);
@@ -218,7 +249,13 @@ describe('attachments and waiting for a status', () => {
 		const before = (await sandboxData(sbx, '/workspace')).messaging_quota.used;
 		const run = await runAction(
 			sbx,
-			{ resource: 'message', operation: 'sendToChat', fields: fields({ chat_id: directChat.id, text: 'see picture' }), attachment: { value: 'image', type: 'msg' }, attachmentName: 'chart.png' },
+			{
+				resource: 'message',
+				operation: 'sendToChat',
+				fields: fields({ chat_id: directChat.id, text: 'see picture' }),
+				attachment: { value: 'image', type: 'msg' },
+				attachmentName: 'chart.png',
+			},
 			{ image: Buffer.from('89504e470d0a1a0a0000', 'hex') },
 		);
 		expect(run.caught).toBeUndefined();
@@ -256,7 +293,12 @@ describe('attachments and waiting for a status', () => {
 
 	test('an attachment that is neither bytes nor a URL is an input error before any upload', async () => {
 		const filesBefore = (await sandboxData(sbx, '/files')).files.length;
-		const run = await runAction(sbx, { resource: 'message', operation: 'sendToChat', fields: fields({ chat_id: directChat.id, text: 'x' }), attachment: { value: 'not a url', type: 'str' } });
+		const run = await runAction(sbx, {
+			resource: 'message',
+			operation: 'sendToChat',
+			fields: fields({ chat_id: directChat.id, text: 'x' }),
+			attachment: { value: 'not a url', type: 'str' },
+		});
 		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'attachment' });
 		expect((await sandboxData(sbx, '/files')).files.length).toBe(filesBefore);
 	});
@@ -285,11 +327,19 @@ test('waitFor gives up after waitTimeout with a timeout error, and the message i
 		const chats = (await sandboxData(still, '/chats?group=false')).chats;
 		const chat = chats.find((c: any) => c.is_allowed_to_message !== false);
 		const started = Date.now();
-		const run = await runAction(still, { resource: 'message', operation: 'sendToChat', fields: fields({ chat_id: chat.id, text: 'never delivered' }), waitFor: 'delivered', waitTimeout: 1 });
+		const run = await runAction(still, {
+			resource: 'message',
+			operation: 'sendToChat',
+			fields: fields({ chat_id: chat.id, text: 'never delivered' }),
+			waitFor: 'delivered',
+			waitTimeout: 1,
+		});
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		expect(run.caught!.error_code).toBe('timeout');
 		expect((run.caught!.error as any).message).toMatch(/did not reach "delivered"/);
-		const messages = (await sandboxData(still, `/chats/${chat.id}/messages?from_me=true`)).messages.filter((m: any) => m.text === 'never delivered');
+		const messages = (await sandboxData(still, `/chats/${chat.id}/messages?from_me=true`)).messages.filter(
+			(m: any) => m.text === 'never delivered',
+		);
 		expect(messages).toHaveLength(1);
 	} finally {
 		await still.stop();

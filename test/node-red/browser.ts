@@ -33,7 +33,15 @@ import {
 type Json = Record<string, unknown>;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+];
 const SCREENSHOT_DIR = path.join(tmpdir(), 'chat-messaging-browser-screenshots');
 
 /** Field labels of the operation shown in the open edit dialog, without the required-field marker. */
@@ -88,7 +96,11 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 			await page.goto(red.url, { waitUntil: 'domcontentloaded' });
 			await page.locator('.red-ui-palette-node[data-palette-type="chat-messaging"]').waitFor({ state: 'visible', timeout: 60_000 });
 			assert(await isShown(page, '.red-ui-palette-node[data-palette-type="chat-messaging-event"]'), 'the event node is not in the palette');
-			assertEqual(await page.locator('.red-ui-palette-node[data-palette-type="chat-messaging-config"]').count(), 0, 'config nodes in the palette');
+			assertEqual(
+				await page.locator('.red-ui-palette-node[data-palette-type="chat-messaging-config"]').count(),
+				0,
+				'config nodes in the palette',
+			);
 		});
 		if (!editorReady) return;
 
@@ -119,8 +131,10 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		await checks.check('Message → Send to Phone Number shows Phone Number and Text, and the send options', async () => {
 			await chooseOperation(page, 'Message', 'Send to Phone Number');
 			const labels = await visibleFieldLabels(page);
-			for (const expected of ['Phone Number', 'Text']) assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
-			for (const foreign of ['Name Contains', 'Labels']) assert(!labels.includes(foreign), `${foreign} shown for Send to Phone Number: ${JSON.stringify(labels)}`);
+			for (const expected of ['Phone Number', 'Text'])
+				assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
+			for (const foreign of ['Name Contains', 'Labels'])
+				assert(!labels.includes(foreign), `${foreign} shown for Send to Phone Number: ${JSON.stringify(labels)}`);
 			assert(await isShown(page, '#node-input-waitFor'), 'Wait for is hidden for a send');
 			assert(!(await isShown(page, '#node-input-returnAll')), 'All pages is shown for a send');
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'send-to-phone-dialog.png') });
@@ -129,7 +143,8 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		await checks.check('Chat → Get Many shows the filters, Output and All pages; Limit hides when All pages is on', async () => {
 			await chooseOperation(page, 'Chat', 'Get Many');
 			const labels = await visibleFieldLabels(page);
-			for (const expected of ['Labels', 'Name Contains', 'Phone', 'Read', 'Closed']) assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
+			for (const expected of ['Labels', 'Name Contains', 'Phone', 'Read', 'Closed'])
+				assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
 			assert(!labels.includes('Phone Number'), `Phone Number (a send field) shown for Get Many: ${JSON.stringify(labels)}`);
 			assert(await isShown(page, '#node-input-outputMode'), 'Output mode is hidden for a list');
 			assert(await isShown(page, '#node-input-returnAll'), 'All pages is hidden for a paginated list');
@@ -151,7 +166,10 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 			await page.selectOption('#node-input-operation', { label: replace });
 			const labels = await visibleFieldLabels(page);
 			assert(labels.includes('Labels'), `Labels not among the visible fields ${JSON.stringify(labels)}`);
-			assert(labels.some((label) => /chat id/i.test(label)), `no chat ID field among ${JSON.stringify(labels)}`);
+			assert(
+				labels.some((label) => /chat id/i.test(label)),
+				`no chat ID field among ${JSON.stringify(labels)}`,
+			);
 			assertEqual(labels.length, 2, `number of visible fields (${JSON.stringify(labels)})`);
 		});
 
@@ -159,7 +177,12 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		const configured = await checks.check('set up Send to Phone Number and create the service config node with URL and token', async () => {
 			await chooseOperation(page, 'Message', 'Send to Phone Number');
 			await page.fill('#node-input-name', 'browser send');
-			await page.locator('.cm-field-row[data-field="phone"]:visible input.red-ui-typedInput-input, #cm-op-message-sendToPhone .cm-field-row[data-field="phone"] input[type="text"]:visible').first().fill(phone);
+			await page
+				.locator(
+					'.cm-field-row[data-field="phone"]:visible input.red-ui-typedInput-input, #cm-op-message-sendToPhone .cm-field-row[data-field="phone"] input[type="text"]:visible',
+				)
+				.first()
+				.fill(phone);
 			const add = page.locator('#node-input-btn-config-add');
 			await ((await add.isVisible()) ? add : page.locator('#node-input-btn-config-edit')).click();
 			await page.locator('#node-config-input-baseUrl').waitFor({ state: 'visible', timeout: 10_000 });
@@ -192,7 +215,11 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				const action = flows.find((node) => node.type === 'chat-messaging') as Json;
 				const config = flows.find((node) => node.type === 'chat-messaging-config') as Json | undefined;
 				assert(config, 'no config node deployed');
-				assertEqual([action.resource, action.operation, action.config], ['message', 'sendToPhone', config.id], 'resource, operation and config of the action node');
+				assertEqual(
+					[action.resource, action.operation, action.config],
+					['message', 'sendToPhone', config.id],
+					'resource, operation and config of the action node',
+				);
 				assertEqual((action.fields as Record<string, Json>)?.phone?.value, phone, 'phone field value');
 				assertEqual([config.baseUrl, config.publicUrl], [sandboxUrl, red.url], 'config node URLs');
 			});
@@ -225,7 +252,9 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				await page.click('#menu-item-export');
 				await page.locator('#red-ui-clipboard-dialog-export-rng-full').waitFor({ state: 'visible', timeout: 10_000 });
 				await page.click('#red-ui-clipboard-dialog-export-rng-full');
-				await page.locator('#red-ui-clipboard-dialog-export-tab-clipboard-tabs a[href="#red-ui-clipboard-dialog-export-tab-clipboard-json"]').click();
+				await page
+					.locator('#red-ui-clipboard-dialog-export-tab-clipboard-tabs a[href="#red-ui-clipboard-dialog-export-tab-clipboard-json"]')
+					.click();
 				const textArea = page.locator('#red-ui-clipboard-dialog-export-text');
 				const exported = await waitFor('the export JSON', async () => {
 					const value = await textArea.inputValue();
@@ -233,9 +262,15 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				});
 				await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'export-dialog.png') });
 				const nodes = JSON.parse(exported) as Json[];
-				assert(nodes.some((node) => node.type === 'chat-messaging'), 'the export holds no chat-messaging node');
+				assert(
+					nodes.some((node) => node.type === 'chat-messaging'),
+					'the export holds no chat-messaging node',
+				);
 				assert(!exported.includes(token), 'the export contains the token');
-				assert(nodes.every((node) => node.credentials === undefined), 'the export carries a credentials member');
+				assert(
+					nodes.every((node) => node.credentials === undefined),
+					'the export carries a credentials member',
+				);
 			});
 		}
 

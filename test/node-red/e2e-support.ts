@@ -52,7 +52,8 @@ export async function buildAndPack(destination: string): Promise<string> {
 	}
 	const packageDir = path.join(REPO_ROOT, 'dist/node-red');
 	// Without this, a missing folder shows up as the misleading "spawn npm ENOENT".
-	if (!existsSync(path.join(packageDir, 'package.json'))) throw new Error(`${packageDir}/package.json is missing: the build did not produce the Node-RED package`);
+	if (!existsSync(path.join(packageDir, 'package.json')))
+		throw new Error(`${packageDir}/package.json is missing: the build did not produce the Node-RED package`);
 	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: packageDir,
 		maxBuffer: 16 * 1024 * 1024,
@@ -131,13 +132,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 	});
 }
 
-export async function startNodeRed(options: { nodeBin: string; nodeRedDir: string; userDir: string; port: number }): Promise<NodeRedInstance> {
+export async function startNodeRed(options: {
+	nodeBin: string;
+	nodeRedDir: string;
+	userDir: string;
+	port: number;
+}): Promise<NodeRedInstance> {
 	const redJs = path.join(options.nodeRedDir, 'node_modules/node-red/red.js');
-	const child = spawn(options.nodeBin, [redJs, '-u', options.userDir, '-p', String(options.port), '-s', path.join(options.userDir, 'settings.js')], {
-		cwd: options.userDir,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: { ...process.env, NODE_ENV: 'production' },
-	});
+	const child = spawn(
+		options.nodeBin,
+		[redJs, '-u', options.userDir, '-p', String(options.port), '-s', path.join(options.userDir, 'settings.js')],
+		{
+			cwd: options.userDir,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: { ...process.env, NODE_ENV: 'production' },
+		},
+	);
 	running.add(child);
 	let output = '';
 	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -195,7 +205,14 @@ export async function deployFlows(url: string, flows: Array<Record<string, unkno
 	const probe = [
 		{ id: tab, type: 'tab', label: 'deploy probe' },
 		{ id: `${tab}-in`, z: tab, type: 'http in', url: '/_deployed', method: 'get', wires: [[`${tab}-fn`]] },
-		{ id: `${tab}-fn`, z: tab, type: 'function', func: `msg.payload = ${JSON.stringify(marker)};\nreturn msg;`, outputs: 1, wires: [[`${tab}-out`]] },
+		{
+			id: `${tab}-fn`,
+			z: tab,
+			type: 'function',
+			func: `msg.payload = ${JSON.stringify(marker)};\nreturn msg;`,
+			outputs: 1,
+			wires: [[`${tab}-out`]],
+		},
 		{ id: `${tab}-out`, z: tab, type: 'http response', wires: [] },
 	];
 	const response = await fetch(`${url}/flows`, {
@@ -236,13 +253,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 			lastError = error;
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+			throw new Error(
+				`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+			);
 		}
 		await sleep(intervalMs);
 	}
 }
 
-export async function httpJson<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; text: string }> {
+export async function httpJson<T = unknown>(
+	method: string,
+	url: string,
+	body?: unknown,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; text: string }> {
 	const response = await fetch(url, {
 		method,
 		headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },

@@ -104,7 +104,18 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 		{ id: 'list-out', z: TAB, type: 'http response', wires: [] },
 
 		// Inject (POST /inject/list-split-inject) → the first 7 chats, one msg each.
-		{ id: 'list-split-inject', z: TAB, type: 'inject', name: 'list split', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, wires: [['list-split']] },
+		{
+			id: 'list-split-inject',
+			z: TAB,
+			type: 'inject',
+			name: 'list split',
+			props: [{ p: 'payload' }],
+			payload: '',
+			payloadType: 'date',
+			repeat: '',
+			once: false,
+			wires: [['list-split']],
+		},
 		{
 			id: 'list-split',
 			z: TAB,
@@ -136,13 +147,28 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 
 		// GET /api/collected: what the collectors stored.
 		{ id: 'collected-in', z: TAB, type: 'http in', url: '/collected', method: 'get', wires: [['collected-read']] },
-		{ id: 'collected-read', z: TAB, type: 'function', func: "msg.payload = global.get('collected') || {};\nreturn msg;", outputs: 1, wires: [['collected-out']] },
+		{
+			id: 'collected-read',
+			z: TAB,
+			type: 'function',
+			func: "msg.payload = global.get('collected') || {};\nreturn msg;",
+			outputs: 1,
+			wires: [['collected-out']],
+		},
 		{ id: 'collected-out', z: TAB, type: 'http response', wires: [] },
 	];
 }
 
 const eventNodes = (): Flow => [
-	{ id: EVENT_NODE_ID, z: TAB, type: 'chat-messaging-event', name: 'events', config: CONFIG_ID, events: SUBSCRIBED_EVENTS, wires: [['collect-events']] },
+	{
+		id: EVENT_NODE_ID,
+		z: TAB,
+		type: 'chat-messaging-event',
+		name: 'events',
+		config: CONFIG_ID,
+		events: SUBSCRIBED_EVENTS,
+		wires: [['collect-events']],
+	},
 	collector('collect-events', 'events'),
 ];
 
@@ -154,13 +180,17 @@ class SandboxView {
 	) {}
 
 	async get<T = Json>(pathAndQuery: string): Promise<T> {
-		const response = await httpJson<{ status: string; data: T }>('GET', `${this.sandbox.url}${pathAndQuery}`, undefined, { Authorization: `Bearer ${this.token}` });
+		const response = await httpJson<{ status: string; data: T }>('GET', `${this.sandbox.url}${pathAndQuery}`, undefined, {
+			Authorization: `Bearer ${this.token}`,
+		});
 		if (response.status !== 200) throw new Error(`sandbox GET ${pathAndQuery} answered ${response.status}: ${response.text}`);
 		return response.body.data;
 	}
 
 	async post<T = Json>(pathAndQuery: string, body: unknown): Promise<T> {
-		const response = await httpJson<{ status: string; data: T }>('POST', `${this.sandbox.url}${pathAndQuery}`, body, { Authorization: `Bearer ${this.token}` });
+		const response = await httpJson<{ status: string; data: T }>('POST', `${this.sandbox.url}${pathAndQuery}`, body, {
+			Authorization: `Bearer ${this.token}`,
+		});
 		if (response.status !== 200) throw new Error(`sandbox POST ${pathAndQuery} answered ${response.status}: ${response.text}`);
 		return response.body.data;
 	}
@@ -199,7 +229,9 @@ async function collected(nodeRed: NodeRedInstance): Promise<Record<string, Json[
 }
 
 const eventsOf = async (nodeRed: NodeRedInstance, eventType: string, match: (payload: Json) => boolean): Promise<Json[]> =>
-	((await collected(nodeRed)).events ?? []).map((entry) => entry.payload as Json).filter((payload) => payload.event_type === eventType && match(payload));
+	((await collected(nodeRed)).events ?? [])
+		.map((entry) => entry.payload as Json)
+		.filter((payload) => payload.event_type === eventType && match(payload));
 
 async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: Checks, timings: Record<string, number>): Promise<void> {
 	const token = `nr-e2e-${randomBytes(12).toString('hex')}`;
@@ -213,13 +245,23 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 		}
 	};
 
-	const sandbox = await startSandbox({ tokens: [token], seed: 11, chats: 60, paceMs: 50, deliveredAfterMs: 300, readAfterMs: 600_000, webhookRetryMs: 200 });
+	const sandbox = await startSandbox({
+		tokens: [token],
+		seed: 11,
+		chats: 60,
+		paceMs: 50,
+		deliveredAfterMs: 300,
+		readAfterMs: 600_000,
+		webhookRetryMs: 200,
+	});
 	const view = new SandboxView(sandbox, token);
 	let nodeRed: NodeRedInstance | undefined;
 	let userDir: string | undefined;
 	try {
 		const port = await freePort();
-		userDir = await checks.step('npm install of the packed package into a fresh user dir', () => phase('install', () => createUserDir(tarball, port)));
+		userDir = await checks.step('npm install of the packed package into a fresh user dir', () =>
+			phase('install', () => createUserDir(tarball, port)),
+		);
 		if (!userDir) return;
 		const dir = userDir;
 		nodeRed = await checks.step(`${runtime.label} starts`, () =>
@@ -233,14 +275,19 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 		const loaded = await checks.check('the runtime loads the package and its three node types', async () => {
 			const response = await httpJson<Json[]>('GET', `${red.url}/nodes`, undefined, { Accept: 'application/json' });
 			const sets = response.body.filter((set) => set.module === PACKAGE_NAME);
-			assert(sets.length > 0, `GET /nodes lists no ${PACKAGE_NAME}; node sets: ${JSON.stringify(response.body.map((set) => set.module))}\n${red.output()}`);
+			assert(
+				sets.length > 0,
+				`GET /nodes lists no ${PACKAGE_NAME}; node sets: ${JSON.stringify(response.body.map((set) => set.module))}\n${red.output()}`,
+			);
 			for (const set of sets) assert(set.enabled !== false && !set.err, `node set ${String(set.id)} failed to load: ${String(set.err)}`);
 			const types = sets.flatMap((set) => set.types as string[]).sort();
 			assertEqual(types, ['chat-messaging', 'chat-messaging-config', 'chat-messaging-event'], 'registered node types');
 		});
 		if (!loaded) return;
 
-		const deployed = await checks.check('deploy through the admin API (token in the config node credentials)', () => phase('deploy', () => deployFlows(red.url, fullFlow)));
+		const deployed = await checks.check('deploy through the admin API (token in the config node credentials)', () =>
+			phase('deploy', () => deployFlows(red.url, fullFlow)),
+		);
 		if (!deployed) return;
 
 		await checks.check('the event node subscribes once per event type at publicUrl + httpNodeRoot', async () => {
@@ -251,7 +298,10 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			assertEqual(hooks.map((hook) => hook.event_type).sort(), [...SUBSCRIBED_EVENTS].sort(), 'subscribed event types');
 			const prefix = `${publicUrl}${HTTP_NODE_ROOT}/chat-messaging/events/${EVENT_NODE_ID}/`;
 			for (const hook of hooks) {
-				assert(String(hook.url).startsWith(prefix) && String(hook.url).length > prefix.length + 8, `subscription URL ${String(hook.url)} is not ${prefix}<secret>`);
+				assert(
+					String(hook.url).startsWith(prefix) && String(hook.url).length > prefix.length + 8,
+					`subscription URL ${String(hook.url)} is not ${prefix}<secret>`,
+				);
 				assertEqual(hook.enabled, true, 'subscription enabled');
 			}
 		});
@@ -264,7 +314,10 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			assertEqual(answer.status, 200, `POST /send status (body ${answer.text})`);
 			messageUid = String(answer.body.message_uid ?? '');
 			assert(messageUid, `no message_uid in ${answer.text}`);
-			assert((STATUS_RANK[String(answer.body.status)] ?? -1) >= STATUS_RANK.delivered, `status after waiting for delivered: ${String(answer.body.status)}`);
+			assert(
+				(STATUS_RANK[String(answer.body.status)] ?? -1) >= STATUS_RANK.delivered,
+				`status after waiting for delivered: ${String(answer.body.status)}`,
+			);
 			const message = await view.get<Json>(`/messages/${messageUid}`);
 			assertEqual(message.text, text, 'text of the message in the sandbox');
 			const chats = await view.get<{ chats: Json[] }>(`/chats?phone=${encodeURIComponent(phone)}`);
@@ -280,19 +333,28 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 				return found.length > 0 ? found : undefined;
 			});
 			await sleep(500); // a second copy, if the node let one through, would arrive within this pause
-			assertEqual((await eventsOf(red, 'message:sent:new', (payload) => payload.message_uid === messageUid)).length, 1, `sent events for ${messageUid} (first: ${JSON.stringify(events[0])})`);
+			assertEqual(
+				(await eventsOf(red, 'message:sent:new', (payload) => payload.message_uid === messageUid)).length,
+				1,
+				`sent events for ${messageUid} (first: ${JSON.stringify(events[0])})`,
+			);
 		});
 
 		await checks.check('an inbound message delivered twice (duplicate) becomes exactly one msg', async () => {
 			const inboundText = `inbound ${randomBytes(3).toString('hex')}`;
 			await view.post('/_sandbox/incoming', { phone, text: inboundText, duplicate: true });
 			await waitFor('both deliveries answered 2xx', async () => {
-				const ok = (await view.deliveries('message:received:new')).filter((d) => d.ok === true && JSON.stringify(d.body).includes(inboundText));
+				const ok = (await view.deliveries('message:received:new')).filter(
+					(d) => d.ok === true && JSON.stringify(d.body).includes(inboundText),
+				);
 				return ok.length >= 2 ? ok : undefined;
 			});
 			const received = await eventsOf(red, 'message:received:new', (payload) => payload.text === inboundText);
 			assertEqual(received.length, 1, 'msgs for one inbound message delivered twice');
-			assert(typeof received[0].message_uid === 'string' && received[0].chat_id !== undefined, `event payload lacks message_uid/chat_id: ${JSON.stringify(received[0])}`);
+			assert(
+				typeof received[0].message_uid === 'string' && received[0].chat_id !== undefined,
+				`event payload lacks message_uid/chat_id: ${JSON.stringify(received[0])}`,
+			);
 		});
 
 		await checks.check('Get Many chats, return all, array mode: one msg with every chat across pages', async () => {
@@ -301,7 +363,11 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			const answer = await httpJson<Json[]>('GET', `${red.url}${HTTP_NODE_ROOT}/chats`);
 			assertEqual(answer.status, 200, `GET /chats status (body ${answer.text.slice(0, 300)})`);
 			assert(Array.isArray(answer.body), `payload is not an array: ${answer.text.slice(0, 300)}`);
-			assertEqual(answer.body.map((chat) => chat.id), expected, 'chat ids in order');
+			assertEqual(
+				answer.body.map((chat) => chat.id),
+				expected,
+				'chat ids in order',
+			);
 		});
 
 		await checks.check('Get Many chats, limit 7, split mode: seven msgs with msg.parts, in order', async () => {
@@ -314,9 +380,20 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			});
 			await sleep(300); // an eighth msg would be a bug: give it the chance to show up
 			const entries = (await collected(red)).split ?? split;
-			assertEqual(entries.map((entry) => (entry.payload as Json).id), expected, 'chat ids of the split msgs');
-			assertEqual(entries.map((entry) => (entry.parts as Json | undefined)?.index), [0, 1, 2, 3, 4, 5, 6], 'msg.parts.index');
-			assert(entries.every((entry) => (entry.parts as Json | undefined)?.count === 7), 'msg.parts.count is 7 on every msg');
+			assertEqual(
+				entries.map((entry) => (entry.payload as Json).id),
+				expected,
+				'chat ids of the split msgs',
+			);
+			assertEqual(
+				entries.map((entry) => (entry.parts as Json | undefined)?.index),
+				[0, 1, 2, 3, 4, 5, 6],
+				'msg.parts.index',
+			);
+			assert(
+				entries.every((entry) => (entry.parts as Json | undefined)?.count === 7),
+				'msg.parts.count is 7 on every msg',
+			);
 		});
 
 		await checks.check('bad input (phone with spaces) fails before any request, naming the field', async () => {
@@ -330,23 +407,26 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			assertEqual(after - before, 1, 'API calls between the two workspace reads (only the second read itself)');
 		});
 
-		await checks.check('the token is in neither flows.json, GET /flows, the credentials API nor the log; flows_cred.json is encrypted', async () => {
-			const flowsFile = await readTextIfExists(path.join(dir, 'flows.json'));
-			assert(flowsFile !== undefined && flowsFile.includes(CONFIG_ID), 'flows.json was not written with the config node');
-			assert(!flowsFile.includes(token), 'flows.json contains the token');
-			const credentialsFile = await readTextIfExists(path.join(dir, 'flows_cred.json'));
-			assert(credentialsFile !== undefined, 'flows_cred.json was not written');
-			assert(!credentialsFile.includes(token), 'flows_cred.json holds the token in plain text');
-			assert(typeof (JSON.parse(credentialsFile) as Json).$ === 'string', 'flows_cred.json is not in the encrypted {"$": ...} form');
-			const exported = await httpJson('GET', `${red.url}/flows`, undefined, { 'Node-RED-API-Version': 'v2' });
-			assert(exported.text.includes(CONFIG_ID) && !exported.text.includes(token), 'GET /flows contains the token');
-			const credentials = await httpJson<Json>('GET', `${red.url}/credentials/chat-messaging-config/${CONFIG_ID}`);
-			assertEqual(credentials.body.has_token, true, `credentials API has_token (${credentials.text})`);
-			assert(!credentials.text.includes(token), 'the credentials API returns the token');
-			assert(!red.output().includes(token), 'the Node-RED log contains the token');
-			const seen = await collected(red);
-			assert(!JSON.stringify(seen).includes(token), 'a msg or an error carried the token');
-		});
+		await checks.check(
+			'the token is in neither flows.json, GET /flows, the credentials API nor the log; flows_cred.json is encrypted',
+			async () => {
+				const flowsFile = await readTextIfExists(path.join(dir, 'flows.json'));
+				assert(flowsFile !== undefined && flowsFile.includes(CONFIG_ID), 'flows.json was not written with the config node');
+				assert(!flowsFile.includes(token), 'flows.json contains the token');
+				const credentialsFile = await readTextIfExists(path.join(dir, 'flows_cred.json'));
+				assert(credentialsFile !== undefined, 'flows_cred.json was not written');
+				assert(!credentialsFile.includes(token), 'flows_cred.json holds the token in plain text');
+				assert(typeof (JSON.parse(credentialsFile) as Json).$ === 'string', 'flows_cred.json is not in the encrypted {"$": ...} form');
+				const exported = await httpJson('GET', `${red.url}/flows`, undefined, { 'Node-RED-API-Version': 'v2' });
+				assert(exported.text.includes(CONFIG_ID) && !exported.text.includes(token), 'GET /flows contains the token');
+				const credentials = await httpJson<Json>('GET', `${red.url}/credentials/chat-messaging-config/${CONFIG_ID}`);
+				assertEqual(credentials.body.has_token, true, `credentials API has_token (${credentials.text})`);
+				assert(!credentials.text.includes(token), 'the credentials API returns the token');
+				assert(!red.output().includes(token), 'the Node-RED log contains the token');
+				const seen = await collected(red);
+				assert(!JSON.stringify(seen).includes(token), 'a msg or an error carried the token');
+			},
+		);
 
 		await checks.check('no unexpected errors reached the Catch node', async () => {
 			const errors = ((await collected(red)).errors ?? []).filter((entry) => !JSON.stringify(entry).includes('never sent'));
@@ -390,7 +470,11 @@ async function main(): Promise<void> {
 		if (!runtimes || !tarball) return checks.report();
 		const node24 = path.join(runtimes.node24Bin, 'node');
 		const under: RuntimeUnderTest[] = [
-			{ label: `Node-RED 5 on Node ${execFileSync(node24, ['--version']).toString().trim()}`, nodeBin: node24, nodeRedDir: runtimes.nodeRed5Dir },
+			{
+				label: `Node-RED 5 on Node ${execFileSync(node24, ['--version']).toString().trim()}`,
+				nodeBin: node24,
+				nodeRedDir: runtimes.nodeRed5Dir,
+			},
 			{ label: `Node-RED 4 on Node ${process.version}`, nodeBin: process.execPath, nodeRedDir: runtimes.nodeRed4Dir },
 		];
 		for (const runtime of under) {
@@ -412,7 +496,11 @@ async function main(): Promise<void> {
 	}
 	console.log('\nTimings (ms):');
 	for (const [label, timings] of allTimings) {
-		console.log(`  ${label}: ${Object.entries(timings).map(([name, ms]) => `${name} ${ms}`).join(', ')}`);
+		console.log(
+			`  ${label}: ${Object.entries(timings)
+				.map(([name, ms]) => `${name} ${ms}`)
+				.join(', ')}`,
+		);
 	}
 	checks.report();
 }

@@ -42,9 +42,13 @@ test('static values are checked against the field rules; msg/flow/global/env/JSO
 	}
 	expect(validateFields('chat:get', { chat_id: { value: '12', type: 'num' } })).toBe(true);
 	expect(validateFields('chat:get', { chat_id: { value: 'twelve', type: 'str' } })).toEqual(['Chat ID: a whole number']);
-	expect(validateFields('message:getAll', { chat_id: { value: '1', type: 'num' }, page: { value: '0', type: 'num' } })).toEqual(['Page: at least 1']);
+	expect(validateFields('message:getAll', { chat_id: { value: '1', type: 'num' }, page: { value: '0', type: 'num' } })).toEqual([
+		'Page: at least 1',
+	]);
 	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual(['URL: an http(s) URL']);
-	expect(validateFields('message:sendToJid', { jid: { value: 'no-server', type: 'str' } })).toEqual([expect.stringMatching(/^JID: <id>@<server>/)]);
+	expect(validateFields('message:sendToJid', { jid: { value: 'no-server', type: 'str' } })).toEqual([
+		expect.stringMatching(/^JID: <id>@<server>/),
+	]);
 	// Empty fields may come from msg.payload at run time: not an error in the editor.
 	expect(validateFields('message:sendToPhone', { phone: { value: '', type: 'str' } })).toBe(true);
 });

@@ -112,7 +112,10 @@ test('a wrong secret gets 401 and emits nothing; an unknown node gets 404', asyn
 	const body = JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: 'forged', text: 'forged' } });
 	const forged = await post(`${nodePrefix()}not-the-secret`, body);
 	expect(forged.status).toBe(401);
-	const sameLength = await post(url.replace(/.$/, (c) => (c === '0' ? '1' : '0')), body);
+	const sameLength = await post(
+		url.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+		body,
+	);
 	expect(sameLength.status).toBe(401);
 	const elsewhere = await post(`${nodeHttp.url}/chat-messaging/events/other-node/${url.slice(nodePrefix().length)}`, body);
 	expect(elsewhere.status).toBe(404);
@@ -127,7 +130,10 @@ test('a malformed body gets 400 and emits nothing; a valid one gets 200 at once'
 	expect((await post(url, JSON.stringify(['event_type']))).status).toBe(400);
 	await pause(50);
 	expect(out.messages).toHaveLength(0);
-	const ok = await post(url, JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 3, message_uid: 'u-1', text: 'fine' } }));
+	const ok = await post(
+		url,
+		JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 3, message_uid: 'u-1', text: 'fine' } }),
+	);
 	expect(ok.status).toBe(200);
 	await out.waitFor(1);
 	expect(out.messages[0]!.payload).toMatchObject({ chat_id: 3, message_uid: 'u-1', text: 'fine' });
@@ -147,7 +153,14 @@ test("the live service's shape ({chat, message}) is accepted; unsubscribed event
 	expect(out.messages).toHaveLength(1);
 	expect(out.messages[0]).toMatchObject({
 		topic: 'message:received:new',
-		payload: { event_type: 'message:received:new', chat_id: 77, chat_name: 'Ada Lovelace', text: 'live shape', message_uid: 'LIVE-1', unattended: null },
+		payload: {
+			event_type: 'message:received:new',
+			chat_id: 77,
+			chat_name: 'Ada Lovelace',
+			text: 'live shape',
+			message_uid: 'LIVE-1',
+			unattended: null,
+		},
 	});
 });
 
@@ -212,7 +225,9 @@ test('without a public URL the node reports the missing setting and subscribes t
 describe('event helpers', () => {
 	test('subscriptionUrl joins public URL, HTTP node root and path without double slashes', () => {
 		expect(subscriptionUrl('https://red.example.com/', '/', 'abc', 's3')).toBe('https://red.example.com/chat-messaging/events/abc/s3');
-		expect(subscriptionUrl('https://red.example.com', '/api/', 'abc', 's3')).toBe('https://red.example.com/api/chat-messaging/events/abc/s3');
+		expect(subscriptionUrl('https://red.example.com', '/api/', 'abc', 's3')).toBe(
+			'https://red.example.com/api/chat-messaging/events/abc/s3',
+		);
 		expect(subscriptionUrl('https://red.example.com', undefined, 'abc')).toBe('https://red.example.com/chat-messaging/events/abc/');
 	});
 });

@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 /** Runs one operation with the given typed-input fields (and other node props); records it as covered. */
-function run(id: string, fieldValues: Record<string, unknown> = {}, props: Record<string, unknown> = {}, msg: Record<string, unknown> = {}): Promise<any> {
+function run(
+	id: string,
+	fieldValues: Record<string, unknown> = {},
+	props: Record<string, unknown> = {},
+	msg: Record<string, unknown> = {},
+): Promise<any> {
 	covered.add(id);
 	const [resource, operation] = id.split(':');
 	return payloadOf(sbx, { resource, operation, fields: fields(fieldValues), ...props }, msg);
@@ -151,7 +156,12 @@ describe('messages and reactions', () => {
 
 describe('files', () => {
 	test('file:upload (Buffer from msg), file:uploadFromUrl, file:getAll, file:get, file:delete', async () => {
-		const uploaded = await run('file:upload', { file: { value: 'payload', type: 'msg' }, filename: 'note.txt' }, {}, { payload: Buffer.from('hello file') });
+		const uploaded = await run(
+			'file:upload',
+			{ file: { value: 'payload', type: 'msg' }, filename: 'note.txt' },
+			{},
+			{ payload: Buffer.from('hello file') },
+		);
 		expect(uploaded).toMatchObject({ filename: 'note.txt', size: 10 });
 		const fromUrl = await run('file:uploadFromUrl', { download_url: fileServerUrl });
 		expect(fromUrl).toMatchObject({ filename: 'logo.png', size: 8 });

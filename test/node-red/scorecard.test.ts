@@ -50,7 +50,11 @@ function coreTypes(): Set<string> {
 
 /** Whether a `^x.y.z`, `~x.y.z`, `>=x.y.z` or exact range admits `version` (enough for what this package declares). */
 function rangeAdmits(range: string, version: string): boolean {
-	const parse = (text: string) => text.replace(/^[\^~>=v\s]+/, '').split('.').map(Number);
+	const parse = (text: string) =>
+		text
+			.replace(/^[\^~>=v\s]+/, '')
+			.split('.')
+			.map(Number);
 	const [rMajor, rMinor, rPatch] = parse(range);
 	const [major, minor, patch] = parse(version);
 	const atLeast = major! > rMajor! || (major === rMajor && (minor! > rMinor! || (minor === rMinor && patch! >= rPatch!)));
@@ -132,9 +136,21 @@ describe('Node-RED scorecard of dist/node-red', () => {
 	});
 
 	test('the package ships the runtime, the generated editor, the icon and the examples', () => {
-		const output = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		const output = execFileSync('npm', ['pack', '--dry-run', '--json'], {
+			cwd: packageDir,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		});
 		const files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((file) => file.path);
-		for (const required of ['package.json', 'README.md', 'LICENSE', 'nodes-red/index.js', 'nodes-red/index.html', 'nodes-red/icons/chat-messaging.svg', 'api/index.js']) {
+		for (const required of [
+			'package.json',
+			'README.md',
+			'LICENSE',
+			'nodes-red/index.js',
+			'nodes-red/index.html',
+			'nodes-red/icons/chat-messaging.svg',
+			'api/index.js',
+		]) {
 			expect(files).toContain(required);
 		}
 		expect(files.filter((file) => file.startsWith('examples/'))).toHaveLength(examples.length);

@@ -60,7 +60,12 @@ export class Collector {
 
 	/** Resolves once `count` messages arrived; rejects after `timeoutMs`. */
 	waitFor(count: number, timeoutMs = 10_000): Promise<NodeMessage[]> {
-		return waitUntil([this], () => this.messages.length >= count, timeoutMs, () => `expected ${count} message(s), got ${this.messages.length}`).then(() => this.messages);
+		return waitUntil(
+			[this],
+			() => this.messages.length >= count,
+			timeoutMs,
+			() => `expected ${count} message(s), got ${this.messages.length}`,
+		).then(() => this.messages);
 	}
 
 	/** Calls `listener` after each arrival until the returned function is called. */
@@ -71,7 +76,12 @@ export class Collector {
 }
 
 /** Resolves when `done()` holds (checked now and after each arrival at any collector); no timer outlives it. */
-export function waitUntil(collectors: Collector[], done: () => boolean, timeoutMs: number, describe: () => string = () => 'condition'): Promise<void> {
+export function waitUntil(
+	collectors: Collector[],
+	done: () => boolean,
+	timeoutMs: number,
+	describe: () => string = () => 'condition',
+): Promise<void> {
 	return new Promise((resolve, reject) => {
 		if (done()) return resolve();
 		const unsubscribes: Array<() => void> = [];
@@ -102,7 +112,13 @@ export async function runAction(
 	sandbox: Sandbox,
 	props: Record<string, unknown>,
 	msg: NodeMessage = {},
-	options: { token?: string; expectOutputs?: number; settleMs?: number; config?: Record<string, unknown>; beforeInput?: () => void | Promise<void> } = {},
+	options: {
+		token?: string;
+		expectOutputs?: number;
+		settleMs?: number;
+		config?: Record<string, unknown>;
+		beforeInput?: () => void | Promise<void>;
+	} = {},
 ): Promise<ActionRun> {
 	const flow = [
 		{ id: TAB, type: 'tab', label: 'test' },
@@ -119,7 +135,12 @@ export async function runAction(
 		await options.beforeInput?.();
 		(helper.getNode('action') as unknown as { receive(msg: NodeMessage): void }).receive(msg);
 		const expected = options.expectOutputs ?? 1;
-		await waitUntil([out, caught], () => out.messages.length >= expected || caught.messages.length > 0, 15_000, () => `${expected} output(s) or an error`);
+		await waitUntil(
+			[out, caught],
+			() => out.messages.length >= expected || caught.messages.length > 0,
+			15_000,
+			() => `${expected} output(s) or an error`,
+		);
 		if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
 		return { outputs: out.messages, caught: caught.messages[0] };
 	} finally {
@@ -172,7 +193,13 @@ export async function startNodeHttp(): Promise<{ url: string; server: Server; st
 }
 
 /** A direct call to the sandbox (independent of the nodes), for set-up and for checking effects. */
-export async function sandboxCall(sandbox: Sandbox, method: string, path: string, body?: unknown, token = sandbox.tokens[0]!): Promise<{ status: number; body: any }> {
+export async function sandboxCall(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+	token = sandbox.tokens[0]!,
+): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${sandbox.url}${path}`, {
 		method,
 		headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -4,138 +4,142 @@ import { join } from 'path';
 import { call, data, FAST, startSandbox } from './helpers';
 
 describe('rate limit', () => {
-  test('beyond burst 10 → 429 rate_limit_exceeded with Retry-After; control API exempt', async () => {
-    const sbx = await startSandbox({ ...FAST, rateLimit: 2 });
-    try {
-      const statuses: number[] = [];
-      let limited: Awaited<ReturnType<typeof call>> | undefined;
-      for (let i = 0; i < 14; i += 1) {
-        const res = await call(sbx, 'GET', '/workspace');
-        statuses.push(res.status);
-        if (res.status === 429) limited ??= res;
-      }
-      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
-      expect(statuses.slice(11)).toContain(429);
-      expect(limited!.body).toMatchObject({ status: 'error', error_code: 'rate_limit_exceeded' });
-      expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect((await call(sbx, 'GET', '/_sandbox/deliveries')).status).toBe(200);
-    } finally {
-      await sbx.stop();
-    }
-  });
+	test('beyond burst 10 → 429 rate_limit_exceeded with Retry-After; control API exempt', async () => {
+		const sbx = await startSandbox({ ...FAST, rateLimit: 2 });
+		try {
+			const statuses: number[] = [];
+			let limited: Awaited<ReturnType<typeof call>> | undefined;
+			for (let i = 0; i < 14; i += 1) {
+				const res = await call(sbx, 'GET', '/workspace');
+				statuses.push(res.status);
+				if (res.status === 429) limited ??= res;
+			}
+			expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+			expect(statuses.slice(11)).toContain(429);
+			expect(limited!.body).toMatchObject({ status: 'error', error_code: 'rate_limit_exceeded' });
+			expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+			expect((await call(sbx, 'GET', '/_sandbox/deliveries')).status).toBe(200);
+		} finally {
+			await sbx.stop();
+		}
+	});
 
-  test('off by default', async () => {
-    const sbx = await startSandbox(FAST);
-    try {
-      const results = await Promise.all(Array.from({ length: 30 }, () => call(sbx, 'GET', '/workspace')));
-      expect(results.every((r) => r.status === 200)).toBe(true);
-    } finally {
-      await sbx.stop();
-    }
-  });
+	test('off by default', async () => {
+		const sbx = await startSandbox(FAST);
+		try {
+			const results = await Promise.all(Array.from({ length: 30 }, () => call(sbx, 'GET', '/workspace')));
+			expect(results.every((r) => r.status === 200)).toBe(true);
+		} finally {
+			await sbx.stop();
+		}
+	});
 });
 
 describe('faults', () => {
-  test('fault-rate 1: 500, 502, 429+Retry-After, and dropped connections both before and after taking effect', async () => {
-    const sbx = await startSandbox({ ...FAST, faultRate: 1, chats: 5 });
-    try {
-      const seen = new Set<string>();
-      let dropped = 0;
-      for (let i = 0; i < 40; i += 1) {
-        try {
-          const res = await call(sbx, 'POST', '/webhooks', { event_type: 'chat:created', url: `https://h.example.com/${i}`, enabled: false });
-          if (res.status === 500) expect(res.body.error_code).toBe('internal_error');
-          if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy();
-          if (res.status === 502) expect(res.headers.get('content-type')).toContain('text/html');
-          seen.add(String(res.status));
-        } catch {
-          dropped += 1;
-        }
-      }
-      expect(seen).toEqual(new Set(['500', '502', '429']));
-      expect(dropped).toBeGreaterThan(0);
-      // Some dropped requests still took effect (drop-after), others did not (drop-before): the
-      // webhook count (read via the exempt control API) lies strictly between 0 and the number of drops.
-      const created = (await data(sbx, '/_sandbox/webhooks')).webhooks.length;
-      expect(created).toBeGreaterThan(0);
-      expect(created).toBeLessThan(dropped);
-    } finally {
-      await sbx.stop();
-    }
-  });
+	test('fault-rate 1: 500, 502, 429+Retry-After, and dropped connections both before and after taking effect', async () => {
+		const sbx = await startSandbox({ ...FAST, faultRate: 1, chats: 5 });
+		try {
+			const seen = new Set<string>();
+			let dropped = 0;
+			for (let i = 0; i < 40; i += 1) {
+				try {
+					const res = await call(sbx, 'POST', '/webhooks', {
+						event_type: 'chat:created',
+						url: `https://h.example.com/${i}`,
+						enabled: false,
+					});
+					if (res.status === 500) expect(res.body.error_code).toBe('internal_error');
+					if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy();
+					if (res.status === 502) expect(res.headers.get('content-type')).toContain('text/html');
+					seen.add(String(res.status));
+				} catch {
+					dropped += 1;
+				}
+			}
+			expect(seen).toEqual(new Set(['500', '502', '429']));
+			expect(dropped).toBeGreaterThan(0);
+			// Some dropped requests still took effect (drop-after), others did not (drop-before): the
+			// webhook count (read via the exempt control API) lies strictly between 0 and the number of drops.
+			const created = (await data(sbx, '/_sandbox/webhooks')).webhooks.length;
+			expect(created).toBeGreaterThan(0);
+			expect(created).toBeLessThan(dropped);
+		} finally {
+			await sbx.stop();
+		}
+	});
 
-  test('latency-ms delays API answers (control API exempt)', async () => {
-    const sbx = await startSandbox({ ...FAST, latencyMs: 150 });
-    try {
-      let started = Date.now();
-      await call(sbx, 'GET', '/workspace');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-      started = Date.now();
-      await call(sbx, 'GET', '/_sandbox/queue');
-      expect(Date.now() - started).toBeLessThan(140);
-    } finally {
-      await sbx.stop();
-    }
-  });
+	test('latency-ms delays API answers (control API exempt)', async () => {
+		const sbx = await startSandbox({ ...FAST, latencyMs: 150 });
+		try {
+			let started = Date.now();
+			await call(sbx, 'GET', '/workspace');
+			expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+			started = Date.now();
+			await call(sbx, 'GET', '/_sandbox/queue');
+			expect(Date.now() - started).toBeLessThan(140);
+		} finally {
+			await sbx.stop();
+		}
+	});
 });
 
 describe('state, reset, determinism', () => {
-  test('--state persists everything and reloads it; writes leave no temp file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
-    const file = join(dir, 'state.json');
-    try {
-      const first = await startSandbox({ ...FAST, statePath: file, tokens: ['keep'] });
-      const sent = await call(first, 'POST', '/messages', { phone: '+4915100000777', text: 'persist me' });
-      const hook = await call(first, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/x', enabled: false });
-      await call(first, 'PATCH', `/chats/${sent.body.data.chat_id}`, { name: 'Persisted chat' });
-      await first.stop();
-      expect(existsSync(file)).toBe(true);
-      expect(readdirSync(dir)).toEqual(['state.json']);
-      expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('chat-messaging-sandbox-state');
-      const second = await startSandbox({ ...FAST, statePath: file, tokens: ['keep'] });
-      try {
-        expect((await data(second, `/chats/${sent.body.data.chat_id}`)).name).toBe('Persisted chat');
-        expect((await data(second, `/messages/${sent.body.data.message_uid}`)).text).toBe('persist me');
-        expect(await data(second, `/webhooks/${hook.body.data.id}`)).toMatchObject({ url: 'https://h.example.com/x' });
-        expect((await data(second, '/workspace')).messaging_quota.used).toBe(1);
-      } finally {
-        await second.stop();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+	test('--state persists everything and reloads it; writes leave no temp file', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
+		const file = join(dir, 'state.json');
+		try {
+			const first = await startSandbox({ ...FAST, statePath: file, tokens: ['keep'] });
+			const sent = await call(first, 'POST', '/messages', { phone: '+4915100000777', text: 'persist me' });
+			const hook = await call(first, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/x', enabled: false });
+			await call(first, 'PATCH', `/chats/${sent.body.data.chat_id}`, { name: 'Persisted chat' });
+			await first.stop();
+			expect(existsSync(file)).toBe(true);
+			expect(readdirSync(dir)).toEqual(['state.json']);
+			expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('chat-messaging-sandbox-state');
+			const second = await startSandbox({ ...FAST, statePath: file, tokens: ['keep'] });
+			try {
+				expect((await data(second, `/chats/${sent.body.data.chat_id}`)).name).toBe('Persisted chat');
+				expect((await data(second, `/messages/${sent.body.data.message_uid}`)).text).toBe('persist me');
+				expect(await data(second, `/webhooks/${hook.body.data.id}`)).toMatchObject({ url: 'https://h.example.com/x' });
+				expect((await data(second, '/workspace')).messaging_quota.used).toBe(1);
+			} finally {
+				await second.stop();
+			}
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 
-  test('POST /_sandbox/reset restores the seeded start', async () => {
-    const sbx = await startSandbox(FAST);
-    try {
-      const before = await data(sbx, '/chats');
-      const chat = before.chats[0];
-      await call(sbx, 'PATCH', `/chats/${chat.id}`, { name: 'Changed', closed: !chat.closed });
-      await call(sbx, 'POST', '/messages', { phone: '+4915100000888', text: 'gone after reset' });
-      await call(sbx, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/x', enabled: false });
-      expect((await call(sbx, 'POST', '/_sandbox/reset')).status).toBe(200);
-      expect(await data(sbx, '/chats')).toEqual(before);
-      expect((await data(sbx, '/webhooks')).webhooks).toEqual([]);
-      expect((await data(sbx, '/workspace')).messaging_quota.used).toBe(0);
-    } finally {
-      await sbx.stop();
-    }
-  });
+	test('POST /_sandbox/reset restores the seeded start', async () => {
+		const sbx = await startSandbox(FAST);
+		try {
+			const before = await data(sbx, '/chats');
+			const chat = before.chats[0];
+			await call(sbx, 'PATCH', `/chats/${chat.id}`, { name: 'Changed', closed: !chat.closed });
+			await call(sbx, 'POST', '/messages', { phone: '+4915100000888', text: 'gone after reset' });
+			await call(sbx, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/x', enabled: false });
+			expect((await call(sbx, 'POST', '/_sandbox/reset')).status).toBe(200);
+			expect(await data(sbx, '/chats')).toEqual(before);
+			expect((await data(sbx, '/webhooks')).webhooks).toEqual([]);
+			expect((await data(sbx, '/workspace')).messaging_quota.used).toBe(0);
+		} finally {
+			await sbx.stop();
+		}
+	});
 
-  test('the same seed generates the same workspace; another seed differs', async () => {
-    const [a, b, c] = await Promise.all([
-      startSandbox({ ...FAST, seed: 42, chats: 30 }),
-      startSandbox({ ...FAST, seed: 42, chats: 30 }),
-      startSandbox({ ...FAST, seed: 43, chats: 30 }),
-    ]);
-    try {
-      const [ca, cb, cc] = await Promise.all([data(a, '/chats'), data(b, '/chats'), data(c, '/chats')]);
-      expect(ca).toEqual(cb);
-      expect(ca).not.toEqual(cc);
-      expect(await data(a, '/workspace/teammates')).toEqual(await data(b, '/workspace/teammates'));
-    } finally {
-      await Promise.all([a.stop(), b.stop(), c.stop()]);
-    }
-  });
+	test('the same seed generates the same workspace; another seed differs', async () => {
+		const [a, b, c] = await Promise.all([
+			startSandbox({ ...FAST, seed: 42, chats: 30 }),
+			startSandbox({ ...FAST, seed: 42, chats: 30 }),
+			startSandbox({ ...FAST, seed: 43, chats: 30 }),
+		]);
+		try {
+			const [ca, cb, cc] = await Promise.all([data(a, '/chats'), data(b, '/chats'), data(c, '/chats')]);
+			expect(ca).toEqual(cb);
+			expect(ca).not.toEqual(cc);
+			expect(await data(a, '/workspace/teammates')).toEqual(await data(b, '/workspace/teammates'));
+		} finally {
+			await Promise.all([a.stop(), b.stop(), c.stop()]);
+		}
+	});
 });

@@ -19,7 +19,10 @@ export interface CliResult {
 export interface N8nRun {
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ executionStatus?: string; data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>>;
+			runData: Record<
+				string,
+				Array<{ executionStatus?: string; data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>
+			>;
 			error?: { message?: string; description?: string; name?: string; [key: string]: unknown };
 			lastNodeExecuted?: string;
 		};
@@ -92,7 +95,11 @@ export class N8nInstance {
 	cli(args: string[], timeoutMs = 120_000): Promise<CliResult> {
 		const started = Date.now();
 		return new Promise((resolve, reject) => {
-			const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+			const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, ...args], {
+				env: this.env(),
+				stdio: ['ignore', 'pipe', 'pipe'],
+				detached: true,
+			});
 			this.live.add(child);
 			let stdout = '';
 			let stderr = '';
@@ -140,7 +147,11 @@ export class N8nInstance {
 	async start(timeoutMs = 90_000): Promise<number> {
 		const started = Date.now();
 		this.serverLog = createWriteStream(join(this.logDir, 'n8n-start.log'), { flags: 'a' });
-		const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, 'start'], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, 'start'], {
+			env: this.env(),
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		this.server = child;
 		this.live.add(child);
 		child.stdout?.pipe(this.serverLog, { end: false });
@@ -190,9 +201,7 @@ export class N8nInstance {
 			body: JSON.stringify({ email: 'owner@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' }),
 		});
 		if (!owner.ok) throw new Error(`owner setup answered ${owner.status}: ${await owner.text()}`);
-		this.cookie = (owner.headers.getSetCookie?.() ?? [])
-			.map((cookie) => cookie.split(';')[0])
-			.join('; ');
+		this.cookie = (owner.headers.getSetCookie?.() ?? []).map((cookie) => cookie.split(';')[0]).join('; ');
 		const scopes = (await this.rest('GET', '/rest/api-keys/scopes')) as string[];
 		const wanted = scopes.filter((scope) => /^(workflow|execution):/.test(scope));
 		const key = (await this.rest('POST', '/rest/api-keys', { label: 'e2e', scopes: wanted, expiresAt: null })) as { rawApiKey: string };

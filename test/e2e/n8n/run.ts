@@ -209,7 +209,13 @@ async function main(): Promise<void> {
 		async () => {
 			// CI may have built dist/ in an earlier stage; E2E_SKIP_BUILD=1 packs that build as it is.
 			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-			const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{
+			const packed = JSON.parse(
+				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
+					cwd: ROOT,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'ignore'],
+				}),
+			) as Array<{
 				filename: string;
 				files: Array<{ path: string }>;
 			}>;
@@ -224,7 +230,11 @@ async function main(): Promise<void> {
 				const described = new (Object.values(exported)[0])().description.version;
 				return Array.isArray(described) ? Math.max(...described) : described;
 			};
-			const nodeFile = (name: string) => required(manifest.n8n.nodes.find((file) => file.endsWith(`/${name}.node.js`)), `the n8n.nodes entry of ${name}`);
+			const nodeFile = (name: string) =>
+				required(
+					manifest.n8n.nodes.find((file) => file.endsWith(`/${name}.node.js`)),
+					`the n8n.nodes entry of ${name}`,
+				);
 			actionVersion = version(nodeFile('ChatMessaging'));
 			triggerVersion = version(nodeFile('ChatMessagingTrigger'));
 			return `${packed[0].filename}, ${files.length} files, node versions ${actionVersion}/${triggerVersion}`;
@@ -250,7 +260,14 @@ async function main(): Promise<void> {
 	await check(
 		`sandbox: started with ${CHAT_COUNT} chats`,
 		async () => {
-			const started = await startSandbox({ tokens: [TOKEN], seed: 7, chats: CHAT_COUNT, paceMs: 50, deliveredAfterMs: 200, readAfterMs: 400 });
+			const started = await startSandbox({
+				tokens: [TOKEN],
+				seed: 7,
+				chats: CHAT_COUNT,
+				paceMs: 50,
+				deliveredAfterMs: 200,
+				readAfterMs: 400,
+			});
 			sandboxUrl = started.url.replace(/\/+$/, '');
 			stopSandbox = () => started.stop();
 			allChats = await sandboxChats();
@@ -335,7 +352,10 @@ async function main(): Promise<void> {
 		assert(message.text === sendText, `the sandbox holds text ${JSON.stringify(message.text)}`);
 		assert(message.from_me === true, 'the message is not from the workspace');
 		const chat = (await sandboxChats()).find((c) => c.id === message.chat_id);
-		assert(chat && chat.phone && chat.phone.replace(/^\+/, '') === sendPhone.replace(/^\+/, ''), `the message went to chat ${JSON.stringify(chat)}`);
+		assert(
+			chat && chat.phone && chat.phone.replace(/^\+/, '') === sendPhone.replace(/^\+/, ''),
+			`the message went to chat ${JSON.stringify(chat)}`,
+		);
 		const history = await sandbox<{ messages: Array<{ text: string }> }>('GET', `/chats/${message.chat_id}/messages`);
 		const copies = history.messages.filter((m) => m.text === sendText).length;
 		assert(copies === 1, `the chat holds ${copies} copies of the message`);
@@ -350,12 +370,18 @@ async function main(): Promise<void> {
 		nodeItems(added.run, ACTION_NODE_NAME);
 		const afterAdd = await sandbox<{ labels: string[] }>('GET', `/chats/${chatForLabels.id}/labels`);
 		const expectedAfterAdd = [...new Set([...before.labels, ...labelsToAdd])];
-		assert(equalSets(afterAdd.labels, expectedAfterAdd), `after add: ${JSON.stringify(afterAdd.labels)}, expected ${JSON.stringify(expectedAfterAdd)}`);
+		assert(
+			equalSets(afterAdd.labels, expectedAfterAdd),
+			`after add: ${JSON.stringify(afterAdd.labels)}, expected ${JSON.stringify(expectedAfterAdd)}`,
+		);
 		const replaced = await execute(WORKFLOW_IDS.replaceLabels);
 		assert(replaced.cli.code === 0, `replace: n8n execute failed: ${describeCli(replaced.cli)}`);
 		nodeItems(replaced.run, ACTION_NODE_NAME);
 		const afterReplace = await sandbox<{ labels: string[] }>('GET', `/chats/${chatForLabels.id}/labels`);
-		assert(equalSets(afterReplace.labels, labelsReplacement), `after replace: ${JSON.stringify(afterReplace.labels)}, expected ${JSON.stringify(labelsReplacement)}`);
+		assert(
+			equalSets(afterReplace.labels, labelsReplacement),
+			`after replace: ${JSON.stringify(afterReplace.labels)}, expected ${JSON.stringify(labelsReplacement)}`,
+		);
 		return `${JSON.stringify(before.labels)} → ${JSON.stringify(afterAdd.labels)} → ${JSON.stringify(afterReplace.labels)}`;
 	});
 
@@ -367,7 +393,10 @@ async function main(): Promise<void> {
 		const text = `${error?.message ?? ''} ${error?.description ?? ''} ${cli.stdout} ${cli.stderr}`;
 		assert(/phone/i.test(text), `the error does not name the field "phone": ${describeCli(cli)}`);
 		// Refused by the node itself: a service answer would be a NodeApiError carrying its HTTP status.
-		assert(error?.name === 'NodeOperationError' && !error.httpCode, `not refused before the request: ${JSON.stringify(error).slice(0, 400)}`);
+		assert(
+			error?.name === 'NodeOperationError' && !error.httpCode,
+			`not refused before the request: ${JSON.stringify(error).slice(0, 400)}`,
+		);
 		const quotaAfter = await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue');
 		assert(quotaAfter.quota.used === quotaBefore.quota.used, 'a message was charged');
 		return `error: ${(error?.message ?? '').slice(0, 120)}`;
@@ -385,10 +414,17 @@ async function main(): Promise<void> {
 
 	await check("Credential: n8n's Test button passes with the stored token and names a wrong one", async () => {
 		// As the editor does: read the credential (n8n redacts the token), send it back to /test.
-		const stored = (await running().rest('GET', `/rest/credentials/${CREDENTIAL_ID}?includeData=true`)) as { id: string; name: string; type: string; data: Record<string, unknown> };
+		const stored = (await running().rest('GET', `/rest/credentials/${CREDENTIAL_ID}?includeData=true`)) as {
+			id: string;
+			name: string;
+			type: string;
+			data: Record<string, unknown>;
+		};
 		assert(!JSON.stringify(stored).includes(TOKEN), 'the editor API returns the token in clear');
 		const test = async (data: Record<string, unknown>) =>
-			(await running().rest('POST', '/rest/credentials/test', { credentials: { id: stored.id, name: stored.name, type: stored.type, data } })) as { status: string; message: string };
+			(await running().rest('POST', '/rest/credentials/test', {
+				credentials: { id: stored.id, name: stored.name, type: stored.type, data },
+			})) as { status: string; message: string };
 		// A trailing slash on the base address must not break the test request.
 		const good = await test({ ...stored.data, baseUrl: `${sandboxUrl}/` });
 		assert(good.status === 'OK', `the stored token failed the test: ${JSON.stringify(good)}`);
@@ -408,10 +444,15 @@ async function main(): Promise<void> {
 		const url = new URL(subscription.url);
 		assert(subscription.event_type === 'message:received:new', `subscribed to ${subscription.event_type}`);
 		assert(subscription.enabled, 'the subscription is disabled');
-		assert(url.origin === running().baseUrl && url.pathname === `/webhook/${TRIGGER_WEBHOOK_ID}/chat-messaging`, `unexpected webhook URL ${url.origin}${url.pathname}`);
+		assert(
+			url.origin === running().baseUrl && url.pathname === `/webhook/${TRIGGER_WEBHOOK_ID}/chat-messaging`,
+			`unexpected webhook URL ${url.origin}${url.pathname}`,
+		);
 		assert((url.searchParams.get('secret') ?? '').length >= 16, 'the URL carries no secret of at least 16 characters');
 		// What n8n stored of the trigger's static data at activation (reported, not asserted).
-		const stored = (await running().publicApi('GET', `/workflows/${WORKFLOW_IDS.trigger}`)).body as { staticData?: Record<string, Record<string, unknown>> | null };
+		const stored = (await running().publicApi('GET', `/workflows/${WORKFLOW_IDS.trigger}`)).body as {
+			staticData?: Record<string, Record<string, unknown>> | null;
+		};
 		const staticKeys = Object.values(stored.staticData ?? {}).flatMap((entry) => Object.keys(entry ?? {}));
 		return `${url.origin}${url.pathname}?secret=…; static data keys: ${staticKeys.join(', ') || 'none'}`;
 	});
@@ -427,7 +468,11 @@ async function main(): Promise<void> {
 		assert(subscription, 'no subscription');
 		const url = new URL(subscription.url);
 		url.searchParams.delete('secret');
-		const forged = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_type: 'message:received:new', data: { text: 'forged', message_uid: 'forged-1' } }) });
+		const forged = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ event_type: 'message:received:new', data: { text: 'forged', message_uid: 'forged-1' } }),
+		});
 		await forged.text();
 		assert(forged.status >= 400 && forged.status < 500, `the forged call answered ${forged.status}`);
 		await sleep(1000);
@@ -440,7 +485,11 @@ async function main(): Promise<void> {
 		assert(subscription && inboundChat, 'no subscription');
 		const hook = subscription;
 		const text = `E2E inbound ${randomBytes(4).toString('hex')}`;
-		const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text, duplicate: true });
+		const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', {
+			phone: inboundChat.phone,
+			text,
+			duplicate: true,
+		});
 		type Delivery = { ok: boolean; duplicate: boolean; status_code?: number; body: { data?: { text?: string } } };
 		const deliveries = await waitFor(
 			'both deliveries answered',
@@ -455,10 +504,14 @@ async function main(): Promise<void> {
 			deliveries.every((d) => d.ok),
 			`a delivery failed: ${JSON.stringify(deliveries.map((d) => d.status_code))}`,
 		);
-		const finished = await waitFor('a finished execution', async () => {
-			const list = await executions();
-			return list.length > 0 && list.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? list : undefined;
-		}, 15_000);
+		const finished = await waitFor(
+			'a finished execution',
+			async () => {
+				const list = await executions();
+				return list.length > 0 && list.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? list : undefined;
+			},
+			15_000,
+		);
 		// Give a second execution, if the duplicate started one, time to be recorded.
 		await sleep(1500);
 		const list = await executions();
@@ -467,41 +520,58 @@ async function main(): Promise<void> {
 		const runs = list[0].data?.resultData.runData[TRIGGER_NODE_NAME];
 		const items = runs?.[0]?.data?.main?.[0] ?? [];
 		assert(items.length === 1, `the trigger emitted ${items.length} items`);
-		assert(JSON.stringify(items[0].json).includes(text), `the item does not carry the text: ${JSON.stringify(items[0].json).slice(0, 400)}`);
+		assert(
+			JSON.stringify(items[0].json).includes(text),
+			`the item does not carry the text: ${JSON.stringify(items[0].json).slice(0, 400)}`,
+		);
 		assert(JSON.stringify(items[0].json).includes(incoming.message.uid), 'the item does not carry the message uid');
 		return `${deliveries.length} deliveries (${deliveries.map((d) => d.status_code).join(', ')}), ${finished.length} execution`;
 	});
 
-	await check('(d) Trigger: after an n8n restart the stored secret still admits deliveries (same subscription, one execution)', async () => {
-		assert(subscription && inboundChat, 'no subscription');
-		const before = (await executions()).length;
-		// n8n 2.41 serves the persisted webhook after a restart; the node's secret comes from the static
-		// data n8n saved at activation, so a lost secret would turn every delivery into a 401.
-		await running().stop();
-		const restarted = Date.now();
-		const ready = await running().start();
-		// Registered once the node itself answers: 401 for a call without the secret (404 before that).
-		const bare = new URL(subscription.url);
-		bare.searchParams.delete('secret');
-		const registeredAfter = await waitFor('the production webhook after restart', async () => {
-			const response = await fetch(bare, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			await response.text();
-			return response.status === 401 ? Date.now() - restarted : undefined;
-		}, 20_000);
-		const hooks = await ourHooks();
-		assert(hooks.length === 1, `the sandbox holds ${hooks.length} subscriptions of the trigger after restart`);
-		assert(hooks[0].id === subscription.id && hooks[0].url === subscription.url, 'the subscription was replaced or re-pointed on restart');
-		const text = `E2E after restart ${randomBytes(4).toString('hex')}`;
-		await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text });
-		const list = await waitFor('the execution after restart', async () => {
-			const all = await executions();
-			return all.length > before && all.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? all : undefined;
-		}, 15_000);
-		assert(list.length === before + 1, `${list.length - before} new executions for one message`);
-		const latest = list.find((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
-		assert(latest && latest.status === 'success', 'no successful execution carries the text sent after restart');
-		return `ready after ${ready} ms, webhook answering after ${registeredAfter} ms; subscription ${subscription.id} kept`;
-	});
+	await check(
+		'(d) Trigger: after an n8n restart the stored secret still admits deliveries (same subscription, one execution)',
+		async () => {
+			assert(subscription && inboundChat, 'no subscription');
+			const before = (await executions()).length;
+			// n8n 2.41 serves the persisted webhook after a restart; the node's secret comes from the static
+			// data n8n saved at activation, so a lost secret would turn every delivery into a 401.
+			await running().stop();
+			const restarted = Date.now();
+			const ready = await running().start();
+			// Registered once the node itself answers: 401 for a call without the secret (404 before that).
+			const bare = new URL(subscription.url);
+			bare.searchParams.delete('secret');
+			const registeredAfter = await waitFor(
+				'the production webhook after restart',
+				async () => {
+					const response = await fetch(bare, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+					await response.text();
+					return response.status === 401 ? Date.now() - restarted : undefined;
+				},
+				20_000,
+			);
+			const hooks = await ourHooks();
+			assert(hooks.length === 1, `the sandbox holds ${hooks.length} subscriptions of the trigger after restart`);
+			assert(
+				hooks[0].id === subscription.id && hooks[0].url === subscription.url,
+				'the subscription was replaced or re-pointed on restart',
+			);
+			const text = `E2E after restart ${randomBytes(4).toString('hex')}`;
+			await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text });
+			const list = await waitFor(
+				'the execution after restart',
+				async () => {
+					const all = await executions();
+					return all.length > before && all.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? all : undefined;
+				},
+				15_000,
+			);
+			assert(list.length === before + 1, `${list.length - before} new executions for one message`);
+			const latest = list.find((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
+			assert(latest && latest.status === 'success', 'no successful execution carries the text sent after restart');
+			return `ready after ${ready} ms, webhook answering after ${registeredAfter} ms; subscription ${subscription.id} kept`;
+		},
+	);
 
 	await check('(e) Trigger: deactivation removes the subscription', async () => {
 		const deactivated = await running().publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/deactivate`);
@@ -516,8 +586,15 @@ async function main(): Promise<void> {
 		const executionsJson = JSON.stringify(await executions());
 		await running().stop();
 		const startLog = readFileSync(join(logDir, 'n8n-start.log'), 'utf8');
-		const places: Record<string, string> = { 'CLI output': cliOutputs.join('\n'), 'n8n start log': startLog, executions: executionsJson, workflows: JSON.stringify(stored.body) };
-		const leaks = Object.entries(places).filter(([, text]) => text.includes(TOKEN)).map(([where]) => where);
+		const places: Record<string, string> = {
+			'CLI output': cliOutputs.join('\n'),
+			'n8n start log': startLog,
+			executions: executionsJson,
+			workflows: JSON.stringify(stored.body),
+		};
+		const leaks = Object.entries(places)
+			.filter(([, text]) => text.includes(TOKEN))
+			.map(([where]) => where);
 		assert(leaks.length === 0, `the token appears in: ${leaks.join(', ')}`);
 		assert(JSON.stringify(stored.body).includes(WORKFLOW_IDS.trigger), 'the workflow listing is not what was checked');
 		return `searched ${Object.keys(places).join(', ')}`;

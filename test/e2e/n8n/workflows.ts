@@ -83,12 +83,18 @@ export interface WorkflowInputs {
 export function workflows(inputs: WorkflowInputs) {
 	const act = (parameters: Record<string, unknown>) => action(parameters, inputs.actionTypeVersion);
 	return [
-		workflow(WORKFLOW_IDS.listChats, 'E2E list all chats', [manualTrigger, act({ resource: 'chat', operation: 'getAll', returnAll: true })]),
+		workflow(WORKFLOW_IDS.listChats, 'E2E list all chats', [
+			manualTrigger,
+			act({ resource: 'chat', operation: 'getAll', returnAll: true }),
+		]),
 		workflow(WORKFLOW_IDS.sendMessage, 'E2E send to phone', [
 			manualTrigger,
 			act({ resource: 'message', operation: 'sendToPhone', phone: inputs.phone, text: inputs.text, additionalFields: {} }),
 		]),
-		workflow(WORKFLOW_IDS.addLabels, 'E2E add labels', [manualTrigger, act({ resource: 'label', operation: 'add', chat_id: inputs.chatId, labels: inputs.labelsToAdd })]),
+		workflow(WORKFLOW_IDS.addLabels, 'E2E add labels', [
+			manualTrigger,
+			act({ resource: 'label', operation: 'add', chat_id: inputs.chatId, labels: inputs.labelsToAdd }),
+		]),
 		workflow(WORKFLOW_IDS.replaceLabels, 'E2E replace labels', [
 			manualTrigger,
 			act({ resource: 'label', operation: 'replace', chat_id: inputs.chatId, labels: inputs.labelsReplacement }),

@@ -66,7 +66,11 @@ export function resolveParameters(properties: INodeProperties[], given: Paramete
 /** `={{...}}` expressions of the credential: only `$credentials.<name>` references are needed here. */
 function resolveCredentialExpression(value: string, credentials: Credentials): string {
 	if (!value.startsWith('=')) return value;
-	return value.slice(1).replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String((credentials as unknown as Record<string, unknown>)[name] ?? ''));
+	return value
+		.slice(1)
+		.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) =>
+			String((credentials as unknown as Record<string, unknown>)[name] ?? ''),
+		);
 }
 
 /** n8n's httpRequestWithAuthentication for a generic credential, over real HTTP. */
@@ -88,7 +92,10 @@ export function authenticatedHttp(credentials: Credentials, requests: RecordedRe
 		};
 		const body = options.body as unknown;
 		// As n8n: a string or a non-empty object/buffer is sent as it is; GET never carries a body.
-		if (options.method !== 'GET' && (typeof body === 'string' || (body && typeof body === 'object' && (!ArrayBuffer.isView(body) || body.byteLength > 0)))) {
+		if (
+			options.method !== 'GET' &&
+			(typeof body === 'string' || (body && typeof body === 'object' && (!ArrayBuffer.isView(body) || body.byteLength > 0)))
+		) {
 			config.data = body;
 		}
 		if (options.ignoreHttpStatusErrors) config.validateStatus = () => true;
@@ -107,7 +114,14 @@ export function authenticatedHttp(credentials: Credentials, requests: RecordedRe
 }
 
 export function makeNode(type: string, parameters: Parameters = {}): INode {
-	return { id: `node-${type}`, name: type, type: `CUSTOM.${type}`, typeVersion: 1, position: [0, 0], parameters: parameters as INode['parameters'] };
+	return {
+		id: `node-${type}`,
+		name: type,
+		type: `CUSTOM.${type}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+	};
 }
 
 export interface ExecuteOptions {
@@ -146,7 +160,11 @@ export function createExecuteContext(options: ExecuteOptions) {
 			},
 			assertBinaryData(itemIndex: number, propertyName: string): IBinaryData {
 				const binary = items[itemIndex]?.binary?.[propertyName];
-				if (!binary) throw new NodeOperationError(node, `This operation expects the node's input data to contain a binary file '${propertyName}', but none was found [item ${itemIndex}]`);
+				if (!binary)
+					throw new NodeOperationError(
+						node,
+						`This operation expects the node's input data to contain a binary file '${propertyName}', but none was found [item ${itemIndex}]`,
+					);
 				return binary;
 			},
 			async getBinaryDataBuffer(itemIndex: number, propertyName: string): Promise<Buffer> {

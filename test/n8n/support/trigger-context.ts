@@ -126,7 +126,13 @@ export async function startWebhookServer(events: string[], staticData: IDataObje
 	const server: Server = createServer((request, response) => {
 		void (async () => {
 			const url = new URL(request.url ?? '/', 'http://localhost');
-			const answer = await callWebhook({ query: Object.fromEntries(url.searchParams), body: await readBody(request), events, staticData, workflowId });
+			const answer = await callWebhook({
+				query: Object.fromEntries(url.searchParams),
+				body: await readBody(request),
+				events,
+				staticData,
+				workflowId,
+			});
 			items.push(...answer.items);
 			answers.push(answer.status);
 			response.writeHead(answer.status, { 'content-type': 'application/json' });
