@@ -8,6 +8,7 @@
  */
 import { ChatMessagingError, isNotFound } from './errors';
 import type { Executor } from './executor';
+import { isRecord } from './validation';
 
 /** One delivery, flattened. Values a delivery does not carry are null. */
 export type ChatEvent = {
@@ -20,10 +21,6 @@ export type ChatEvent = {
 	/** The delivery as received. */
 	raw: Record<string, unknown>;
 };
-
-type JsonObject = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 const first = (...values: unknown[]): unknown => values.find((value) => value !== undefined && value !== null);
 

@@ -6,7 +6,7 @@
 import { findOperation, operationId } from './catalogue';
 import { ChatMessagingError, inputError, serviceError, toTransportFailure, type TransportFailure } from './errors';
 import { SERVICE_RATE_LIMIT, TokenBucket, type RateLimit } from './pacing';
-import { encodeMultipart, prepareRequest, type PreparedRequest } from './validation';
+import { encodeMultipart, isRecord, prepareRequest, type PreparedRequest } from './validation';
 import type { BinaryInput, OperationDescriptor, Timing, Transport, TransportRequest, TransportResponse } from './types';
 
 export interface RetryPolicy {
@@ -76,8 +76,6 @@ function retryAfterMs(response: TransportResponse, now: number): number | undefi
 	const date = Date.parse(value);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 export class Executor {
 	readonly baseUrl: string;

@@ -5,5 +5,5 @@ export * from './errors';
 export * from './executor';
 export * from './pacing';
 export * from './events';
-export { prepareRequest, coerceField, PHONE_PATTERN, JID_PATTERN } from './validation';
+export { prepareRequest, coerceField, isBlank, isRecord, PHONE_PATTERN, JID_PATTERN } from './validation';
 export { EVENT_TYPES } from './fields';

@@ -24,7 +24,11 @@ export interface PreparedRequest {
 	multipart?: Record<string, string | BinaryInput>;
 }
 
-const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+/** Not given: undefined, null or an empty string. */
+export const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+/** A JSON object (not an array, not null). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 function describe(value: unknown): string {
 	if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;

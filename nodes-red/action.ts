@@ -8,6 +8,7 @@ import {
 	ChatMessagingError,
 	findOperation,
 	inputError,
+	isBlank,
 	operationId,
 	type Attachment,
 	type BinaryInput,
@@ -45,8 +46,6 @@ const MIME_BY_EXTENSION: Record<string, string> = {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	!!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
-
-const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 function guessMimeType(filename: string | undefined): string | undefined {
 	const extension = filename?.split('.').pop()?.toLowerCase();
