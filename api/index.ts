@@ -5,5 +5,6 @@ export * from './errors';
 export * from './executor';
 export * from './pacing';
 export * from './events';
+export * from './defaults';
 export { prepareRequest, coerceField, isBlank, isRecord, PHONE_PATTERN, JID_PATTERN } from './validation';
 export { EVENT_TYPES } from './fields';
