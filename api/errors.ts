@@ -69,6 +69,28 @@ export class ChatMessagingError extends Error {
 export const inputError = (field: string, message: string): ChatMessagingError =>
 	new ChatMessagingError(`${field}: ${message}`, { kind: 'input', field });
 
+/** What a value is, without its contents (which may be large or private). */
+export function describeShape(value: unknown): string {
+	if (value === null || value === undefined) return 'no data';
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	if (typeof value === 'object') {
+		const keys = Object.keys(value);
+		return keys.length ? `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}` : 'an empty object';
+	}
+	return `a ${typeof value}`;
+}
+
+/**
+ * A success answer in a shape the client does not know: an error naming what came back, never
+ * read as "nothing" (for GET /webhooks that would add subscriptions on every activation).
+ */
+export const unexpectedResponse = (request: string, expected: string, data: unknown, operation?: string): ChatMessagingError =>
+	new ChatMessagingError(`The service answered ${request} without ${expected}; it sent ${describeShape(data)}`, {
+		kind: 'service',
+		errorCode: 'unexpected_response',
+		operation,
+	});
+
 /** Whether the service answered 404: the resource does not exist (any more). */
 export const isNotFound = (error: unknown): boolean => error instanceof ChatMessagingError && error.httpStatus === 404;
 

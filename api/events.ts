@@ -6,7 +6,7 @@
  * The platforms keep what is theirs: where deliveries arrive, how the secret is checked, where
  * the seen keys are stored.
  */
-import { ChatMessagingError, isNotFound } from './errors';
+import { ChatMessagingError, isNotFound, unexpectedResponse } from './errors';
 import type { Executor } from './executor';
 import { isRecord } from './validation';
 
@@ -49,11 +49,14 @@ export function parseDelivery(body: unknown): { event: ChatEvent } | { malformed
 	const data = isRecord(body.data) ? body.data : {};
 	const chat = isRecord(body.chat) ? body.chat : isRecord(data.chat) ? data.chat : {};
 	const message = isRecord(body.message) ? body.message : isRecord(data.message) ? data.message : {};
+	// A chat:created delivery may carry the chat record itself as `data` (its id is `id`); in a message
+	// event `data.id` could be the message's, so it is read only here.
+	const isChat = body.event_type === 'chat:created';
 	return {
 		event: {
 			event_type: body.event_type,
-			chat_id: asId(first(data.chat_id, chat.chat_id, chat.id, message.chat_id)),
-			chat_name: asText(first(data.chat_name, chat.chat_name, chat.full_name, chat.name)),
+			chat_id: asId(first(data.chat_id, isChat ? data.id : undefined, chat.chat_id, chat.id, message.chat_id)),
+			chat_name: asText(first(data.chat_name, isChat ? data.name : undefined, chat.chat_name, chat.full_name, chat.name)),
 			text: asText(first(data.text, message.text)),
 			message_uid: asText(first(data.message_uid, message.message_uid, message.uid)),
 			unattended: asFlag(
@@ -75,8 +78,11 @@ export function eventKey(event: ChatEvent): string | undefined {
 	return subject === undefined || subject === null ? undefined : `${event.event_type}|${String(subject)}`;
 }
 
-/** How many event keys SeenEvents remembers unless told otherwise; the service redelivers within seconds. */
-export const SEEN_EVENTS_LIMIT = 500;
+/**
+ * How many event keys SeenEvents remembers unless told otherwise, on both platforms. The service
+ * makes 3 attempts within seconds; 1,000 keys cover bursts of that many events in between.
+ */
+export const SEEN_EVENTS_LIMIT = 1000;
 
 /** The newest `limit` event keys, oldest first; `seed` restores a snapshot (its newest keys). */
 export class SeenEvents {
@@ -122,8 +128,8 @@ function toSubscription(value: unknown): Subscription | undefined {
 }
 
 async function subscriptionsOwned(executor: Executor, ownsUrl: (url: string) => boolean): Promise<Subscription[]> {
-	const result = await executor.run('webhook:getAll');
-	const list = Array.isArray(result) ? result : [];
+	const list = await executor.run('webhook:getAll');
+	if (!Array.isArray(list)) throw unexpectedResponse('GET /webhooks', 'a list of subscriptions', list, 'webhook:getAll');
 	return list.map(toSubscription).filter((item): item is Subscription => item !== undefined && ownsUrl(item.url));
 }
 

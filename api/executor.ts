@@ -4,10 +4,18 @@
  * effect, paces itself under the service's rate and pages through lists.
  */
 import { findOperation, operationId } from './catalogue';
-import { ChatMessagingError, inputError, serviceError, toTransportFailure, type TransportFailure } from './errors';
+import {
+	ChatMessagingError,
+	inputError,
+	isNotFound,
+	serviceError,
+	toTransportFailure,
+	unexpectedResponse,
+	type TransportFailure,
+} from './errors';
 import { SERVICE_RATE_LIMIT, TokenBucket, type RateLimit } from './pacing';
 import { encodeMultipart, isRecord, prepareRequest, type PreparedRequest } from './validation';
-import type { BinaryInput, OperationDescriptor, Timing, Transport, TransportRequest, TransportResponse } from './types';
+import type { BinaryInput, OperationDescriptor, Pagination, Timing, Transport, TransportRequest, TransportResponse } from './types';
 
 export interface RetryPolicy {
 	/** Attempts in total, the first included. */
@@ -63,6 +71,9 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	return trimmed;
 }
 
+const unexpectedAnswer = (op: OperationDescriptor, expected: string, data: unknown): ChatMessagingError =>
+	unexpectedResponse(`${op.method} ${op.path}`, expected, data, operationId(op));
+
 function header(response: TransportResponse, name: string): string | undefined {
 	const value = response.headers[name] ?? response.headers[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -106,7 +117,7 @@ export class Executor {
 			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 				throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
-			return this.paginate(op, op.pagination.itemsKey, input, limit);
+			return this.paginate(op, op.pagination, input, limit);
 		}
 		return this.call(op, input);
 	}
@@ -114,45 +125,123 @@ export class Executor {
 	/** One validated request (retries included); returns the unwrapped data. */
 	async call(op: OperationDescriptor, input: Record<string, unknown>): Promise<unknown> {
 		const prepared = prepareRequest(op, input);
+		if (op.pagination) return this.fetchPage(op, op.pagination, input, prepared);
 		const data = await this.send(op, prepared);
 		return this.unwrap(op, data);
 	}
 
+	/**
+	 * The member the descriptor names, or an error naming what came back: reading an unknown shape as
+	 * "nothing" would, for GET /webhooks, make every activation add subscriptions up to the limit.
+	 */
 	private unwrap(op: OperationDescriptor, data: unknown): unknown {
-		if (!op.unwrap || op.pagination) return data;
+		if (!op.unwrap) return data;
+		// The spec does not show every list's `data`: the array itself is an answer it allows.
 		if (Array.isArray(data)) return data;
-		return isRecord(data) && op.unwrap in data ? data[op.unwrap] : data;
+		if (isRecord(data) && op.unwrap in data) return data[op.unwrap];
+		throw unexpectedAnswer(op, `data.${op.unwrap}`, data);
 	}
 
-	/** Walks `has_more_pages` with bounded concurrency; items come in sequential-walk order. */
-	private async paginate(op: OperationDescriptor, itemsKey: string, input: Record<string, unknown>, limit?: number): Promise<unknown[]> {
-		prepareRequest(op, input); // a bad filter fails before the first page is asked for
-		const fetchPage = async (page: number) => {
-			const data = await this.call(op, { ...input, page });
-			const items = isRecord(data) && Array.isArray(data[itemsKey]) ? (data[itemsKey] as unknown[]) : [];
-			return { items, hasMore: isRecord(data) && data.has_more_pages === true };
-		};
-		const enough = (count: number) => limit !== undefined && count >= limit;
-		const first = await fetchPage(1);
-		const items = [...first.items];
-		let more = first.hasMore && first.items.length > 0 && !enough(items.length);
-		const pageSize = first.items.length;
-		let next = 2;
-		while (more) {
-			const needed = limit === undefined ? this.pageConcurrency : Math.ceil((limit - items.length) / pageSize);
-			const batch = Math.max(1, Math.min(this.pageConcurrency, needed));
-			const pages = await Promise.all(Array.from({ length: batch }, (_, index) => fetchPage(next + index)));
-			next += batch;
-			for (const page of pages) {
-				items.push(...page.items);
-				// An empty page that claims more would loop forever; a sequential walk stops there too.
-				if (!page.hasMore || page.items.length === 0 || enough(items.length)) {
-					more = false;
-					break;
-				}
-			}
+	/**
+	 * One page of a list, `data` as the service sent it. A 404 is the service's "entities not found"
+	 * (GET /chats documents it for a page past the end or a filter matching nothing): an empty last
+	 * page, once the parent record, if the list has one, is known to exist.
+	 */
+	private async fetchPage(
+		op: OperationDescriptor,
+		pagination: Pagination,
+		input: Record<string, unknown>,
+		prepared: PreparedRequest,
+	): Promise<Record<string, unknown>> {
+		let data: unknown;
+		try {
+			data = await this.send(op, prepared);
+		} catch (error) {
+			if (!isNotFound(error)) throw error;
+			const page = Number(prepared.query[pagination.pageParam] ?? 1);
+			if (page <= 1 && pagination.parent) await this.confirmParent(pagination.parent, input);
+			return { has_more_pages: false, [pagination.itemsKey]: [] };
 		}
-		return limit === undefined ? items : items.slice(0, limit);
+		if (!isRecord(data) || !Array.isArray(data[pagination.itemsKey])) throw unexpectedAnswer(op, `data.${pagination.itemsKey}`, data);
+		return data;
+	}
+
+	/** Reads the record a list hangs under; its 404 names the id that does not exist. */
+	private async confirmParent(parentId: string, input: Record<string, unknown>): Promise<void> {
+		try {
+			await this.run(parentId, input);
+		} catch (error) {
+			if (!isNotFound(error)) throw error;
+			const ids = findOperation(parentId).fields.filter((field) => field.in === 'path');
+			const named = ids.map((field) => `${field.name} ${String(input[field.name])}`).join(', ');
+			throw new ChatMessagingError(`${named}: not found (${(error as Error).message})`, {
+				kind: 'service',
+				httpStatus: 404,
+				field: ids[0]?.name,
+				operation: parentId,
+			});
+		}
+	}
+
+	/**
+	 * Walks `has_more_pages` through a sliding window: the next page is asked as soon as one answers,
+	 * up to `pageConcurrency` at once, and items come in sequential-walk order. Pages asked past the
+	 * end (at most window − 1) are ignored, answers and failures alike; a failure before the end fails
+	 * the walk.
+	 */
+	private async paginate(
+		op: OperationDescriptor,
+		pagination: Pagination,
+		input: Record<string, unknown>,
+		limit?: number,
+	): Promise<unknown[]> {
+		prepareRequest(op, input); // a bad filter fails before the first page is asked for
+		type Outcome = { items: unknown[]; last: boolean } | { error: unknown };
+		const fetch = async (page: number): Promise<Outcome> => {
+			try {
+				const data = (await this.call(op, { ...input, page })) as Record<string, unknown>;
+				const items = data[pagination.itemsKey] as unknown[];
+				// An empty page that claims more would loop forever; a sequential walk stops there too.
+				return { items, last: data.has_more_pages !== true || items.length === 0 };
+			} catch (error) {
+				return { error };
+			}
+		};
+
+		const first = await fetch(1);
+		if ('error' in first) throw first.error;
+		const items = [...first.items];
+		const enough = () => limit !== undefined && items.length >= limit;
+		if (first.last || enough()) return limit === undefined ? items : items.slice(0, limit);
+
+		// With a limit, no page beyond the one that completes it is asked for.
+		const lastWanted = limit === undefined ? Infinity : Math.ceil(limit / first.items.length);
+		const outcomes = new Map<number, Outcome>();
+		const inFlight = new Map<number, Promise<void>>();
+		let endsAt = Infinity; // lowest page known to be the last
+		let next = 2;
+		let taken = 1; // pages whose items are in `items`
+		for (;;) {
+			while (outcomes.has(taken + 1)) {
+				const outcome = outcomes.get(++taken)!;
+				outcomes.delete(taken);
+				if ('error' in outcome) throw outcome.error;
+				items.push(...outcome.items);
+				if (outcome.last || enough()) return limit === undefined ? items : items.slice(0, limit);
+			}
+			while (inFlight.size < this.pageConcurrency && next <= lastWanted && next <= endsAt) {
+				const page = next++;
+				inFlight.set(
+					page,
+					fetch(page).then((outcome) => {
+						inFlight.delete(page);
+						outcomes.set(page, outcome);
+						if (!('error' in outcome) && outcome.last) endsAt = Math.min(endsAt, page);
+					}),
+				);
+			}
+			await Promise.race(inFlight.values());
+		}
 	}
 
 	private buildRequest(op: OperationDescriptor, prepared: PreparedRequest): TransportRequest {

@@ -83,6 +83,12 @@ export interface Pagination {
 	itemsKey: string;
 	/** Query parameter carrying the 1-based page number. */
 	pageParam: 'page';
+	/**
+	 * `resource:operation` that reads the record the list hangs under (`chat:get` for a chat's
+	 * messages). A 404 on the first page may mean "no items" or "no such parent": the parent is asked
+	 * so a wrong chat id fails loudly instead of reading as an empty history.
+	 */
+	parent?: string;
 }
 
 /**

@@ -30,8 +30,6 @@ import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeI
 
 export const EVENT_TYPE = 'chat-messaging-event';
 export const EVENT_ROUTE_PREFIX = '/chat-messaging/events';
-/** Event keys remembered for de-duplication; the service redelivers within seconds, so the newest 1000 suffice. */
-export const SEEN_EVENTS_LIMIT = 1000;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
@@ -136,7 +134,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		.map((value) => String(value ?? '').trim())
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
 	const secretText = randomBytes(24).toString('hex');
-	const seen = new SeenEvents({ limit: SEEN_EVENTS_LIMIT });
+	const seen = new SeenEvents();
 	let subscriptionIds: number[] = [];
 	let closing = false;
 	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).

@@ -130,7 +130,7 @@ export const messageResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}/messages',
 			effect: 'read',
 			unwrap: 'messages',
-			pagination: { itemsKey: 'messages', pageParam: 'page' },
+			pagination: { itemsKey: 'messages', pageParam: 'page', parent: 'chat:get' },
 			fields: [
 				chatId,
 				field('query', 'from_me', 'From Me', 'boolean', 'True: only messages the workspace sent; false: only received ones'),

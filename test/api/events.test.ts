@@ -5,6 +5,7 @@
  */
 import {
 	deleteSubscriptions,
+	EVENT_TYPES,
 	eventKey,
 	Executor,
 	parseDelivery,
@@ -14,6 +15,7 @@ import {
 	type ChatEvent,
 } from '../../api';
 import { startSandbox } from '../../sandbox';
+import { ok, scripted, virtualTiming } from '../support/scripted-transport';
 import { fetchTransport, realTiming } from '../support/fetch-transport';
 
 const eventOf = (body: unknown): ChatEvent => {
@@ -149,6 +151,35 @@ describe('eventKey', () => {
 		expect(eventKey(eventOf({ event_type: 'chat:created', data: {} }))).toBeUndefined();
 	});
 
+	// Every kind the trigger and the event node accept, in both payload shapes, wherever the id may sit.
+	const deliveries: Array<[string, string, Record<string, unknown>, string]> = [
+		['message:received:new', 'spec', { data: { chat_id: 1, message_uid: 'R1', text: 'hi' } }, 'R1'],
+		['message:received:new', 'live', { chat: { chat_id: 1 }, message: { message_uid: 'R2', text: 'hi' } }, 'R2'],
+		['message:received:new', 'live, uid', { chat: { chat_id: 1 }, message: { uid: 'R3' } }, 'R3'],
+		['message:sent:new', 'spec', { data: { chat_id: 1, message_uid: 'S1' } }, 'S1'],
+		['message:sent:new', 'live', { chat: { chat_id: 1 }, message: { message_uid: 'S2' } }, 'S2'],
+		['chat:created', 'spec, data.chat_id', { data: { chat_id: 41, chat_name: 'Ada' } }, '41'],
+		['chat:created', 'spec, the chat as data', { data: { id: 42, name: 'Ada' } }, '42'],
+		['chat:created', 'live, chat.id', { chat: { id: 43, full_name: 'Ada' } }, '43'],
+		['chat:created', 'live, chat.chat_id', { chat: { chat_id: 44, full_name: 'Ada' } }, '44'],
+	];
+	it.each(deliveries)('keys %s in the %s shape', (eventType, _, body, subject) => {
+		const event = eventOf({ event_type: eventType, ...body });
+		expect(eventKey(event)).toBe(`${eventType}|${subject}`);
+		// A redelivery, even re-serialised, has the same key.
+		expect(eventKey(eventOf(JSON.parse(JSON.stringify({ event_type: eventType, ...body }))))).toBe(eventKey(event));
+	});
+
+	it('covers every event kind the nodes accept', () => {
+		expect(new Set(deliveries.map(([eventType]) => eventType))).toEqual(new Set(EVENT_TYPES.map((option) => option.value)));
+	});
+
+	it('reads the chat record of a chat:created delivery as its chat', () => {
+		expect(eventOf({ event_type: 'chat:created', data: { id: 42, name: 'Ada' } })).toMatchObject({ chat_id: 42, chat_name: 'Ada' });
+		// In a message event data.id is not taken for the chat.
+		expect(eventOf({ event_type: 'message:received:new', data: { id: 5, message_uid: 'M' } }).chat_id).toBeNull();
+	});
+
 	it("falls back to the delivery's event id, and is undefined without one (never taken for a redelivery)", () => {
 		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1, event_id: 'evt_7' } }))).toBe(
 			'message:received:new|evt_7',
@@ -183,6 +214,37 @@ describe('SeenEvents', () => {
 		expect(restored.remember('y')).toBe(false);
 		expect(restored.remember('old')).toBe(true);
 		expect(new SeenEvents({ seed: restored.snapshot() }).snapshot()).toEqual(['y', 'old']);
+	});
+});
+
+describe('subscriptions: the GET /webhooks answer', () => {
+	const RECEIVER = 'https://receiver.example/hooks/node-1/';
+	const target = { ownsUrl: (url: string) => url.startsWith(RECEIVER), url: `${RECEIVER}s1`, events: ['chat:created'] };
+	const listed = { id: 3, event_type: 'chat:created', url: `${RECEIVER}s1`, enabled: true };
+	const executorAnswering = (list: unknown) => {
+		const script = scripted((request) => (request.method === 'GET' ? ok(list) : ok({ ...listed, id: 4 })));
+		return { script, executor: new Executor({ baseUrl: 'https://api.example', transport: script.transport, timing: virtualTiming() }) };
+	};
+
+	it.each([
+		['an array', [listed]],
+		['an object holding webhooks', { webhooks: [listed] }],
+	])('is read when data is %s', async (_, list) => {
+		const { script, executor } = executorAnswering(list);
+		await expect(syncSubscriptions(executor, target)).resolves.toEqual([3]);
+		expect(script.requests.map((request) => request.method)).toEqual(['GET']);
+	});
+
+	it.each([
+		['another key', { subscriptions: [listed] }, 'an object with subscriptions'],
+		['webhooks not a list', { webhooks: { 3: listed } }, 'an object'],
+		['no data', null, 'no data'],
+		['text', 'OK', 'a string'],
+	])('in an unknown shape (%s) is an error naming it, and nothing is created', async (_, list, shape) => {
+		const { script, executor } = executorAnswering(list);
+		await expect(syncSubscriptions(executor, target)).rejects.toThrow(`The service answered GET /webhooks without`);
+		await expect(syncSubscriptions(executor, target)).rejects.toThrow(shape);
+		expect(script.requests.every((request) => request.method === 'GET')).toBe(true);
 	});
 });
 

@@ -125,7 +125,9 @@ const CASES: Record<string, Expected> = {
 const BASE = 'https://api.example.com';
 
 async function requestOf(id: string, input: Record<string, unknown>) {
-	const { transport, requests } = scripted(ok({ has_more_pages: false, chats: [], messages: [], files: [], labels: [] }));
+	const { transport, requests } = scripted(
+		ok({ has_more_pages: false, chats: [], messages: [], files: [], labels: [], chatapp_accounts: [], teammates: [], webhooks: [] }),
+	);
 	const executor = new Executor({ baseUrl: `${BASE}//`, transport, timing: virtualTiming(), token: 'secret-token' });
 	await executor.run(id, input);
 	return requests;
