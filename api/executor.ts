@@ -41,6 +41,8 @@ export interface ExecutorOptions {
 	/** Pages fetched at once when walking a list; 1 walks sequentially. */
 	pageConcurrency?: number;
 	timeoutMs?: number;
+	/** IANA zone for date-times given without one (n8n passes the workflow's). */
+	timeZone?: string;
 }
 
 export interface RunOptions {
@@ -109,7 +111,7 @@ export class Executor {
 	async run(operation: string | OperationDescriptor, input: Record<string, unknown> = {}, runOptions: RunOptions = {}): Promise<unknown> {
 		const op = typeof operation === 'string' ? findOperation(operation) : operation;
 		if (op.readModifyWrite) {
-			prepareRequest(op, input); // validate the caller's input before the read
+			this.prepare(op, input); // validate the caller's input before the read
 			const current = await this.run(op.readModifyWrite.read, input);
 			return this.call(findOperation(op.readModifyWrite.write), op.readModifyWrite.combine(input, current));
 		}
@@ -124,7 +126,7 @@ export class Executor {
 
 	/** One validated request (retries included); returns the unwrapped data. */
 	async call(op: OperationDescriptor, input: Record<string, unknown>): Promise<unknown> {
-		const prepared = prepareRequest(op, input);
+		const prepared = this.prepare(op, input);
 		if (op.pagination) return this.fetchPage(op, op.pagination, input, prepared);
 		const data = await this.send(op, prepared);
 		return this.unwrap(op, data);
@@ -134,6 +136,10 @@ export class Executor {
 	 * The member the descriptor names, or an error naming what came back: reading an unknown shape as
 	 * "nothing" would, for GET /webhooks, make every activation add subscriptions up to the limit.
 	 */
+	private prepare(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
+		return prepareRequest(op, input, { timeZone: this.options.timeZone });
+	}
+
 	private unwrap(op: OperationDescriptor, data: unknown): unknown {
 		if (!op.unwrap) return data;
 		// The spec does not show every list's `data`: the array itself is an answer it allows.
@@ -195,7 +201,7 @@ export class Executor {
 		input: Record<string, unknown>,
 		limit?: number,
 	): Promise<unknown[]> {
-		prepareRequest(op, input); // a bad filter fails before the first page is asked for
+		this.prepare(op, input); // a bad filter fails before the first page is asked for
 		type Outcome = { items: unknown[]; last: boolean } | { error: unknown };
 		const fetch = async (page: number): Promise<Outcome> => {
 			try {
@@ -335,7 +341,7 @@ export class Executor {
 		if (!op.sendsMessage) throw new Error(`${operation} does not send a message`);
 		if (!attachment) return (await this.call(op, input)) as Record<string, unknown>;
 		// Validate everything but the file before uploading, so bad input costs no upload.
-		prepareRequest(op, { ...input, file_uid: 'pending-upload' });
+		this.prepare(op, { ...input, file_uid: 'pending-upload' });
 		const file = (
 			'binary' in attachment
 				? await this.run('file:upload', {

@@ -129,6 +129,8 @@ export interface OperationDescriptor {
 	friendlyOf?: string;
 	/** Body must hold at least one of these fields (e.g. a message needs text or file_uid). */
 	requireOneOf?: readonly string[];
+	/** An update: at least one of its body fields must be given (an empty PATCH would change nothing). */
+	requiresChange?: boolean;
 	/** Sends a message (used by adapters to offer attachments and wait-for-status). */
 	sendsMessage?: boolean;
 }

@@ -2,7 +2,7 @@
  * Input validation and coercion: turns the caller's flat input (keyed by wire name) into the parts
  * of an HTTP request, or throws an input error naming the field, before anything is sent.
  */
-import { inputError } from './errors';
+import { ChatMessagingError, inputError } from './errors';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from './types';
 
 /** International format: optional `+`, country code (no leading 0), digits only, E.164 length. */
@@ -13,6 +13,21 @@ const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
 export const JID_PATTERN = /^[^\s@]+@[^\s@]+$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INTEGER_TEXT = /^-?\d+$/;
+/**
+ * RFC 3339 / ISO 8601 (`T`, `t` or a space between date and time; seconds and fractions optional), the
+ * spec's own `YYYY-MM-DD HH:MM:SS ±ZZZZ` (so a record's timestamp can be fed back), or a date alone.
+ * Groups: year, month, day, hour, minute, second, fraction, zone.
+ */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)? ?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Rules that depend on where the input comes from. */
+export interface ValidationContext {
+	/**
+	 * IANA zone for date-times written without one (n8n's date picker gives local wall time in the
+	 * workflow's zone). Without it such values are refused: the service would read them in its own zone.
+	 */
+	timeZone?: string;
+}
 
 export interface PreparedRequest {
 	/** Path with its placeholders filled and encoded. */
@@ -61,8 +76,69 @@ function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	return { data: record.data, filename: record.filename, mimeType: record.mimeType };
 }
 
+/** Milliseconds a zone is ahead of UTC at an instant, from the platform's own time-zone data. */
+function zoneOffsetMs(timeZone: string, instant: number): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	}).formatToParts(new Date(instant));
+	const part = (type: string) => Number(parts.find((item) => item.type === type)?.value);
+	return (
+		Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - Math.floor(instant / 1000) * 1000
+	);
+}
+
+/** RFC 3339 in UTC, without a fraction when there is none: `2026-01-31T09:00:00Z`. */
+const toUtcText = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * A strict date-time (see DATE_TIME), a JS Date, or a wall time in `context.timeZone`; sent as
+ * RFC 3339 UTC. Years outside 1970-9999 and impossible dates ("2026-02-30") are refused.
+ */
+function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationContext): string {
+	const expected =
+		'must be a date-time with a time zone such as 2026-01-31T09:00:00Z or 2026-01-31 10:00:00 +0100, or a date such as 2026-01-31';
+	if (value instanceof Date) {
+		if (Number.isNaN(value.getTime())) throw inputError(field.name, `${expected}, got an invalid Date`);
+		value = value.toISOString();
+	}
+	const text = asText(field, value).trim();
+	const match = DATE_TIME.exec(text);
+	if (!match) throw inputError(field.name, `${expected}, got ${describe(value)}`);
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
+	if (+year < 1970 || +year > 9999) throw inputError(field.name, `must be in the years 1970 to 9999, got ${describe(value)}`);
+	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, Math.floor(Number(`0.${fraction || '0'}`) * 1000));
+	const date = new Date(wall);
+	const exact =
+		date.getUTCFullYear() === +year &&
+		date.getUTCMonth() === +month - 1 &&
+		date.getUTCDate() === +day &&
+		+hour < 24 &&
+		+minute < 60 &&
+		+second < 60;
+	if (!exact) throw inputError(field.name, `is not a real date and time: ${describe(value)}`);
+	if (zone === undefined) {
+		if (match[4] === undefined) return toUtcText(wall); // a date alone: 00:00 UTC
+		// A wall time without a zone means something only in the platform's zone.
+		if (!context.timeZone) throw inputError(field.name, `${expected} (add Z or an offset such as +01:00), got ${describe(value)}`);
+		const guess = wall - zoneOffsetMs(context.timeZone, wall);
+		return toUtcText(wall - zoneOffsetMs(context.timeZone, guess)); // the offset at the instant itself (DST edges)
+	}
+	if (zone === 'Z' || zone === 'z') return toUtcText(wall);
+	const [, sign, zoneHours, zoneMinutes] = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
+	if (+zoneHours > 23 || +zoneMinutes > 59) throw inputError(field.name, `has an impossible time-zone offset: ${describe(value)}`);
+	const offset = (sign === '-' ? -1 : 1) * (+zoneHours * 60 + +zoneMinutes) * 60_000;
+	return toUtcText(wall - offset);
+}
+
 /** Coerces one given (non-blank) value to what the wire takes, or throws naming the field. */
-export function coerceField(field: FieldDescriptor, value: unknown): unknown {
+export function coerceField(field: FieldDescriptor, value: unknown, context: ValidationContext = {}): unknown {
 	switch (field.kind) {
 		case 'string':
 		case 'text':
@@ -79,12 +155,8 @@ export function coerceField(field: FieldDescriptor, value: unknown): unknown {
 			if (typeof value === 'boolean') return value;
 			if (value === 'true' || value === 'false') return value === 'true';
 			throw inputError(field.name, `must be true or false, got ${describe(value)}`);
-		case 'dateTime': {
-			const text = value instanceof Date ? value.toISOString() : asText(field, value).trim();
-			if (Number.isNaN(Date.parse(text)))
-				throw inputError(field.name, `must be a date-time such as 2026-01-31T09:00:00Z, got ${describe(value)}`);
-			return text;
-		}
+		case 'dateTime':
+			return asDateTime(field, value, context);
 		case 'phone':
 			return asPatternText(
 				field,
@@ -141,7 +213,7 @@ function fillPath(path: string, values: Record<string, unknown>): string {
  * Validates `input` against the operation's fields and builds the request parts. Unknown input keys
  * are ignored, so a whole msg.payload or item JSON can be passed; blank optional values are "not given".
  */
-export function prepareRequest(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
+export function prepareRequest(op: OperationDescriptor, input: Record<string, unknown>, context: ValidationContext = {}): PreparedRequest {
 	const pathValues: Record<string, unknown> = {};
 	const query: Record<string, string> = {};
 	const body: Record<string, unknown> = { ...op.fixedBody };
@@ -156,7 +228,7 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 			else continue;
 		}
 		// An allowed empty string stays empty ("" unassigns); an empty list stays an empty list.
-		const coerced = value === '' && field.allowEmpty && field.kind !== 'stringList' ? '' : coerceField(field, value);
+		const coerced = value === '' && field.allowEmpty && field.kind !== 'stringList' ? '' : coerceField(field, value, context);
 		if (field.kind === 'stringList' && field.required && !field.allowEmpty && (coerced as string[]).length === 0) {
 			throw inputError(field.name, 'needs at least one value');
 		}
@@ -180,6 +252,14 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 
 	if (op.requireOneOf && !op.requireOneOf.some((name) => !isBlank(body[name]))) {
 		throw inputError(op.requireOneOf.join(' or '), `give at least one of ${op.requireOneOf.join(', ')}`);
+	}
+
+	if (op.requiresChange && !op.fields.some((field) => field.in === 'body' && field.name in body)) {
+		const names = op.fields.filter((field) => field.in === 'body').map((field) => field.displayName);
+		throw new ChatMessagingError(
+			`${op.action} (${op.resource}:${op.operation}) needs at least one change: ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`,
+			{ kind: 'input', operation: `${op.resource}:${op.operation}` },
+		);
 	}
 
 	const usesBody = op.fields.some((f) => f.in === 'body') || op.fixedBody !== undefined;

@@ -98,6 +98,7 @@ export const chatResource: ResourceDescriptor = {
 			method: 'PATCH',
 			path: '/chats/{chat_id}',
 			effect: 'idempotent',
+			requiresChange: true,
 			fields: [
 				chatId,
 				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', {

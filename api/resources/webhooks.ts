@@ -62,6 +62,7 @@ export const webhookResource: ResourceDescriptor = {
 			method: 'PUT',
 			path: '/webhooks/{id}',
 			effect: 'idempotent',
+			requiresChange: true,
 			fields: [webhookId, field('body', 'enabled', 'Enabled', 'boolean', 'Whether deliveries are made'), webhookUrl(false)],
 		},
 		{

@@ -82,8 +82,16 @@ export function n8nTransport(context: RequestContext): Transport {
 	};
 }
 
-/** One executor per execution, so its pacing spans every item the node processes. */
+/**
+ * One executor per execution, so its pacing spans every item the node processes. n8n's date picker
+ * gives wall time without a zone: it is read in the workflow's time zone, as n8n's own nodes do.
+ */
 export async function createExecutor(context: RequestContext): Promise<Executor> {
 	const credentials = await context.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
-	return new Executor({ baseUrl: String(credentials.baseUrl ?? ''), transport: n8nTransport(context), timing: n8nTiming });
+	return new Executor({
+		baseUrl: String(credentials.baseUrl ?? ''),
+		transport: n8nTransport(context),
+		timing: n8nTiming,
+		timeZone: context.getTimezone(),
+	});
 }

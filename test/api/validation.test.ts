@@ -21,6 +21,17 @@ const BAD: Row[] = [
 	['chat:getAll', { group: 'yes' }, 'group', /true or false/],
 	['chat:getAll', { page: 0 }, 'page', /at least 1/],
 	['chat:getAll', { created_after: 'last tuesday' }, 'created_after', /date-time/],
+	['chat:getAll', { created_after: '1 2 3' }, 'created_after', /date-time with a time zone/],
+	['chat:getAll', { created_after: '1' }, 'created_after', /date-time with a time zone/],
+	['chat:getAll', { created_after: '99999-01-01' }, 'created_after', /date-time with a time zone/],
+	['chat:getAll', { created_after: '0099-01-01' }, 'created_after', /years 1970 to 9999/],
+	['chat:getAll', { created_after: '1969-12-31T23:59:59Z' }, 'created_after', /years 1970 to 9999/],
+	['chat:getAll', { created_after: '2026-02-30' }, 'created_after', /not a real date/],
+	['chat:getAll', { created_after: '2026-01-31T24:00:00Z' }, 'created_after', /not a real date/],
+	['chat:getAll', { created_after: '2026-01-31T09:00:00+24:00' }, 'created_after', /impossible time-zone offset/],
+	['chat:getAll', { created_before: '2026-01-31T09:00:00' }, 'created_before', /add Z or an offset/],
+	['chat:getAll', { created_before: new Date(Number.NaN) }, 'created_before', /invalid Date/],
+	['message:getAll', { chat_id: 1, after: 'Tue, 31 Jan 2026 09:00:00 GMT' }, 'after', /date-time with a time zone/],
 	['chat:getAll', { phone: '+49 151' }, 'phone', /digits/],
 	['chat:getAll', { label: [1, { a: 1 }] }, 'label[1]', /must be a string/],
 	['chat:assign', { chat_id: 1, responsible: 'not-an-email' }, 'responsible', /email/],
@@ -94,6 +105,52 @@ describe('input validation', () => {
 	it('rejects a bad limit', async () => {
 		const { executor } = executorWithRecorder();
 		await expect(executor.run('chat:getAll', {}, { returnAll: false, limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+	});
+
+	it.each([
+		['2026-01-31', '2026-01-31T00:00:00Z'],
+		['2026-01-31T09:00:00Z', '2026-01-31T09:00:00Z'],
+		['2026-01-31t09:00z', '2026-01-31T09:00:00Z'],
+		['2026-01-31T10:00:00+01:00', '2026-01-31T09:00:00Z'],
+		['2026-01-31T04:30:00-0430', '2026-01-31T09:00:00Z'],
+		['2026-01-31 10:00:00 +0100', '2026-01-31T09:00:00Z'],
+		['2026-01-31T09:00:00.25Z', '2026-01-31T09:00:00.250Z'],
+		[new Date(Date.UTC(2026, 0, 31, 9)), '2026-01-31T09:00:00Z'],
+	])('sends the date-time %j as RFC 3339 UTC %s', async (value, sent) => {
+		const { executor, recorder } = executorWithRecorder();
+		await executor.run('chat:getAll', { created_after: value });
+		expect(new URL(recorder.requests[0].url).searchParams.get('created_after')).toBe(sent);
+	});
+
+	it.each([
+		['2026-01-31T10:00:00', '2026-01-31T09:00:00Z'],
+		['2026-07-01T10:00', '2026-07-01T08:00:00Z'],
+		['2026-03-29T03:30:00', '2026-03-29T01:30:00Z'],
+	])('reads the wall time %s in the platform zone (Europe/Berlin) as %s', async (value, sent) => {
+		const recorder = scripted(ok({ has_more_pages: false, chats: [] }));
+		const executor = new Executor({
+			baseUrl: 'https://api.example.com',
+			transport: recorder.transport,
+			timing: virtualTiming(),
+			timeZone: 'Europe/Berlin',
+		});
+		await executor.run('chat:getAll', { created_after: value });
+		expect(new URL(recorder.requests[0].url).searchParams.get('created_after')).toBe(sent);
+	});
+
+	it.each([
+		[
+			'chat:update',
+			{ chat_id: 1 },
+			'Update a chat (chat:update) needs at least one change: Responsible Email, Closed, Read, Name or AI Auto-Response Enabled',
+		],
+		['webhook:update', { id: 5, url: '' }, 'Update a webhook subscription (webhook:update) needs at least one change: Enabled or URL'],
+	])('%s with nothing to change is refused before any request, naming the operation', async (operation, input, message) => {
+		const { executor, recorder } = executorWithRecorder();
+		const error = (await executor.run(operation, input).catch((e: unknown) => e)) as ChatMessagingError;
+		expect(error).toBeInstanceOf(ChatMessagingError);
+		expect(error).toMatchObject({ kind: 'input', operation, message });
+		expect(recorder.requests).toHaveLength(0);
 	});
 
 	describe('base URL', () => {

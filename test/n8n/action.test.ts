@@ -60,6 +60,15 @@ describe('chats', () => {
 		expect(requests[0].url).toContain('group=true');
 	});
 
+	it("reads a date from n8n's picker (no zone) in the workflow's time zone and sends it as UTC", async () => {
+		const { requests } = await runAction(
+			credentials,
+			chatParams('getAll', { returnAll: false, limit: 1, filters: { created_after: '2026-01-31T10:00:00' } }),
+			{ timeZone: 'Europe/Berlin' },
+		);
+		expect(new URL(requests[0].url).searchParams.get('created_after')).toBe('2026-01-31T09:00:00Z');
+	});
+
 	it('get, update and every friendly update change the chat on the service', async () => {
 		const chat = await someDirectChat();
 		const id = chat.id as number;

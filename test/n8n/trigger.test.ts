@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { SEEN_EVENTS_LIMIT } from '../../api';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';
@@ -238,10 +239,13 @@ describe('webhook()', () => {
 
 	it('remembers a bounded number of events', async () => {
 		const staticData: IDataObject = { secret };
-		for (let index = 0; index < 510; index++) await deliver(specShape(`UID-BOUND-${index}`), undefined, undefined, staticData, 'bounded');
-		expect((staticData.seenEvents as string[]).length).toBe(500);
+		for (let index = 0; index < SEEN_EVENTS_LIMIT + 10; index++)
+			await deliver(specShape(`UID-BOUND-${index}`), undefined, undefined, staticData, 'bounded');
+		expect((staticData.seenEvents as string[]).length).toBe(SEEN_EVENTS_LIMIT);
 		// The oldest ones were forgotten, the newest are still known.
-		expect((await deliver(specShape('UID-BOUND-509'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(0);
+		expect(
+			(await deliver(specShape(`UID-BOUND-${SEEN_EVENTS_LIMIT + 9}`), undefined, undefined, staticData, 'bounded')).items,
+		).toHaveLength(0);
 		expect((await deliver(specShape('UID-BOUND-0'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(1);
 	});
 });

@@ -131,6 +131,8 @@ export interface ExecuteOptions {
 	parameters: Parameters | ((itemIndex: number) => Parameters);
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The workflow's time zone (this.getTimezone()). */
+	timeZone?: string;
 }
 
 export function createExecuteContext(options: ExecuteOptions) {
@@ -143,6 +145,8 @@ export function createExecuteContext(options: ExecuteOptions) {
 	const context = {
 		getInputData: () => items,
 		getNode: () => node,
+		// n8n's default GENERIC_TIMEZONE when neither the workflow nor the instance sets one.
+		getTimezone: () => options.timeZone ?? 'America/New_York',
 		continueOnFail: () => options.continueOnFail === true,
 		getCredentials: async (type: string) => {
 			if (type !== 'chatMessagingApi') throw new Error(`unexpected credential type ${type}`);

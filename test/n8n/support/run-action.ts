@@ -13,6 +13,7 @@ export interface ActionRun {
 export interface ActionOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	timeZone?: string;
 }
 
 const node = new ChatMessaging();

@@ -36,6 +36,7 @@ export function hookContext(setup: TriggerSetup) {
 		},
 		getNodeParameter: (name: string, fallback?: unknown) => (name === 'events' ? setup.events : fallback),
 		getCredentials: async () => ({ ...setup.credentials }),
+		getTimezone: () => 'America/New_York',
 		helpers: {
 			httpRequestWithAuthentication(this: unknown, type: string, request: IHttpRequestOptions) {
 				return http(type, request);
