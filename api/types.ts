@@ -60,6 +60,8 @@ export interface FieldDescriptor {
 	options?: readonly FieldOption[];
 	/** An empty value is a value: `responsible: ""` unassigns, an empty label set clears the labels. */
 	allowEmpty?: boolean;
+	/** Replaces "is required" when the field is missing, to point at the right operation. */
+	requiredMessage?: string;
 	/** Inclusive bounds for `integer`. */
 	min?: number;
 	max?: number;

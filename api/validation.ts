@@ -224,7 +224,7 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 		const keepEmpty = value === '' && field.allowEmpty;
 		if (isBlank(value) && !keepEmpty) {
 			if (field.sendDefault && field.default !== undefined) value = field.default;
-			else if (field.required) throw inputError(field.name, 'is required');
+			else if (field.required) throw inputError(field.name, field.requiredMessage ?? 'is required');
 			else continue;
 		}
 		// An allowed empty string stays empty ("" unassigns); an empty list stays an empty list.

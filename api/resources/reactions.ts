@@ -25,18 +25,32 @@ export const reactionResource: ResourceDescriptor = {
 			operation: 'set',
 			name: 'Set',
 			action: 'Set your reaction on a message',
-			description: "Sets the workspace user's reaction; an empty reaction clears it",
+			description: "Sets the workspace user's reaction (to take it back, use Remove)",
 			method: 'PUT',
 			path: '/messages/{uid}/reactions',
 			effect: 'idempotent',
 			fields: [
 				reactionUid,
-				field('body', 'reaction', 'Reaction', 'string', 'One emoji, e.g. 👍; leave empty to clear your reaction', {
+				// Required: an empty value used to clear the reaction silently; removing is its own operation.
+				field('body', 'reaction', 'Reaction', 'string', 'One emoji, e.g. 👍', {
+					required: true,
 					default: '',
-					sendDefault: true,
-					allowEmpty: true,
+					requiredMessage: 'is required (to take your reaction back, use the Remove operation)',
 				}),
 			],
+		},
+		{
+			resource: 'reaction',
+			operation: 'remove',
+			name: 'Remove',
+			action: 'Remove your reaction from a message',
+			description: "Clears the workspace user's reaction on a message",
+			method: 'PUT',
+			path: '/messages/{uid}/reactions',
+			effect: 'idempotent',
+			friendlyOf: 'reaction:set',
+			fixedBody: { reaction: '' },
+			fields: [reactionUid],
 		},
 	],
 };

@@ -45,6 +45,7 @@ const FRIENDLY = [
 	'chat:rename',
 	'chat:setAiAutoresponse',
 	'label:remove',
+	'reaction:remove',
 ];
 
 describe('catalogue', () => {

@@ -80,6 +80,7 @@ describe('executor against the sandbox', () => {
 			'message:getAll': { chat_id: chat.id },
 			'reaction:get': { uid: sent.message_uid },
 			'reaction:set': { uid: sent.message_uid, reaction: '👍' },
+			'reaction:remove': { uid: sent.message_uid },
 			'file:getAll': { filename: 'hello' },
 			'file:uploadFromUrl': { download_url: 'https://cdn.example.com/brochure.pdf' },
 			'file:upload': { file: { data: new Uint8Array([1, 2, 3]), filename: 'b.bin' } },

@@ -91,6 +91,7 @@ const CASES: Record<string, Expected> = {
 	},
 	'reaction:get': { input: { uid: 'm1' }, method: 'GET', url: '/messages/m1/reactions' },
 	'reaction:set': { input: { uid: 'm1', reaction: '👍' }, method: 'PUT', url: '/messages/m1/reactions', body: { reaction: '👍' } },
+	'reaction:remove': { input: { uid: 'm1' }, method: 'PUT', url: '/messages/m1/reactions', body: { reaction: '' } },
 	'file:getAll': { input: { filename: 'invoice', page: 1 }, method: 'GET', url: '/files?filename=invoice&page=1' },
 	'file:uploadFromUrl': {
 		input: { download_url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf' },

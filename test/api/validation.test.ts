@@ -47,6 +47,8 @@ const BAD: Row[] = [
 	['file:upload', { file: 'just text' }, 'file', /file bytes/],
 	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
 	['webhook:update', { id: 'x' }, 'id', /whole number/],
+	['reaction:set', { uid: 'm', reaction: '' }, 'reaction', /is required \(to take your reaction back, use the Remove operation\)/],
+	['reaction:set', { uid: 'm' }, 'reaction', /use the Remove operation/],
 ];
 
 const GOOD: Array<[string, Record<string, unknown>]> = [
@@ -59,7 +61,7 @@ const GOOD: Array<[string, Record<string, unknown>]> = [
 	['chat:update', { chat_id: 1, responsible: '' }],
 	['invitation:create', { email: 'x@y.io', role: 'Team_Supervisor' }],
 	['webhook:create', { event_type: 'message:sent:new', url: 'http://127.0.0.1:5678/hook' }],
-	['reaction:set', { uid: 'm', reaction: '' }],
+	['reaction:remove', { uid: 'm' }],
 ];
 
 function executorWithRecorder() {

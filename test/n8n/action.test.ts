@@ -172,7 +172,11 @@ describe('messages and reactions', () => {
 		await runAction(credentials, { resource: 'reaction', operation: 'set', uid, reaction: '👍' });
 		const reactions = (await runAction(credentials, { resource: 'reaction', operation: 'get', uid })).json[0];
 		expect(reactions.reactions).toEqual({ '👍': 1 });
-		await runAction(credentials, { resource: 'reaction', operation: 'set', uid });
+		// An empty reaction no longer clears silently: it is refused before any request, pointing at Remove.
+		const { error, requests } = await actionError(credentials, { resource: 'reaction', operation: 'set', uid });
+		expect(error.message).toMatch(/Remove operation/);
+		expect(requests).toHaveLength(0);
+		await runAction(credentials, { resource: 'reaction', operation: 'remove', uid });
 		expect((await runAction(credentials, { resource: 'reaction', operation: 'get', uid })).json[0].total).toBe(0);
 	});
 
@@ -423,6 +427,6 @@ describe('coverage', () => {
 	it('every operation of the catalogue ran against the sandbox', () => {
 		const missing = OPERATIONS.map(operationId).filter((id) => !coveredOperations.has(id));
 		expect(missing).toEqual([]);
-		expect(OPERATIONS).toHaveLength(40);
+		expect(OPERATIONS).toHaveLength(41);
 	});
 });

@@ -151,6 +151,8 @@ describe('messages and reactions', () => {
 		await run('reaction:set', { uid, reaction: '👍' });
 		const reactions = await run('reaction:get', { uid });
 		expect(reactions.reactions['👍']).toBeGreaterThanOrEqual(1);
+		await run('reaction:remove', { uid });
+		expect((await run('reaction:get', { uid })).users.some((user: { current?: boolean }) => user.current)).toBe(false);
 	});
 });
 
