@@ -228,9 +228,8 @@ export class Executor {
 		let next = 2;
 		let taken = 1; // pages whose items are in `items`
 		for (;;) {
-			while (outcomes.has(taken + 1)) {
-				const outcome = outcomes.get(++taken)!;
-				outcomes.delete(taken);
+			for (let outcome = outcomes.get(taken + 1); outcome; outcome = outcomes.get(taken + 1)) {
+				outcomes.delete(++taken);
 				if ('error' in outcome) throw outcome.error;
 				items.push(...outcome.items);
 				if (outcome.last || enough()) return limit === undefined ? items : items.slice(0, limit);

@@ -131,7 +131,7 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 		return toUtcText(wall - zoneOffsetMs(context.timeZone, guess)); // the offset at the instant itself (DST edges)
 	}
 	if (zone === 'Z' || zone === 'z') return toUtcText(wall);
-	const [, sign, zoneHours, zoneMinutes] = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
+	const [sign, zoneHours, zoneMinutes] = [zone[0], zone.slice(1, 3), zone.slice(-2)]; // ±HH:MM or ±HHMM
 	if (+zoneHours > 23 || +zoneMinutes > 59) throw inputError(field.name, `has an impossible time-zone offset: ${describe(value)}`);
 	const offset = (sign === '-' ? -1 : 1) * (+zoneHours * 60 + +zoneMinutes) * 60_000;
 	return toUtcText(wall - offset);
