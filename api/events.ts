@@ -127,10 +127,102 @@ function toSubscription(value: unknown): Subscription | undefined {
 	return { id, event_type: String(value.event_type ?? ''), url: value.url, enabled: value.enabled !== false };
 }
 
-async function subscriptionsOwned(executor: Executor, ownsUrl: (url: string) => boolean): Promise<Subscription[]> {
+async function listSubscriptions(executor: Executor): Promise<Subscription[]> {
 	const list = await executor.run('webhook:getAll');
 	if (!Array.isArray(list)) throw unexpectedResponse('GET /webhooks', 'a list of subscriptions', list, 'webhook:getAll');
-	return list.map(toSubscription).filter((item): item is Subscription => item !== undefined && ownsUrl(item.url));
+	return list.map(toSubscription).filter((item): item is Subscription => item !== undefined);
+}
+
+async function subscriptionsOwned(executor: Executor, ownsUrl: (url: string) => boolean): Promise<Subscription[]> {
+	return (await listSubscriptions(executor)).filter((item) => ownsUrl(item.url));
+}
+
+/** Subscriptions a workspace may hold (service notes: "at most 10 per workspace by default"). */
+export const WEBHOOK_LIMIT = 10;
+
+/** Hosts only this machine or its private network can reach: loopback, private and link-local ranges, single-label names. */
+export function isPrivateHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
+	if (host.includes(':'))
+		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.');
+	const octets = host.split('.').map(Number);
+	if (octets.length === 4 && octets.every((octet) => Number.isInteger(octet) && octet >= 0 && octet <= 255)) {
+		const [a, b] = octets;
+		return (
+			a === 0 ||
+			a === 10 ||
+			a === 127 ||
+			(a === 169 && b === 254) ||
+			(a === 172 && b >= 16 && b <= 31) ||
+			(a === 192 && b === 168) ||
+			(a === 100 && b >= 64 && b <= 127)
+		);
+	}
+	return !host.includes('.');
+}
+
+/**
+ * Fails activation when the service could never deliver: it posts only to public HTTPS addresses
+ * (spec, delivery rule 1). A service on this machine or its network (the sandbox) is exempt, since
+ * it reaches private addresses too. `howToFix` is the platform's own advice.
+ */
+export function checkReceiverUrl(serviceBaseUrl: string, receiverUrl: string, howToFix: string): void {
+	let service: URL;
+	let receiver: URL;
+	try {
+		service = new URL(serviceBaseUrl);
+		receiver = new URL(receiverUrl);
+	} catch {
+		return; // the base URL is validated elsewhere; a receiver URL the platform built is a URL
+	}
+	if (isPrivateHost(service.hostname)) return;
+	const problem =
+		receiver.protocol !== 'https:'
+			? `is not HTTPS`
+			: isPrivateHost(receiver.hostname)
+				? `is on this machine or a private network`
+				: undefined;
+	if (!problem) return;
+	throw new ChatMessagingError(
+		`The service can only deliver events to a public HTTPS address, and this receiver's address ${receiver.origin}${receiver.pathname} ${problem}. ${howToFix}`,
+		{ kind: 'input', field: 'webhookUrl' },
+	);
+}
+
+/** A subscription URL fit to show: no query and no long path segment, where receivers keep their secrets. */
+export function redactSubscriptionUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		const path = parsed.pathname
+			.split('/')
+			.map((segment) => (segment.length >= 16 && /^[\w-]+$/.test(segment) ? '…' : segment))
+			.join('/');
+		return `${parsed.origin}${path}${parsed.search ? '?…' : ''}`;
+	} catch {
+		return '(not a URL)';
+	}
+}
+
+/**
+ * A refused create, explained when the workspace is at its limit: how many subscriptions exist and
+ * where they point, so the user knows which to delete. Otherwise the service's own error.
+ */
+async function explainRefusedCreate(executor: Executor, error: unknown): Promise<unknown> {
+	if (!(error instanceof ChatMessagingError) || error.kind !== 'service') return error;
+	let all: Subscription[];
+	try {
+		all = await listSubscriptions(executor);
+	} catch {
+		return error;
+	}
+	if (all.length < WEBHOOK_LIMIT) return error;
+	const urls = [...new Set(all.map((item) => redactSubscriptionUrl(item.url)))];
+	return new ChatMessagingError(
+		`The workspace already holds ${all.length} webhook subscriptions, the service's limit of ${WEBHOOK_LIMIT} (${error.message}). ` +
+			`They point at: ${urls.join(', ')}. Delete the ones no longer in use (Webhook → Delete, or in the web application), then activate again`,
+		{ kind: 'service', httpStatus: error.httpStatus, errorCode: error.errorCode, operation: 'webhook:create' },
+	);
 }
 
 export interface SubscriptionTarget {
@@ -160,7 +252,11 @@ export async function syncSubscriptions(executor: Executor, target: Subscription
 			kept.push(existing.id);
 			continue;
 		}
-		const created = toSubscription(await executor.run('webhook:create', { event_type: eventType, url: target.url, enabled: true }));
+		const created = toSubscription(
+			await executor
+				.run('webhook:create', { event_type: eventType, url: target.url, enabled: true })
+				.catch(async (error: unknown) => await Promise.reject(await explainRefusedCreate(executor, error))),
+		);
 		if (!created) {
 			throw new ChatMessagingError('The service did not return the new webhook subscription', {
 				kind: 'service',

@@ -15,6 +15,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
 	ChatMessagingError,
+	checkReceiverUrl,
 	deleteSubscriptions,
 	EVENT_TYPES,
 	eventKey,
@@ -30,6 +31,9 @@ import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeI
 
 export const EVENT_TYPE = 'chat-messaging-event';
 export const EVENT_ROUTE_PREFIX = '/chat-messaging/events';
+const PUBLIC_URL_HELP =
+	'Set the Public URL of the Chat Messaging configuration node to an https address the internet reaches, for example through a ' +
+	'tunnel such as cloudflared or ngrok to this Node-RED; to try the event node locally, point the configuration at the sandbox instead';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
@@ -173,8 +177,9 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 			});
 		}
 		executor = config.getExecutor();
-		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
 		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
+		checkReceiverUrl(executor.baseUrl, prefix, PUBLIC_URL_HELP);
+		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
 		ownsUrl = (url) => url.startsWith(prefix);
 		const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
 		subscriptionIds = await syncSubscriptions(executor, { ownsUrl, url, events });

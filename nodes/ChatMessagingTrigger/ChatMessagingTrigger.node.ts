@@ -7,7 +7,16 @@ import { randomBytes, timingSafeEqual } from 'crypto';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { deleteSubscriptions, EVENT_TYPES, eventKey, isNotFound, parseDelivery, SeenEvents, syncSubscriptions } from '../../api';
+import {
+	checkReceiverUrl,
+	deleteSubscriptions,
+	EVENT_TYPES,
+	eventKey,
+	isNotFound,
+	parseDelivery,
+	SeenEvents,
+	syncSubscriptions,
+} from '../../api';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
 
@@ -21,6 +30,10 @@ interface TriggerState extends IDataObject {
 }
 
 const SECRET_PARAMETER = 'secret';
+
+const PUBLIC_URL_HELP =
+	"Set n8n's public webhook URL (the WEBHOOK_URL environment variable) to an https address the internet reaches, for example " +
+	'through a tunnel such as cloudflared or ngrok; to try the trigger locally, point the credentials at the sandbox instead';
 
 function urlWithSecret(webhookUrl: string, secret: string): string {
 	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${SECRET_PARAMETER}=${encodeURIComponent(secret)}`;
@@ -143,6 +156,7 @@ export class ChatMessagingTrigger implements INodeType {
 				const secret = state.secret ?? randomBytes(24).toString('hex');
 				try {
 					const executor = await createExecutor(this);
+					checkReceiverUrl(executor.baseUrl, webhookUrl, PUBLIC_URL_HELP);
 					const target = { ownsUrl: ownedBy(webhookUrl), url: urlWithSecret(webhookUrl, secret), events };
 					state.subscriptionIds = await syncSubscriptions(executor, target);
 				} catch (error) {

@@ -4,8 +4,11 @@
  * over real HTTP (the same code the n8n trigger and the Node-RED event node run).
  */
 import {
+	checkReceiverUrl,
 	deleteSubscriptions,
 	EVENT_TYPES,
+	redactSubscriptionUrl,
+	WEBHOOK_LIMIT,
 	eventKey,
 	Executor,
 	parseDelivery,
@@ -217,6 +220,49 @@ describe('SeenEvents', () => {
 	});
 });
 
+describe('checkReceiverUrl', () => {
+	const HELP = 'Do this.';
+	it.each([
+		['https://api.chat-messaging.example', 'https://n8n.example.com/webhook/x'],
+		['http://127.0.0.1:4010', 'http://127.0.0.1:5678/webhook/x'],
+		['http://localhost:4010', 'http://localhost:1880/chat-messaging/events/n1/'],
+		['http://192.168.1.5:4010', 'http://192.168.1.7:5678/webhook/x'],
+	])('lets a service at %s deliver to %s', (service, receiver) => {
+		expect(() => checkReceiverUrl(service, receiver, HELP)).not.toThrow();
+	});
+
+	it.each([
+		['http://n8n.example.com/webhook/x', 'is not HTTPS'],
+		['http://localhost:5678/webhook/x', 'is not HTTPS'],
+		['https://localhost:5678/webhook/x', 'is on this machine or a private network'],
+		['https://127.0.0.1/webhook/x', 'is on this machine or a private network'],
+		['https://10.0.0.3/webhook/x', 'is on this machine or a private network'],
+		['https://172.20.1.1/webhook/x', 'is on this machine or a private network'],
+		['https://[::1]:5678/webhook/x', 'is on this machine or a private network'],
+		['https://n8n:5678/webhook/x', 'is on this machine or a private network'],
+		['https://box.local/webhook/x', 'is on this machine or a private network'],
+	])('refuses %s for a public service: it %s', (receiver, problem) => {
+		expect(() => checkReceiverUrl('https://api.chat-messaging.example', receiver, HELP)).toThrow(
+			expect.objectContaining({ kind: 'input', message: expect.stringMatching(new RegExp(`${problem}\\. Do this\\.$`)) }),
+		);
+	});
+
+	it('names the address without its query (where a secret may be)', () => {
+		expect(() => checkReceiverUrl('https://api.chat-messaging.example', 'http://localhost:5678/webhook/x?secret=abc', HELP)).toThrow(
+			/address http:\/\/localhost:5678\/webhook\/x is not HTTPS/,
+		);
+	});
+
+	it('redacts secrets from subscription URLs', () => {
+		expect(redactSubscriptionUrl('https://n8n.example.com/webhook/abc/chat-messaging?secret=0123456789abcdef0123')).toBe(
+			'https://n8n.example.com/webhook/abc/chat-messaging?…',
+		);
+		expect(redactSubscriptionUrl(`https://red.example/chat-messaging/events/n1/${'f'.repeat(48)}`)).toBe(
+			'https://red.example/chat-messaging/events/n1/…',
+		);
+	});
+});
+
 describe('subscriptions: the GET /webhooks answer', () => {
 	const RECEIVER = 'https://receiver.example/hooks/node-1/';
 	const target = { ownsUrl: (url: string) => url.startsWith(RECEIVER), url: `${RECEIVER}s1`, events: ['chat:created'] };
@@ -342,6 +388,20 @@ describe('subscriptions against the sandbox', () => {
 		expect(await mine()).toEqual([]);
 		expect((await hooks()).map((hook) => hook.id)).toEqual([foreign.id]);
 		await deleteSubscriptions(executor, [], ownsUrl);
+	});
+
+	it(`at the workspace's limit of ${WEBHOOK_LIMIT} the error says how many exist and where they point`, async () => {
+		for (let index = 0; index < WEBHOOK_LIMIT; index++)
+			await create('chat:created', `https://other-${index % 3}.example/hook?token=${index}`);
+		const error = (await syncSubscriptions(executor, target('s1', ['chat:created'])).catch((caught: unknown) => caught)) as Error;
+		expect(error.message).toMatch(
+			`The workspace already holds ${WEBHOOK_LIMIT} webhook subscriptions, the service's limit of ${WEBHOOK_LIMIT}`,
+		);
+		expect(error.message).toMatch(
+			'They point at: https://other-0.example/hook?…, https://other-1.example/hook?…, https://other-2.example/hook?….',
+		);
+		expect(error.message).not.toMatch(/token=/);
+		expect(await mine()).toEqual([]);
 	});
 
 	it('passes on errors other than 404', async () => {

@@ -9,7 +9,7 @@ import { SEEN_EVENTS_LIMIT } from '../../api';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';
-import { callWebhook, lifecycle, startWebhookServer, type TriggerSetup } from './support/trigger-context';
+import { callWebhook, hookContext, lifecycle, startWebhookServer, trigger, type TriggerSetup } from './support/trigger-context';
 
 const TOKEN = 'n8n-trigger-test-token-5d1e';
 
@@ -121,6 +121,26 @@ describe('subscription lifecycle', () => {
 		const setup = { ...setupFor('rejected', ['chat:created']), credentials: { ...credentials, apiToken: 'rejected-token-value-99' } };
 		await expect(lifecycle.create(setup)).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '401' });
 		expect(await hooksFor(setup.webhookUrl)).toHaveLength(0);
+	});
+});
+
+describe('activation with a public service', () => {
+	it.each([
+		['loopback', 'http://localhost:5678/webhook/abc/chat-messaging', /is not HTTPS/],
+		['private https', 'https://192.168.1.20/webhook/abc/chat-messaging', /on this machine or a private network/],
+	])('fails for a %s webhook URL, saying how to fix it, before any request', async (_, webhookUrl, problem) => {
+		const setup: TriggerSetup = {
+			credentials: { baseUrl: 'https://api.chat-messaging.example', apiToken: 'never-sent-token' },
+			webhookUrl,
+			events: ['chat:created'],
+			staticData: {},
+		};
+		const { context, requests } = hookContext(setup);
+		const error = (await trigger.webhookMethods.default.create.call(context).catch((caught: unknown) => caught)) as Error;
+		expect(error.message).toMatch(problem);
+		expect(error.message).toMatch(/WEBHOOK_URL/);
+		expect(requests).toHaveLength(0);
+		expect(setup.staticData).toEqual({});
 	});
 });
 

@@ -221,6 +221,20 @@ test('without a public URL the node reports the missing setting and subscribes t
 	expect(await webhooks()).toEqual([]);
 });
 
+test('a public service with an http or loopback public URL fails at deploy, saying how to fix it, and sends nothing', async () => {
+	const flow = eventFlow(['chat:created']);
+	Object.assign(flow[1] as Record<string, unknown>, { baseUrl: 'https://api.chat-messaging.example', publicUrl: 'http://127.0.0.1:1880' });
+	await helper.load(nodesUnderTest as never, flow, credentialsFor('never-sent-token'));
+	const logged = await eventually(() =>
+		helper
+			.log()
+			.args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown })
+			.find((entry) => entry.id === 'ev' && entry.level === 20),
+	);
+	expect(String(logged.msg)).toMatch(/public HTTPS address.*http:\/\/127\.0\.0\.1:1880\/chat-messaging\/events\/ev\/ is not HTTPS/);
+	expect(String(logged.msg)).toMatch(/Public URL of the Chat Messaging configuration node/);
+});
+
 // Parsing, redelivery keys, SeenEvents and subscription syncing are tested in test/api/events.test.ts.
 describe('event helpers', () => {
 	test('subscriptionUrl joins public URL, HTTP node root and path without double slashes', () => {
