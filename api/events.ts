@@ -67,6 +67,44 @@ export function parseDelivery(body: unknown): { event: ChatEvent } | { malformed
 	};
 }
 
+/** A file attached to an inbound message: its short-lived link (about 15 minutes) and what is known about it. */
+export interface EventAttachment {
+	url: string;
+	filename?: string;
+	mimeType?: string;
+	size?: number;
+}
+
+/**
+ * The attachments a delivery links to, in either shape: the live `message.attachments[]`
+ * (`temporary_download_url`, `filename`, `mimetype`, `size`), or the message record's
+ * `attachment_url`/`attachment_filename` inside `data` (or `data.attachments[]`). Download them with
+ * `executor.download(attachment.url, attachment)`.
+ */
+export function eventAttachments(event: ChatEvent): EventAttachment[] {
+	const raw = event.raw;
+	const data = isRecord(raw.data) ? raw.data : {};
+	const message = isRecord(raw.message) ? raw.message : isRecord(data.message) ? data.message : {};
+	const listed = [message.attachments, data.attachments].find(Array.isArray) ?? [];
+	const out: EventAttachment[] = [];
+	for (const item of listed) {
+		if (!isRecord(item)) continue;
+		const url = first(item.temporary_download_url, item.url, item.download_url);
+		if (typeof url !== 'string' || !url) continue;
+		out.push({
+			url,
+			filename: asText(first(item.filename, item.name)) ?? undefined,
+			mimeType: asText(first(item.mimetype, item.mime_type, item.content_type)) ?? undefined,
+			size: typeof item.size === 'number' ? item.size : undefined,
+		});
+	}
+	const single = first(data.attachment_url, message.attachment_url);
+	if (!out.length && typeof single === 'string' && single) {
+		out.push({ url: single, filename: asText(first(data.attachment_filename, message.attachment_filename)) ?? undefined });
+	}
+	return out;
+}
+
 /**
  * What makes two deliveries the same event: the chat for `chat:created`; otherwise the message uid,
  * or the delivery's `data.event_id` (the same on a redelivery). Undefined when the delivery carries

@@ -15,7 +15,17 @@ import {
 } from './errors';
 import { SERVICE_RATE_LIMIT, TokenBucket, type RateLimit } from './pacing';
 import { encodeMultipart, isRecord, prepareRequest, type PreparedRequest } from './validation';
-import type { BinaryInput, OperationDescriptor, Pagination, Timing, Transport, TransportRequest, TransportResponse } from './types';
+import type {
+	BinaryInput,
+	DownloadedFile,
+	Effect,
+	OperationDescriptor,
+	Pagination,
+	Timing,
+	Transport,
+	TransportRequest,
+	TransportResponse,
+} from './types';
 
 export interface RetryPolicy {
 	/** Attempts in total, the first included. */
@@ -76,6 +86,20 @@ export function normalizeBaseUrl(baseUrl: string): string {
 const unexpectedAnswer = (op: OperationDescriptor, expected: string, data: unknown): ChatMessagingError =>
 	unexpectedResponse(`${op.method} ${op.path}`, expected, data, operationId(op));
 
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` preferred). */
+function filenameOf(disposition: string | undefined): string {
+	if (!disposition) return '';
+	const extended = /filename\*\s*=\s*(?:UTF-8)?''([^;]+)/i.exec(disposition);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[1].trim());
+		} catch {
+			// fall through to the plain name
+		}
+	}
+	return /filename\s*=\s*"?([^";]+)"?/i.exec(disposition)?.[1].trim() ?? '';
+}
+
 function header(response: TransportResponse, name: string): string | undefined {
 	const value = response.headers[name] ?? response.headers[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -115,6 +139,7 @@ export class Executor {
 			const current = await this.run(op.readModifyWrite.read, input);
 			return this.call(findOperation(op.readModifyWrite.write), op.readModifyWrite.combine(input, current));
 		}
+		if (op.download) return this.downloadRecord(op, op.download, input);
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
 			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
@@ -122,6 +147,19 @@ export class Executor {
 			return this.paginate(op, op.pagination, input, limit);
 		}
 		return this.call(op, input);
+	}
+
+	/** Reads the record, then the bytes its short-lived URL links to. */
+	private async downloadRecord(
+		op: OperationDescriptor,
+		keys: NonNullable<OperationDescriptor['download']>,
+		input: Record<string, unknown>,
+	) {
+		const record = await this.call(op, input);
+		const url = isRecord(record) ? record[keys.urlKey] : undefined;
+		if (!isRecord(record) || typeof url !== 'string' || !url) throw unexpectedAnswer(op, `data.${keys.urlKey}`, record);
+		const text = (key: string) => (typeof record[key] === 'string' && record[key] ? String(record[key]) : undefined);
+		return { ...(await this.download(url, { filename: text(keys.filenameKey), mimeType: text(keys.mimeTypeKey) })), file: record };
 	}
 
 	/** One validated request (retries included); returns the unwrapped data. */
@@ -272,12 +310,12 @@ export class Executor {
 	}
 
 	/** Whether a failed attempt may be repeated without risking a second effect. */
-	private mayRetry(op: OperationDescriptor, outcome: { status: number } | TransportFailure): boolean {
+	private mayRetry(effect: Effect, outcome: { status: number } | TransportFailure): boolean {
 		if ('status' in outcome) {
 			if (outcome.status === 429) return true; // rate-limited requests were not processed
-			return outcome.status >= 500 && op.effect !== 'create'; // a 5xx send may have gone through
+			return outcome.status >= 500 && effect !== 'create'; // a 5xx send may have gone through
 		}
-		return op.effect !== 'create' || !outcome.requestSent;
+		return effect !== 'create' || !outcome.requestSent;
 	}
 
 	private backoff(attempt: number): number {
@@ -286,49 +324,87 @@ export class Executor {
 	}
 
 	private async send(op: OperationDescriptor, prepared: PreparedRequest): Promise<unknown> {
-		const request = this.buildRequest(op, prepared);
-		const id = operationId(op);
+		const response = await this.exchange(this.buildRequest(op, prepared), { id: operationId(op), effect: op.effect, paced: true });
+		const body = response.body;
+		if (isRecord(body) && 'data' in body) return body.data;
+		return body === '' ? null : body;
+	}
+
+	/**
+	 * One request through pacing and the retry rules; resolves with a success response, or throws
+	 * the mapped error. A service answer of `{status: "error"}` is an error whatever its status.
+	 */
+	private async exchange(request: TransportRequest, call: { id: string; effect: Effect; paced: boolean }): Promise<TransportResponse> {
 		for (let attempt = 1; ; attempt++) {
-			await this.bucket?.take();
+			if (call.paced) await this.bucket?.take();
 			let response: TransportResponse;
 			try {
 				response = await this.options.transport(request);
 			} catch (error) {
 				const failure = toTransportFailure(error);
-				if (attempt < this.retry.maxAttempts && this.mayRetry(op, failure)) {
+				if (attempt < this.retry.maxAttempts && this.mayRetry(call.effect, failure)) {
 					await this.options.timing.sleep(this.backoff(attempt));
 					continue;
 				}
 				const hint = !failure.requestSent
-					? ` (is ${this.baseUrl} reachable?)`
-					: op.effect === 'create'
+					? ` (is ${request.url.startsWith(this.baseUrl) ? this.baseUrl : new URL(request.url).origin} reachable?)`
+					: call.effect === 'create'
 						? '. It may have taken effect: check before repeating it'
 						: '';
 				throw new ChatMessagingError(`Could not reach the service: ${failure.message}${hint}`, {
 					kind: 'network',
 					networkCode: failure.code,
-					operation: id,
+					operation: call.id,
 				});
 			}
 			const body = response.body;
 			const ok = response.status >= 200 && response.status < 300 && !(isRecord(body) && body.status === 'error');
-			if (ok) {
-				if (isRecord(body) && 'data' in body) return body.data;
-				return body === '' ? null : body;
-			}
-			if (attempt < this.retry.maxAttempts && this.mayRetry(op, response)) {
+			if (ok) return response;
+			if (attempt < this.retry.maxAttempts && this.mayRetry(call.effect, response)) {
 				const hinted = retryAfterMs(response, this.options.timing.now());
 				if (hinted === undefined || hinted <= this.retry.maxRetryAfterMs) {
 					await this.options.timing.sleep(hinted ?? this.backoff(attempt));
 					continue;
 				}
 			}
-			const error = serviceError(response.status, body, id);
-			if (response.status >= 500 && op.effect === 'create') {
+			const error = serviceError(response.status, body, call.id);
+			if (response.status >= 500 && call.effect === 'create') {
 				error.message += '. It may have taken effect: check before repeating it';
 			}
 			throw error;
 		}
+	}
+
+	/**
+	 * Fetches the bytes behind a download link (a file's or an event attachment's short-lived URL).
+	 * The token goes only to the service's own origin; a link elsewhere is fetched without it. Safe to
+	 * retry; only requests to the service are paced.
+	 */
+	async download(url: string, known: { filename?: string; mimeType?: string } = {}): Promise<DownloadedFile> {
+		let target: URL;
+		try {
+			target = new URL(url);
+		} catch {
+			throw inputError('url', `must be an http(s) URL, got "${url}"`);
+		}
+		if (target.protocol !== 'http:' && target.protocol !== 'https:') throw inputError('url', `must be an http(s) URL, got "${url}"`);
+		const ownOrigin = target.origin === new URL(this.baseUrl).origin;
+		const request: TransportRequest = {
+			method: 'GET',
+			url: target.href,
+			headers: { Accept: '*/*', ...(ownOrigin && this.options.token ? { Authorization: `Bearer ${this.options.token}` } : {}) },
+			timeoutMs: this.options.timeoutMs ?? 30_000,
+			responseType: 'bytes',
+			authenticate: ownOrigin,
+		};
+		const response = await this.exchange(request, { id: 'file:download', effect: 'read', paced: ownOrigin });
+		const data = response.body instanceof Uint8Array ? response.body : new TextEncoder().encode(String(response.body ?? ''));
+		const fromPath = decodeURIComponent(target.pathname.split('/').pop() ?? '');
+		return {
+			data,
+			filename: known.filename ?? (filenameOf(header(response, 'content-disposition')) || fromPath || 'download'),
+			mimeType: known.mimeType ?? (header(response, 'content-type')?.split(';')[0].trim() || 'application/octet-stream'),
+		};
 	}
 
 	/**

@@ -133,6 +133,11 @@ export interface OperationDescriptor {
 	requireOneOf?: readonly string[];
 	/** An update: at least one of its body fields must be given (an empty PATCH would change nothing). */
 	requiresChange?: boolean;
+	/**
+	 * Downloads the bytes the record links to: the record's `urlKey` holds a short-lived URL, and
+	 * `filenameKey`/`mimeTypeKey` name and type them. The result is a `DownloadedFile`.
+	 */
+	download?: { urlKey: string; filenameKey: string; mimeTypeKey: string };
 	/** Sends a message (used by adapters to offer attachments and wait-for-status). */
 	sendsMessage?: boolean;
 }
@@ -151,6 +156,15 @@ export interface BinaryInput {
 	mimeType?: string;
 }
 
+/** The bytes behind a download link, with what is known about them. */
+export interface DownloadedFile {
+	data: Uint8Array;
+	filename: string;
+	mimeType: string;
+	/** The record the link came from (File → Download), when there is one. */
+	file?: Record<string, unknown>;
+}
+
 /** One HTTP request as the executor asks a transport to send it. */
 export interface TransportRequest {
 	method: HttpMethod;
@@ -160,12 +174,19 @@ export interface TransportRequest {
 	/** Serialized body (JSON text or multipart bytes); undefined for none. */
 	body?: string | Uint8Array;
 	timeoutMs: number;
+	/** `bytes`: a 2xx body comes back as a Uint8Array, unparsed (downloads). Default `json`. */
+	responseType?: 'json' | 'bytes';
+	/**
+	 * `false`: the transport must not add credentials. Set for URLs outside the service's origin
+	 * (a signed download link may live on another host): the token never goes there.
+	 */
+	authenticate?: boolean;
 }
 
 export interface TransportResponse {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
-	/** Parsed JSON when the response was JSON, otherwise the raw text. */
+	/** Parsed JSON when the response was JSON, otherwise the raw text; a Uint8Array for a 2xx `bytes` response. */
 	body: unknown;
 }
 

@@ -12,6 +12,7 @@ import {
 	operationId,
 	type Attachment,
 	type BinaryInput,
+	type DownloadedFile,
 	type FieldDescriptor,
 	type OperationDescriptor,
 	type WaitTarget,
@@ -153,6 +154,7 @@ const pollInterval = (timeoutMs: number): number => Math.min(2000, Math.max(250,
 function summarize(op: OperationDescriptor, result: unknown): string {
 	if (Array.isArray(result)) return `${result.length} item${result.length === 1 ? '' : 's'}`;
 	if (isPlainObject(result)) {
+		if (result.data instanceof Uint8Array) return `${result.data.length} bytes`;
 		if (typeof result.message_uid === 'string')
 			return isPlainObject(result.message) ? `${String(result.message.status)} ${result.message_uid}` : `queued ${result.message_uid}`;
 		if (result.id !== undefined) return `${op.name.toLowerCase()} ${String(result.id)}`;
@@ -229,7 +231,15 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			}
 
 			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
-			if (outputMode === 'split' && Array.isArray(result)) {
+			if (op.download) {
+				// As Node-RED's file-in node: the bytes in msg.payload, the name beside them.
+				const file = result as DownloadedFile;
+				msg.payload = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+				msg.filename = file.filename;
+				msg.mimeType = file.mimeType;
+				msg.file = file.file;
+				send(msg);
+			} else if (outputMode === 'split' && Array.isArray(result)) {
 				// One output with several messages: send([[...]]) delivers them in order.
 				send([splitMessages(RED, msg, result)]);
 			} else {

@@ -74,7 +74,8 @@ export function createHttpClient(): HttpClient {
 			// Only the code and message travel on: axios errors also hold the request config (and its headers).
 			throw toTransportFailure(error);
 		}
-		return { status: response.status, headers: plainHeaders(response), body: decodeBody(response) };
+		const bytes = request.responseType === 'bytes' && response.status >= 200 && response.status < 300;
+		return { status: response.status, headers: plainHeaders(response), body: bytes ? Buffer.from(response.data) : decodeBody(response) };
 	};
 
 	return {

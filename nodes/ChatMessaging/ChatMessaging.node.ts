@@ -40,7 +40,7 @@ export class ChatMessaging implements INodeType {
 			try {
 				executor ??= await createExecutor(this);
 				const results = await runOperation(this, executor, itemIndex);
-				output.push(...results.map((json) => ({ json, pairedItem: { item: itemIndex } })));
+				output.push(...results.map((result) => ({ ...result, pairedItem: { item: itemIndex } })));
 			} catch (error) {
 				if (this.continueOnFail()) {
 					output.push({ json: errorItemJson(error), pairedItem: { item: itemIndex } });

@@ -3,10 +3,10 @@
  * input the executor takes, adds attachments and wait-for-status for sends, and shapes the result
  * into output JSON objects.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { inputError, OPERATIONS, operationId } from '../../api';
-import type { Attachment, BinaryInput, Executor, OperationDescriptor, WaitTarget } from '../../api';
+import type { Attachment, BinaryInput, DownloadedFile, Executor, OperationDescriptor, WaitTarget } from '../../api';
 import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
 
 /** How often a wait-for-status polls the message. */
@@ -92,24 +92,48 @@ export function resultToJson(op: OperationDescriptor, result: unknown): IDataObj
 	return [{ data: result as IDataObject[keyof IDataObject] }];
 }
 
+/** The downloaded bytes as n8n binary data, the file record as the item's JSON. */
+async function downloadItem(
+	context: IExecuteFunctions,
+	executor: Executor,
+	op: OperationDescriptor,
+	input: Record<string, unknown>,
+	itemIndex: number,
+): Promise<OutputItem> {
+	const property = String(context.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
+	if (!property) throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in');
+	const file = (await executor.run(op, input)) as DownloadedFile;
+	const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+	return {
+		json: (file.file ?? {}) as IDataObject,
+		binary: { [property]: await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType) },
+	};
+}
+
+/** One output item of an operation, before n8n's pairing. */
+export type OutputItem = Pick<INodeExecutionData, 'json' | 'binary'>;
+
+const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
+
 /** Runs the item's operation; every parameter is read and checked before the first request. */
-export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<IDataObject[]> {
+export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
 	const op = OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
 	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`);
 	const input = await readInput(context, op, itemIndex);
+	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
 
 	if (op.sendsMessage) {
 		const attachment = await readAttachment(context, itemIndex);
 		const wait = readWait(context, itemIndex);
 		const sent = await executor.sendMessage(operationId(op), input, attachment);
-		if (!wait) return [sent as IDataObject];
+		if (!wait) return jsonItems([sent as IDataObject]);
 		const message = await executor.waitForStatus(String(sent.message_uid), wait.target, {
 			timeoutMs: wait.timeoutMs,
 			intervalMs: STATUS_POLL_INTERVAL_MS,
 		});
-		return [{ ...(sent as IDataObject), status: message.status as string, message: message as IDataObject }];
+		return jsonItems([{ ...(sent as IDataObject), status: message.status as string, message: message as IDataObject }]);
 	}
 
 	if (isListOperation(op)) {
@@ -119,8 +143,8 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
 		const result = await executor.run(op, input, { returnAll, limit });
 		const json = resultToJson(op, result);
-		return limit === undefined ? json : json.slice(0, limit);
+		return jsonItems(limit === undefined ? json : json.slice(0, limit));
 	}
 
-	return resultToJson(op, await executor.run(op, input));
+	return jsonItems(resultToJson(op, await executor.run(op, input)));
 }

@@ -245,6 +245,17 @@ function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
 			displayOptions: show(op),
 		});
 	}
+	if (op.download) {
+		parameters.push({
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: 'The name of the output binary field to put the file in',
+			displayOptions: show(op),
+		});
+	}
 	if (op.sendsMessage) parameters.push(...sendParameters(op));
 	if (isListOperation(op)) parameters.push(...listParameters(op));
 	const optional = optionalFields(op);

@@ -55,6 +55,13 @@ function responseBody(body: unknown, headers: TransportResponse['headers']): unk
 	return text;
 }
 
+function asBytes(body: unknown): Uint8Array {
+	if (body instanceof Uint8Array) return body;
+	if (body instanceof ArrayBuffer) return new Uint8Array(body);
+	if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+	return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+}
+
 export function n8nTransport(context: RequestContext): Transport {
 	return async (request) => {
 		const options: IHttpRequestOptions = {
@@ -70,14 +77,23 @@ export function n8nTransport(context: RequestContext): Transport {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: request.timeoutMs,
+			...(request.responseType === 'bytes' ? { encoding: 'arraybuffer' as const } : {}),
 		};
+		// A URL outside the service (a signed download link) is fetched without the credential.
+		const send =
+			request.authenticate === false
+				? context.helpers.httpRequest(options)
+				: context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
 		// The executor turns this rejection into a ChatMessagingError, which the node reports as a
 		// NodeApiError; a TransportFailure never reaches the n8n UI itself.
-		const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options).then(
+		const response = (await send.then(
 			(full: unknown) => full,
 			async (error: unknown) => await Promise.reject(toTransportFailure(networkError(error))),
 		)) as IN8nHttpFullResponse;
 		const headers = (response.headers ?? {}) as TransportResponse['headers'];
+		if (request.responseType === 'bytes' && response.statusCode >= 200 && response.statusCode < 300) {
+			return { status: response.statusCode, headers, body: asBytes(response.body) };
+		}
 		return { status: response.statusCode, headers, body: responseBody(response.body, headers) };
 	};
 }

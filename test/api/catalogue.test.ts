@@ -46,6 +46,7 @@ const FRIENDLY = [
 	'chat:setAiAutoresponse',
 	'label:remove',
 	'reaction:remove',
+	'file:download',
 ];
 
 describe('catalogue', () => {

@@ -7,6 +7,7 @@ import {
 	checkReceiverUrl,
 	deleteSubscriptions,
 	EVENT_TYPES,
+	eventAttachments,
 	redactSubscriptionUrl,
 	WEBHOOK_LIMIT,
 	eventKey,
@@ -189,6 +190,34 @@ describe('eventKey', () => {
 		);
 		// A message event without a uid is not keyed by its chat: two such messages in one chat are different events.
 		expect(eventKey(eventOf({ event_type: 'message:received:new', data: { chat_id: 1 } }))).toBeUndefined();
+	});
+});
+
+describe('eventAttachments', () => {
+	it("reads the live shape's message.attachments[]", () => {
+		const event = eventOf({
+			event_type: 'message:received:new',
+			chat: { chat_id: 1 },
+			message: {
+				message_uid: 'M',
+				attachments: [
+					{ temporary_download_url: 'https://cdn.example/a.jpg?sig=1', filename: 'a.jpg', mimetype: 'image/jpeg', size: 12 },
+					{ filename: 'no link' },
+				],
+			},
+		});
+		expect(eventAttachments(event)).toEqual([
+			{ url: 'https://cdn.example/a.jpg?sig=1', filename: 'a.jpg', mimeType: 'image/jpeg', size: 12 },
+		]);
+	});
+
+	it("reads a message record's attachment_url inside data, and gives [] without any", () => {
+		const event = eventOf({
+			event_type: 'message:received:new',
+			data: { message_uid: 'M', attachment_url: 'https://x/y.pdf', attachment_filename: 'y.pdf' },
+		});
+		expect(eventAttachments(event)).toEqual([{ url: 'https://x/y.pdf', filename: 'y.pdf' }]);
+		expect(eventAttachments(eventOf({ event_type: 'message:received:new', data: { message_uid: 'M' } }))).toEqual([]);
 	});
 });
 

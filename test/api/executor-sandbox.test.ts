@@ -3,7 +3,7 @@
  * the spec independently, so every operation succeeding here checks both. Also the rules a scripted
  * transport cannot prove end to end: faults never duplicate a send, pagination equals a sequential walk.
  */
-import { ChatMessagingError, Executor, OPERATIONS, operationId } from '../../api';
+import { ChatMessagingError, Executor, OPERATIONS, operationId, type DownloadedFile } from '../../api';
 import { startSandbox } from '../../sandbox';
 import { fetchTransport, realTiming } from '../support/fetch-transport';
 
@@ -85,6 +85,7 @@ describe('executor against the sandbox', () => {
 			'file:uploadFromUrl': { download_url: 'https://cdn.example.com/brochure.pdf' },
 			'file:upload': { file: { data: new Uint8Array([1, 2, 3]), filename: 'b.bin' } },
 			'file:get': { uid: upload.uid },
+			'file:download': { uid: upload.uid },
 			'file:delete': { uid: upload.uid },
 			'account:getAll': {},
 			'workspace:get': {},
@@ -131,6 +132,21 @@ describe('executor against the sandbox', () => {
 		const limited = (await executor.run('chat:getAll', {}, { returnAll: false, limit: 57 })) as Array<{ id: number }>;
 		expect(limited.map((c) => c.id)).toEqual(sequential.slice(0, 57).map((c) => c.id));
 		expect(await executor.run('chat:getAll', { name: 'no chat is called this' })).toEqual([]);
+	});
+
+	it('downloads a file byte-equal through its temporary URL, and an expired link is an error', async () => {
+		const bytes = Uint8Array.from({ length: 70_000 }, (_, index) => (index * 131) % 256);
+		const upload = (await executor.run('file:upload', { file: { data: bytes, filename: 'scan.pdf', mimeType: 'application/pdf' } })) as {
+			uid: string;
+			temporary_download_url: string;
+		};
+		const file = (await executor.run('file:download', { uid: upload.uid })) as DownloadedFile;
+		expect(Buffer.from(file.data).equals(Buffer.from(bytes))).toBe(true);
+		expect(file).toMatchObject({ filename: 'scan.pdf', mimeType: 'application/pdf', file: { uid: upload.uid } });
+
+		const expired = new URL(upload.temporary_download_url);
+		expired.searchParams.set('expires', '1000');
+		await expect(executor.download(expired.href)).rejects.toMatchObject({ kind: 'service', httpStatus: 403 });
 	});
 
 	it('sends with a binary attachment (upload, then file_uid) and waits for delivery', async () => {

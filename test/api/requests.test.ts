@@ -135,8 +135,8 @@ async function requestOf(id: string, input: Record<string, unknown>) {
 }
 
 describe('descriptor requests', () => {
-	it('has a case for every operation except the multipart upload and the read-modify-write remove (tested below)', () => {
-		const covered = new Set([...Object.keys(CASES), 'file:upload', 'label:remove']);
+	it('has a case for every operation except the multipart upload, the read-modify-write remove and the two-step download (tested below)', () => {
+		const covered = new Set([...Object.keys(CASES), 'file:upload', 'label:remove', 'file:download']);
 		expect(OPERATIONS.map(operationId).filter((id) => !covered.has(id))).toEqual([]);
 	});
 
@@ -204,5 +204,57 @@ describe('descriptor requests', () => {
 		const { transport, requests } = scripted(ok({}));
 		await new Executor({ baseUrl: BASE, transport, timing: virtualTiming() }).run('workspace:get');
 		expect(requests[0].headers.Authorization).toBeUndefined();
+	});
+});
+
+describe('file:download', () => {
+	const record = (url: string) => ({ uid: 'f1', filename: 'scan.pdf', mimetype: 'application/pdf', temporary_download_url: url });
+	const bytes = new Uint8Array([37, 80, 68, 70]);
+	const download = async (url: string) => {
+		const { transport, requests } = scripted(ok(record(url)), { status: 200, headers: { 'content-type': 'application/pdf' }, body: bytes });
+		const executor = new Executor({ baseUrl: BASE, transport, timing: virtualTiming(), token: 'secret-token' });
+		return { file: await executor.run('file:download', { uid: 'f1' }), requests };
+	};
+
+	it('reads the record, then fetches its link as bytes; the token never goes to another host', async () => {
+		const { file, requests } = await download('https://cdn.files.example/f1?sig=abc');
+		expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			`GET ${BASE}/files/f1`,
+			'GET https://cdn.files.example/f1?sig=abc',
+		]);
+		expect(requests[1]).toMatchObject({ responseType: 'bytes', authenticate: false });
+		expect(JSON.stringify(requests[1].headers)).not.toContain('secret-token');
+		expect(file).toEqual({
+			data: bytes,
+			filename: 'scan.pdf',
+			mimeType: 'application/pdf',
+			file: record('https://cdn.files.example/f1?sig=abc'),
+		});
+	});
+
+	it('a link on the service itself is fetched with the token', async () => {
+		const { requests } = await download(`${BASE}/download/f1?sig=abc`);
+		expect(requests[1]).toMatchObject({ authenticate: true, headers: { Authorization: 'Bearer secret-token' } });
+	});
+
+	it('a record without a link is an error naming what came back', async () => {
+		const { transport } = scripted(ok({ uid: 'f1' }));
+		const executor = new Executor({ baseUrl: BASE, transport, timing: virtualTiming() });
+		await expect(executor.run('file:download', { uid: 'f1' })).rejects.toThrow(
+			'without data.temporary_download_url; it sent an object with uid',
+		);
+	});
+
+	it('names the file from Content-Disposition or the URL when the caller knows nothing', async () => {
+		const { transport } = scripted(
+			{ status: 200, headers: { 'content-disposition': "attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf" }, body: bytes },
+			{ status: 200, headers: {}, body: bytes },
+		);
+		const executor = new Executor({ baseUrl: BASE, transport, timing: virtualTiming() });
+		await expect(executor.download('https://cdn.example/a/b.txt')).resolves.toMatchObject({ filename: 'résumé.pdf' });
+		await expect(executor.download('https://cdn.example/a/b.txt')).resolves.toMatchObject({
+			filename: 'b.txt',
+			mimeType: 'application/octet-stream',
+		});
 	});
 });

@@ -3,11 +3,12 @@
  * real HTTP: every catalogue operation, paging, Continue On Fail, input errors, attachments and
  * wait-for-status.
  */
-import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { OPERATIONS, operationId } from '../../api';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { binaryItem, type Credentials } from './support/n8n-context';
+import { binaryItem, createExecuteContext, type Credentials } from './support/n8n-context';
+import { n8nTransport } from '../../nodes/shared/transport';
 import { actionError, coveredOperations, runAction, sandboxCall } from './support/run-action';
 
 const TOKEN = 'n8n-action-test-token-7f3c9a';
@@ -251,9 +252,36 @@ describe('files', () => {
 		const got = (await runAction(credentials, { resource: 'file', operation: 'get', uid: fromUrl.uid })).json[0];
 		expect(got.uid).toBe(fromUrl.uid);
 
+		const downloaded = await runAction(credentials, {
+			resource: 'file',
+			operation: 'download',
+			uid: uploaded.uid,
+			binaryPropertyName: 'file',
+		});
+		const binary = downloaded.items[0].binary?.file;
+		expect(Buffer.from(String(binary?.data), 'base64').equals(bytes)).toBe(true);
+		expect(binary).toMatchObject({ fileName: 'contacts-upload.csv', mimeType: 'text/csv' });
+		expect(downloaded.json[0]).toMatchObject({ uid: uploaded.uid, filename: 'contacts-upload.csv' });
+		expect(downloaded.items[0].pairedItem).toEqual({ item: 0 });
+
 		await runAction(credentials, { resource: 'file', operation: 'delete', uid: fromUrl.uid });
 		const gone = await runAction(credentials, { resource: 'file', operation: 'get', uid: fromUrl.uid }, { continueOnFail: true });
 		expect(gone.json[0]).toMatchObject({ http_status: 404 });
+	});
+});
+
+describe('the transport', () => {
+	it('fetches a URL outside the service without the credential, and one of the service with it', async () => {
+		const { context, requests } = createExecuteContext({ properties: [], credentials, parameters: {} });
+		const transport = n8nTransport(context as unknown as IExecuteFunctions);
+		const get = (url: string, authenticate: boolean) =>
+			transport({ method: 'GET', url, headers: {}, timeoutMs: 5000, responseType: 'bytes', authenticate });
+		const foreign = await get(`${sandbox.url.replace('127.0.0.1', 'localhost')}/files/none`, false);
+		const own = await get(`${sandbox.url}/workspace`, true);
+		expect(requests.map((request) => request.authorized)).toEqual([false, true]);
+		expect(foreign.status).toBe(401);
+		expect(own.status).toBe(200);
+		expect(own.body).toBeInstanceOf(Uint8Array);
 	});
 });
 
@@ -427,6 +455,6 @@ describe('coverage', () => {
 	it('every operation of the catalogue ran against the sandbox', () => {
 		const missing = OPERATIONS.map(operationId).filter((id) => !coveredOperations.has(id));
 		expect(missing).toEqual([]);
-		expect(OPERATIONS).toHaveLength(41);
+		expect(OPERATIONS).toHaveLength(42);
 	});
 });

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPERATIONS, operationId } from '../../api';
-import { FAST_SANDBOX, fields, payloadOf, sandboxCall, sandboxData, startSandbox, type Sandbox } from './support';
+import { FAST_SANDBOX, fields, payloadOf, runAction, sandboxCall, sandboxData, startSandbox, type Sandbox } from './support';
 
 let sbx: Sandbox;
 let fileServer: Server;
@@ -179,6 +179,17 @@ describe('files', () => {
 
 		await run('file:delete', { uid: fromUrl.uid });
 		expect((await sandboxCall(sbx, 'GET', `/files/${fromUrl.uid}`)).status).toBe(404);
+	});
+
+	test('file:download puts the bytes in msg.payload as a Buffer, byte-equal, with msg.filename and msg.mimeType', async () => {
+		const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 37) % 256));
+		const uploaded = await run('file:upload', { file: { value: 'payload', type: 'msg' }, filename: 'blob.bin' }, {}, { payload: bytes });
+		covered.add('file:download');
+		const outcome = await runAction(sbx, { resource: 'file', operation: 'download', fields: fields({ uid: uploaded.uid }) });
+		const out = outcome.outputs[0]!;
+		expect(Buffer.isBuffer(out.payload)).toBe(true);
+		expect(Buffer.compare(out.payload as Buffer, bytes)).toBe(0);
+		expect(out).toMatchObject({ filename: 'blob.bin', mimeType: 'application/octet-stream', file: { uid: uploaded.uid } });
 	});
 });
 

@@ -15,6 +15,13 @@ export const fetchTransport: Transport = async (request) => {
 		const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
 		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED');
 	}
+	if (request.responseType === 'bytes' && response.ok) {
+		return {
+			status: response.status,
+			headers: Object.fromEntries(response.headers.entries()),
+			body: new Uint8Array(await response.arrayBuffer()),
+		};
+	}
 	const text = await response.text();
 	let body: unknown = text;
 	if ((response.headers.get('content-type') ?? '').includes('json')) {

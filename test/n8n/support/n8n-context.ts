@@ -32,6 +32,8 @@ export interface Credentials {
 export interface RecordedRequest {
 	method: string;
 	url: string;
+	/** Whether an Authorization header went out (its value is never recorded). */
+	authorized?: boolean;
 	status?: number;
 	error?: string;
 }
@@ -73,22 +75,17 @@ function resolveCredentialExpression(value: string, credentials: Credentials): s
 		);
 }
 
-/** n8n's httpRequestWithAuthentication for a generic credential, over real HTTP. */
-export function authenticatedHttp(credentials: Credentials, requests: RecordedRequest[], node: INode) {
-	const authenticate = new ChatMessagingApi().authenticate;
-	return async (credentialType: string, options: IHttpRequestOptions): Promise<unknown> => {
-		if (credentialType !== 'chatMessagingApi') throw new Error(`unexpected credential type ${credentialType}`);
-		const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
-		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
-			headers[name] = resolveCredentialExpression(String(value), credentials);
-		}
+/** n8n's httpRequest (no credential), over real HTTP with axios, as n8n sends it. */
+export function plainHttp(requests: RecordedRequest[], node: INode) {
+	return async (options: IHttpRequestOptions): Promise<unknown> => {
 		const config: AxiosRequestConfig = {
 			method: options.method,
 			url: options.url,
-			headers: { 'User-Agent': 'n8n', ...headers },
+			headers: { 'User-Agent': 'n8n', ...(options.headers as Record<string, string>) },
 			timeout: options.timeout,
 			maxBodyLength: Infinity,
 			maxContentLength: Infinity,
+			responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : undefined,
 		};
 		const body = options.body as unknown;
 		// As n8n: a string or a non-empty object/buffer is sent as it is; GET never carries a body.
@@ -99,7 +96,11 @@ export function authenticatedHttp(credentials: Credentials, requests: RecordedRe
 			config.data = body;
 		}
 		if (options.ignoreHttpStatusErrors) config.validateStatus = () => true;
-		const record: RecordedRequest = { method: String(options.method), url: String(options.url) };
+		const record: RecordedRequest = {
+			method: String(options.method),
+			url: String(options.url),
+			authorized: Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization'),
+		};
 		requests.push(record);
 		try {
 			const response = await axios.request(config);
@@ -110,6 +111,20 @@ export function authenticatedHttp(credentials: Credentials, requests: RecordedRe
 			record.error = (error as { code?: string }).code ?? String(error);
 			throw new NodeApiError(node, error as JsonObject);
 		}
+	};
+}
+
+/** n8n's httpRequestWithAuthentication for a generic credential: the credential's headers, then httpRequest. */
+export function authenticatedHttp(credentials: Credentials, requests: RecordedRequest[], node: INode) {
+	const authenticate = new ChatMessagingApi().authenticate;
+	const send = plainHttp(requests, node);
+	return async (credentialType: string, options: IHttpRequestOptions): Promise<unknown> => {
+		if (credentialType !== 'chatMessagingApi') throw new Error(`unexpected credential type ${credentialType}`);
+		const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
+			headers[name] = resolveCredentialExpression(String(value), credentials);
+		}
+		return await send({ ...options, headers });
 	};
 }
 
@@ -142,6 +157,7 @@ export function createExecuteContext(options: ExecuteOptions) {
 	const paramsOf = (itemIndex: number) =>
 		resolveParameters(options.properties, typeof options.parameters === 'function' ? options.parameters(itemIndex) : options.parameters);
 	const http = authenticatedHttp(options.credentials, requests, node);
+	const unauthenticated = plainHttp(requests, node);
 	const context = {
 		getInputData: () => items,
 		getNode: () => node,
@@ -161,6 +177,17 @@ export function createExecuteContext(options: ExecuteOptions) {
 		helpers: {
 			httpRequestWithAuthentication(this: unknown, type: string, request: IHttpRequestOptions) {
 				return http(type, request);
+			},
+			httpRequest: (request: IHttpRequestOptions) => unauthenticated(request),
+			// As n8n's in-memory binary mode: the bytes base64-encoded in the item.
+			async prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> {
+				return {
+					data: data.toString('base64'),
+					fileName,
+					mimeType: mimeType ?? 'application/octet-stream',
+					fileExtension: fileName?.includes('.') ? fileName.split('.').pop() : undefined,
+					fileSize: String(data.length),
+				};
 			},
 			assertBinaryData(itemIndex: number, propertyName: string): IBinaryData {
 				const binary = items[itemIndex]?.binary?.[propertyName];
