@@ -43,7 +43,7 @@ export class ChatMessaging implements INodeType {
 				output.push(...results.map((result) => ({ ...result, pairedItem: { item: itemIndex } })));
 			} catch (error) {
 				if (this.continueOnFail()) {
-					output.push({ json: errorItemJson(error), pairedItem: { item: itemIndex } });
+					output.push({ json: errorItemJson(error, this.getNode().onError), pairedItem: { item: itemIndex } });
 					continue;
 				}
 				throw toNodeError(this.getNode(), error, itemIndex);

@@ -53,20 +53,22 @@ function readState(context: IHookFunctions | IWebhookFunctions): TriggerState {
 }
 
 /**
- * Seen event keys per trigger node, in process memory: it survives between deliveries in every
- * execution mode (n8n persists a node's static data only after production executions); each one
- * is mirrored into static data for restarts.
+ * Seen event keys per trigger node and webhook, in process memory: it survives between deliveries
+ * in every execution mode. The test webhook ("Listen for test event") keeps its own memory, so an
+ * event it received is still new to the production webhook. Only production's memory is mirrored
+ * into static data for restarts (n8n persists a node's static data only after production executions).
  */
 const seenByNode = new Map<string, SeenEvents>();
 
-function seenEventsOf(context: IWebhookFunctions, state: TriggerState): SeenEvents {
-	const nodeKey = `${context.getWorkflow().id ?? ''}|${context.getNode().id ?? context.getNode().name}`;
+function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: SeenEvents; persisted: boolean } {
+	const persisted = context.getMode() !== 'manual';
+	const nodeKey = `${context.getWorkflow().id ?? ''}|${context.getNode().id ?? context.getNode().name}|${persisted ? 'production' : 'test'}`;
 	let seen = seenByNode.get(nodeKey);
 	if (!seen) {
-		seen = new SeenEvents({ seed: Array.isArray(state.seenEvents) ? state.seenEvents : [] });
+		seen = new SeenEvents({ seed: persisted && Array.isArray(state.seenEvents) ? state.seenEvents : [] });
 		seenByNode.set(nodeKey, seen);
 	}
-	return seen;
+	return { seen, persisted };
 }
 
 function chosenEvents(context: IHookFunctions | IWebhookFunctions): string[] {
@@ -208,9 +210,9 @@ export class ChatMessagingTrigger implements INodeType {
 
 		const key = eventKey(event);
 		if (key) {
-			const seen = seenEventsOf(this, state);
+			const { seen, persisted } = seenEventsOf(this, state);
 			if (!seen.remember(key)) return { webhookResponse: { status: 'ok', duplicate: true } };
-			state.seenEvents = seen.snapshot();
+			if (persisted) state.seenEvents = seen.snapshot();
 		}
 
 		// ChatEvent holds JSON only (raw is the parsed body), which is what an n8n item's json is.

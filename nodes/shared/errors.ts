@@ -48,20 +48,29 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
 	});
 }
 
-/** The JSON of a "Continue On Fail" error item. */
-export function errorItemJson(error: unknown): IDataObject {
+/**
+ * The JSON of a "Continue On Fail" error item. Under "Continue (regular output)" the details sit
+ * beside `error` (error_code, http_status, ...). Under "Continue (using error output)" n8n moves an
+ * item to the error output only when its JSON holds nothing but `error`, `message` and `details`
+ * (WorkflowExecute.handleNodeErrorOutput), so the same details go under `details` there.
+ */
+export function errorItemJson(error: unknown, onError?: INode['onError']): IDataObject {
 	const chatError = asChatMessagingError(error);
+	let json: IDataObject;
 	if (!chatError) {
 		const message = error instanceof Error ? error.message : String(error);
 		const description = (error as { description?: unknown } | null)?.description;
-		return { error: message, ...(typeof description === 'string' && description ? { description } : {}) };
+		json = { error: message, ...(typeof description === 'string' && description ? { description } : {}) };
+	} else {
+		json = { error: chatError.message, kind: chatError.kind };
+		if (chatError.errorCode !== undefined) json.error_code = chatError.errorCode;
+		if (chatError.httpStatus !== undefined) json.http_status = chatError.httpStatus;
+		if (chatError.field !== undefined) json.field = chatError.field;
+		if (chatError.errors !== undefined) json.errors = chatError.errors as unknown as IDataObject[];
+		if (chatError.networkCode !== undefined) json.network_code = chatError.networkCode;
+		if (chatError.operation !== undefined) json.operation = chatError.operation;
 	}
-	const json: IDataObject = { error: chatError.message, kind: chatError.kind };
-	if (chatError.errorCode !== undefined) json.error_code = chatError.errorCode;
-	if (chatError.httpStatus !== undefined) json.http_status = chatError.httpStatus;
-	if (chatError.field !== undefined) json.field = chatError.field;
-	if (chatError.errors !== undefined) json.errors = chatError.errors as unknown as IDataObject[];
-	if (chatError.networkCode !== undefined) json.network_code = chatError.networkCode;
-	if (chatError.operation !== undefined) json.operation = chatError.operation;
-	return json;
+	if (onError !== 'continueErrorOutput') return json;
+	const { error: message, ...details } = json;
+	return Object.keys(details).length ? { error: message, details } : { error: message };
 }

@@ -360,6 +360,20 @@ describe('errors', () => {
 		});
 	});
 
+	it('under "Continue (using error output)" an error item holds only error and details, which n8n routes to the error output', async () => {
+		const { items } = await runAction(credentials, chatParams('get', { chat_id: 999999999 }), {
+			continueOnFail: true,
+			onError: 'continueErrorOutput',
+		});
+		// WorkflowExecute.handleNodeErrorOutput moves an item whose JSON keys are all in [error, message, details].
+		expect(items).toHaveLength(1);
+		expect(Object.keys(items[0].json).sort()).toEqual(['details', 'error']);
+		expect(items[0]).toMatchObject({
+			json: { error: 'Chat not found', details: { kind: 'service', http_status: 404, operation: 'chat:get' } },
+			pairedItem: { item: 0 },
+		});
+	});
+
 	it('without Continue On Fail a service error is a NodeApiError with the status and the service message', async () => {
 		const { error } = await actionError(credentials, chatParams('get', { chat_id: 999999999 }));
 		expect(error).toBeInstanceOf(NodeApiError);

@@ -257,6 +257,23 @@ describe('webhook()', () => {
 		expect(createdItems.map((answer) => answer.items.length)).toEqual([1, 0]);
 	});
 
+	it('the test webhook keeps its own memory: an event it received still starts the production workflow', async () => {
+		const staticData: IDataObject = { secret };
+		const delivery = {
+			body: specShape('UID-TEST-PROD'),
+			query: { secret },
+			events: ['message:received:new'],
+			staticData,
+			workflowId: 'test-prod',
+		};
+		const test = await callWebhook({ ...delivery, test: true });
+		const production = await callWebhook(delivery);
+		const productionAgain = await callWebhook(delivery);
+		expect([test.items.length, production.items.length, productionAgain.items.length]).toEqual([1, 1, 0]);
+		// Only production's memory is kept in static data.
+		expect(staticData.seenEvents).toEqual(['message:received:new|UID-TEST-PROD']);
+	});
+
 	it('remembers a bounded number of events', async () => {
 		const staticData: IDataObject = { secret };
 		for (let index = 0; index < SEEN_EVENTS_LIMIT + 10; index++)

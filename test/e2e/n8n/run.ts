@@ -158,6 +158,16 @@ function nodeItems(run: N8nRun | undefined, nodeName: string): Items {
 	return runs[runs.length - 1].data?.main?.[0] ?? [];
 }
 
+/** Every main output of a node in a run (index 1 is the error output under "Continue (using error output)"). */
+function nodeOutputs(run: N8nRun | undefined, nodeName: string): Items[] {
+	assert(run, 'n8n printed no run JSON');
+	const error = run.data.resultData.error;
+	assert(!error, `the execution failed: ${error?.message ?? ''} ${error?.description ?? ''}`);
+	const runs = run.data.resultData.runData[nodeName];
+	assert(runs && runs.length > 0, `node "${nodeName}" did not run`);
+	return (runs[runs.length - 1].data?.main ?? []).map((items) => items ?? []);
+}
+
 function describeCli(cli: CliResult): string {
 	const tail = (text: string) => text.trim().split('\n').slice(-8).join('\n');
 	return `exit code ${cli.code}\nstdout: ${tail(cli.stdout)}\nstderr: ${tail(cli.stderr)}`;
@@ -283,6 +293,7 @@ async function main(): Promise<void> {
 	const sendText = `E2E hello from n8n ${randomBytes(4).toString('hex')}\nsecond line ✓`;
 	const labelsToAdd = ['e2e-added-1', 'e2e-added-2'];
 	const labelsReplacement = ['e2e-replaced'];
+	const errorPhones = ['+4915188' + String(Date.now()).slice(-5), '+49 151 not valid', '+4915177' + String(Date.now()).slice(-5)];
 
 	await check(
 		'import: credential and workflows (n8n import:credentials, import:workflow)',
@@ -312,6 +323,7 @@ async function main(): Promise<void> {
 						text: sendText,
 						labelsToAdd: labelsToAdd.join(', '),
 						labelsReplacement: labelsReplacement.join(','),
+						errorPhones,
 					}),
 				),
 			);
@@ -401,6 +413,49 @@ async function main(): Promise<void> {
 		assert(quotaAfter.quota.used === quotaBefore.quota.used, 'a message was charged');
 		return `error: ${(error?.message ?? '').slice(0, 120)}`;
 	});
+
+	await check('On Error "Continue (using error output)": the invalid item leaves on the error output, the others are sent', async () => {
+		const { cli, run } = await execute(WORKFLOW_IDS.errorOutput);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const [success, failed = []] = nodeOutputs(run, ACTION_NODE_NAME);
+		assert(
+			success.length === 2 && success.every((item) => typeof item.json.message_uid === 'string'),
+			`success output: ${JSON.stringify(success).slice(0, 300)}`,
+		);
+		assert(failed.length === 1, `error output holds ${failed.length} items: ${JSON.stringify(failed).slice(0, 300)}`);
+		assert(
+			/phone/i.test(String(failed[0].json.error)),
+			`the error item does not name the phone: ${JSON.stringify(failed[0].json).slice(0, 300)}`,
+		);
+		assert(
+			(failed[0].json.details as { field?: string } | undefined)?.field === 'phone',
+			`details: ${JSON.stringify(failed[0].json).slice(0, 300)}`,
+		);
+		const uids = success.map((item) => String(item.json.message_uid));
+		assert(new Set(uids).size === 2, `message uids ${JSON.stringify(uids)}`);
+		for (const uid of uids) {
+			const message = await sandbox<{ text: string }>('GET', `/messages/${encodeURIComponent(uid)}`);
+			assert(message.text === 'error output check', `message ${uid} holds ${JSON.stringify(message.text)}`);
+		}
+		return `2 sent, 1 on the error output: ${String(failed[0].json.error).slice(0, 80)}`;
+	});
+
+	await check(
+		'On Error "Continue (regular output)": all three items leave on the one output, the invalid one as an error item',
+		async () => {
+			const { cli, run } = await execute(WORKFLOW_IDS.errorRegular);
+			assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+			const outputs = nodeOutputs(run, ACTION_NODE_NAME);
+			const items = outputs[0];
+			assert(outputs.length === 1 || (outputs[1] ?? []).length === 0, 'a second output was filled');
+			assert(items.length === 3, `${items.length} items on the output`);
+			assert(
+				typeof items[1].json.error === 'string' && items[1].json.field === 'phone',
+				`item 2: ${JSON.stringify(items[1].json).slice(0, 300)}`,
+			);
+			return 'items 1 and 3 sent, item 2 an error item naming phone';
+		},
+	);
 
 	await check(
 		'n8n start: ready, owner and API key created',

@@ -18,6 +18,8 @@ export const WORKFLOW_IDS = {
 	replaceLabels: 'e2eReplaceLabel1',
 	invalidPhone: 'e2eInvalidPhone1',
 	trigger: 'e2eTriggerInbox1',
+	errorOutput: 'e2eErrorOutput01',
+	errorRegular: 'e2eErrorRegular1',
 	smoke: 'e2eSmokeManual01',
 } as const;
 
@@ -35,6 +37,8 @@ interface WorkflowNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
+	/** The node's "On Error" setting. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 function workflow(id: string, name: string, nodes: WorkflowNode[]) {
@@ -70,6 +74,28 @@ export const TRIGGER_NODE_NAME = 'Chat Messaging Trigger';
 /** The trigger's webhook ID: its production URL is /webhook/<this>/chat-messaging. */
 export const TRIGGER_WEBHOOK_ID = '5f0c6a52-1d0e-4e59-9b1e-3c2f7d4a8e61';
 
+/** Three items with a `phone` each (Set, then Split Out): the middle one is invalid. */
+function phoneItems(phones: string[]): WorkflowNode[] {
+	return [
+		{
+			id: 'phones-set',
+			name: 'Phones',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ phones }), options: {} },
+		},
+		{
+			id: 'phones-split',
+			name: 'One per item',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: { fieldToSplitOut: 'phones', options: { destinationFieldName: 'phone' } },
+		},
+	];
+}
+
 export interface WorkflowInputs {
 	actionTypeVersion: number;
 	triggerTypeVersion: number;
@@ -78,6 +104,8 @@ export interface WorkflowInputs {
 	text: string;
 	labelsToAdd: string;
 	labelsReplacement: string;
+	/** Valid, invalid, valid: for the error-output workflows. */
+	errorPhones: string[];
 }
 
 export function workflows(inputs: WorkflowInputs) {
@@ -104,6 +132,27 @@ export function workflows(inputs: WorkflowInputs) {
 			manualTrigger,
 			act({ resource: 'message', operation: 'sendToPhone', phone: '+49 151 1234567', text: 'never sent', additionalFields: {} }),
 		]),
+		...(['continueErrorOutput', 'continueRegularOutput'] as const).map((onError) =>
+			workflow(
+				onError === 'continueErrorOutput' ? WORKFLOW_IDS.errorOutput : WORKFLOW_IDS.errorRegular,
+				`E2E send with On Error: ${onError}`,
+				[
+					manualTrigger,
+					...phoneItems(inputs.errorPhones),
+					{
+						...act({
+							resource: 'message',
+							operation: 'sendToPhone',
+							phone: '={{ $json.phone }}',
+							text: 'error output check',
+							additionalFields: {},
+						}),
+						position: [660, 0],
+						onError,
+					},
+				],
+			),
+		),
 		workflow(WORKFLOW_IDS.trigger, 'E2E trigger on inbound messages', [
 			{
 				id: 'chat-messaging-trigger',

@@ -148,12 +148,14 @@ export interface ExecuteOptions {
 	continueOnFail?: boolean;
 	/** The workflow's time zone (this.getTimezone()). */
 	timeZone?: string;
+	/** The node's "On Error" setting. */
+	onError?: INode['onError'];
 }
 
 export function createExecuteContext(options: ExecuteOptions) {
 	const requests: RecordedRequest[] = [];
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
-	const node = makeNode('chatMessaging');
+	const node = { ...makeNode('chatMessaging'), onError: options.onError };
 	const paramsOf = (itemIndex: number) =>
 		resolveParameters(options.properties, typeof options.parameters === 'function' ? options.parameters(itemIndex) : options.parameters);
 	const http = authenticatedHttp(options.credentials, requests, node);

@@ -14,6 +14,7 @@ export interface ActionOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	timeZone?: string;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 const node = new ChatMessaging();

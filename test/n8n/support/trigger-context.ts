@@ -67,6 +67,8 @@ export interface Delivery {
 	events: string[];
 	staticData: IDataObject;
 	workflowId?: string;
+	/** Delivered to the test webhook instead of the production one. */
+	test?: boolean;
 }
 
 export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
@@ -98,6 +100,8 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 		getBodyData: () => delivery.body,
 		getHeaderData: () => ({}),
 		getWorkflowStaticData: () => delivery.staticData,
+		// n8n runs test webhooks ("Listen for test event") in mode "manual", production ones in "webhook".
+		getMode: () => (delivery.test ? 'manual' : 'webhook'),
 		getNodeParameter: (name: string, fallback?: unknown) => (name === 'events' ? delivery.events : fallback),
 	};
 	const result = await trigger.webhook.call(context as unknown as IWebhookFunctions);
