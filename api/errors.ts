@@ -14,8 +14,9 @@ export interface ValidationItem {
  * - `service`: the service answered with an error status or an `{status: "error"}` body.
  * - `network`: no response arrived (refused, reset, timed out).
  * - `timeout`: waiting for a message status ran out of time.
+ * - `internal`: the node's own code failed (a bug to report), not the input and not the service.
  */
-export type ErrorKind = 'input' | 'service' | 'network' | 'timeout';
+export type ErrorKind = 'input' | 'service' | 'network' | 'timeout' | 'internal';
 
 export interface ChatMessagingErrorDetails {
 	kind: ErrorKind;
@@ -90,6 +91,13 @@ export const unexpectedResponse = (request: string, expected: string, data: unkn
 		errorCode: 'unexpected_response',
 		operation,
 	});
+
+/** Anything thrown that is not a ChatMessagingError: the node's own failure, reported as such. */
+export function internalError(error: unknown, operation?: string): ChatMessagingError {
+	if (error instanceof ChatMessagingError) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	return new ChatMessagingError(`Internal error in the Chat Messaging node (please report it): ${message}`, { kind: 'internal', operation });
+}
 
 /** Whether the service answered 404: the resource does not exist (any more). */
 export const isNotFound = (error: unknown): boolean => error instanceof ChatMessagingError && error.httpStatus === 404;

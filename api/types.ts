@@ -131,6 +131,11 @@ export interface OperationDescriptor {
 	friendlyOf?: string;
 	/** Body must hold at least one of these fields (e.g. a message needs text or file_uid). */
 	requireOneOf?: readonly string[];
+	/**
+	 * Deletes or overwrites what its path ids name (delete, replace, close, remove): adapters never
+	 * fill those ids from incoming data implicitly, so a record piped in cannot aim it elsewhere.
+	 */
+	destructive?: boolean;
 	/** An update: at least one of its body fields must be given (an empty PATCH would change nothing). */
 	requiresChange?: boolean;
 	/**

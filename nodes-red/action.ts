@@ -1,13 +1,14 @@
 /**
  * `chat-messaging`: runs any catalogue operation. Every field is a typedInput stored as
- * `fields[<wire name>] = {value, type}`; a field left empty falls back to `msg.payload[<wire name>]`
- * when msg.payload is an object, so `msg.payload = {chat_id: 5, text: 'hi'}` drives "Send to Chat".
- * The result replaces msg.payload (other msg properties are kept).
+ * `fields[<wire name>] = {value, type}` (a msg property is one of its types). Nothing is read from the
+ * msg unless the user chose it: with the node option `payloadFields` on, a field left empty is filled
+ * from `msg.payload[<wire name>]`, except the target ids of a destructive operation. The result
+ * replaces msg.payload (other msg properties are kept).
  */
 import {
-	ChatMessagingError,
 	findOperation,
 	inputError,
+	internalError,
 	isBlank,
 	operationId,
 	type Attachment,
@@ -74,16 +75,20 @@ export function evaluateTyped(RED: NodeAPI, node: NodeInstance, msg: NodeMessage
 	});
 }
 
-/** Reads the operation's fields (typedInputs, then msg.payload for empty ones) into the executor's flat input. */
+/** Whether an empty field may be filled from msg.payload: never the target id of a destructive operation. */
+const fillableFromPayload = (op: OperationDescriptor, field: FieldDescriptor): boolean => !(op.destructive && field.in === 'path');
+
+/** Reads the operation's fields (typedInputs, then msg.payload for empty ones if asked to) into the executor's flat input. */
 async function collectInput(
 	RED: NodeAPI,
 	node: NodeInstance,
 	msg: NodeMessage,
 	op: OperationDescriptor,
 	fields: Record<string, TypedValue>,
+	fillFromPayload: boolean,
 ): Promise<Record<string, unknown>> {
 	const input: Record<string, unknown> = {};
-	const payload = isPlainObject(msg.payload) ? msg.payload : undefined;
+	const payload = fillFromPayload && isPlainObject(msg.payload) ? msg.payload : undefined;
 	for (const field of op.fields) {
 		let value: unknown;
 		const typed = fields[field.name];
@@ -94,7 +99,7 @@ async function collectInput(
 			} catch (error) {
 				throw asChatMessagingError(error, field.name);
 			}
-		} else if (payload && field.name in payload) {
+		} else if (payload && field.name in payload && fillableFromPayload(op, field)) {
 			value = payload[field.name];
 		}
 		if (value !== undefined) input[field.name] = value;
@@ -187,6 +192,8 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	const opId = `${String(definition.resource ?? '')}:${String(definition.operation ?? '')}`;
 	const fields = (isPlainObject(definition.fields) ? definition.fields : {}) as Record<string, TypedValue>;
 	const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
+	// Off unless the user turned it on (flows saved before the option existed included).
+	const fillFromPayload = definition.payloadFields === true || definition.payloadFields === 'true';
 	const returnAll = definition.returnAll !== false && definition.returnAll !== 'false';
 	const limit = Number(definition.limit ?? 50);
 	const attachmentSetting = (isPlainObject(definition.attachment) ? definition.attachment : undefined) as TypedValue | undefined;
@@ -206,7 +213,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
 			if (waitFor && !WAIT_TARGETS.includes(waitFor)) throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
 			const executor = resolveConfig(RED, definition.config).getExecutor();
-			const input = await collectInput(RED, node, msg, op, fields);
+			const input = await collectInput(RED, node, msg, op, fields, fillFromPayload);
 			node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
 
 			let result: unknown;
@@ -248,7 +255,8 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			}
 			done();
 		} catch (caught) {
-			const error = caught instanceof ChatMessagingError ? caught : asChatMessagingError(caught);
+			// Input problems were wrapped where they arose (with their field); anything else is the node's own failure.
+			const error = internalError(caught, op ? operationId(op) : undefined);
 			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(error) });
 			annotateMessage(msg, error);
 			done(toNodeError(error));

@@ -195,6 +195,12 @@ ${NAME_AND_SERVICE_ROWS}
   <div id="cm-operations">
 ${api.RESOURCES.flatMap((resource) => resource.operations.map(operationRows)).join('\n')}
   </div>
+  <div class="form-row">
+    <label for="node-input-payloadFields"><i class="fa fa-sign-in"></i> From payload</label>
+    <input type="checkbox" id="node-input-payloadFields" style="width:auto">
+    <span>fill empty fields from <code>msg.payload.&lt;field&gt;</code></span>
+    <div class="cm-field-help">${escapeHtml("Off: only the fields set above are sent. On: a field left empty takes msg.payload's member of the same name (chat_id, text, ...), never the target id of a delete, replace, close or remove.")}</div>
+  </div>
   <div class="cm-list-only">
     <div class="form-row">
       <label for="node-input-outputMode"><i class="fa fa-list"></i> Output</label>

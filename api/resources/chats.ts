@@ -110,7 +110,7 @@ export const chatResource: ResourceDescriptor = {
 				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Enables or disables the AI auto-response'),
 			],
 		},
-		chatUpdate('close', 'Close', 'Close a chat', 'Close the chat (PATCH closed: true)', [], { closed: true }),
+		{ ...chatUpdate('close', 'Close', 'Close a chat', 'Close the chat (PATCH closed: true)', [], { closed: true }), destructive: true },
 		chatUpdate('reopen', 'Reopen', 'Reopen a chat', 'Reopen a closed chat (PATCH closed: false)', [], { closed: false }),
 		chatUpdate('assign', 'Assign', 'Assign a chat', 'Make a team member responsible for the chat', [responsibleEmail(true)]),
 		chatUpdate('unassign', 'Unassign', 'Unassign a chat', 'Remove the responsible team member', [], { responsible: '' }),

@@ -81,6 +81,7 @@ export const fileResource: ResourceDescriptor = {
 		{
 			resource: 'file',
 			operation: 'delete',
+			destructive: true,
 			name: 'Delete',
 			action: 'Delete a file',
 			description: 'Delete an uploaded file',

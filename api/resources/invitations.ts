@@ -35,6 +35,7 @@ export const invitationResource: ResourceDescriptor = {
 		{
 			resource: 'invitation',
 			operation: 'revoke',
+			destructive: true,
 			name: 'Revoke',
 			action: 'Revoke an invitation',
 			description: 'Revoke a pending invitation',

@@ -43,6 +43,7 @@ export const labelResource: ResourceDescriptor = {
 		{
 			resource: 'label',
 			operation: 'replace',
+			destructive: true,
 			name: 'Replace All',
 			action: 'Replace all labels of a chat',
 			description: 'Sets exactly these labels: labels not listed are removed (POST)',
@@ -55,6 +56,7 @@ export const labelResource: ResourceDescriptor = {
 		{
 			resource: 'label',
 			operation: 'remove',
+			destructive: true,
 			name: 'Remove',
 			action: 'Remove labels from a chat',
 			description: 'Removes these labels and keeps the others (reads the set, then replaces it)',

@@ -42,6 +42,7 @@ export const reactionResource: ResourceDescriptor = {
 		{
 			resource: 'reaction',
 			operation: 'remove',
+			destructive: true,
 			name: 'Remove',
 			action: 'Remove your reaction from a message',
 			description: "Clears the workspace user's reaction on a message",

@@ -68,6 +68,7 @@ export const webhookResource: ResourceDescriptor = {
 		{
 			resource: 'webhook',
 			operation: 'delete',
+			destructive: true,
 			name: 'Delete',
 			action: 'Delete a webhook subscription',
 			description: 'Delete a subscription',

@@ -149,6 +149,7 @@
 				},
 			},
 			outputMode: { value: 'array' },
+			payloadFields: { value: false },
 			returnAll: { value: true },
 			limit: {
 				value: 50,

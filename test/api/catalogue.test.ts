@@ -65,6 +65,14 @@ describe('catalogue', () => {
 		expect(OPERATIONS).toHaveLength(31 + FRIENDLY.length);
 	});
 
+	it('marks every operation that deletes or overwrites what its path names as destructive', () => {
+		const destructive = OPERATIONS.filter((op) => op.destructive).map(operationId);
+		expect(destructive.sort()).toEqual(
+			['chat:close', 'file:delete', 'invitation:revoke', 'label:remove', 'label:replace', 'reaction:remove', 'webhook:delete'].sort(),
+		);
+		for (const op of OPERATIONS.filter((candidate) => candidate.method === 'DELETE')) expect(op.destructive).toBe(true);
+	});
+
 	it('has unique ids and every path placeholder backed by a required path field', () => {
 		const ids = OPERATIONS.map(operationId);
 		expect(new Set(ids).size).toBe(ids.length);

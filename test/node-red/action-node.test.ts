@@ -140,20 +140,72 @@ describe('typed-input sources', () => {
 		expect(chat.phone).toBe('+4915112349999');
 	});
 
-	test('fields left empty fall back to msg.payload.<wire name>', async () => {
+	test('with "From payload" on, fields left empty are filled from msg.payload.<wire name>', async () => {
 		const run = await runAction(
 			sbx,
-			{ resource: 'message', operation: 'sendToChat', fields: { text: { value: '', type: 'str' } } },
+			{ resource: 'message', operation: 'sendToChat', fields: { text: { value: '', type: 'str' } }, payloadFields: true },
 			{ payload: { chat_id: directChat.id, text: 'from the payload' } },
 		);
 		expect(run.caught).toBeUndefined();
 		expect((await latestMessage(directChat.id)).text).toBe('from the payload');
 	});
 
+	test('by default nothing is read from msg.payload: an event-shaped payload does not filter Get Many', async () => {
+		const event = { event_type: 'message:received:new', chat_id: directChat.id, phone: directChat.phone, name: directChat.name };
+		const run = await runAction(sbx, { resource: 'chat', operation: 'getAll', fields: {}, returnAll: true }, { payload: event });
+		let total = 0;
+		for (let page = 1; ; page++) {
+			const data = await sandboxData(sbx, `/chats?page=${page}`);
+			total += data.chats.length;
+			if (!data.has_more_pages) break;
+		}
+		expect((run.outputs[0]!.payload as any[]).length).toBe(total);
+		const send = await runAction(
+			sbx,
+			{ resource: 'message', operation: 'sendToChat', fields: {} },
+			{ payload: { chat_id: directChat.id, text: 'x' } },
+		);
+		expect(send.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'chat_id' });
+	});
+
+	test.each([
+		['webhook', 'delete', 'id'],
+		['label', 'replace', 'chat_id'],
+		['chat', 'close', 'chat_id'],
+		['file', 'delete', 'uid'],
+	])('a %s:%s never takes its target id from msg.payload, even with "From payload" on', async (resource, operation, idField) => {
+		const hooksBefore = (await sandboxData(sbx, '/webhooks')).webhooks.length;
+		const run = await runAction(
+			sbx,
+			{ resource, operation, fields: {}, payloadFields: true },
+			{ payload: { ...directChat, id: directChat.id, chat_id: directChat.id, uid: 'f-1', labels: ['x'] } },
+		);
+		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: idField });
+		expect((await sandboxData(sbx, '/webhooks')).webhooks.length).toBe(hooksBefore);
+	});
+
+	test("a failure of the node's own code is an internal error, not bad input", async () => {
+		// A payload whose member fails once when read: stands in for a bug in the node's own code.
+		let reads = 0;
+		const payload = {};
+		Object.defineProperty(payload, 'chat_id', {
+			enumerable: true,
+			get() {
+				if (reads++ === 0) throw new TypeError('payload getter failed');
+				return 1;
+			},
+		});
+		const run = await runAction(sbx, { resource: 'chat', operation: 'get', fields: {}, payloadFields: true }, { payload });
+		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'internal' });
+		expect((run.caught!.error as any).message).toMatch(
+			/^Internal error in the Chat Messaging node \(please report it\): payload getter failed/,
+		);
+	});
+
 	test('a configured field wins over msg.payload', async () => {
 		const run = await runAction(
 			sbx,
-			{ resource: 'chat', operation: 'get', fields: fields({ chat_id: directChat.id }) },
+			{ resource: 'chat', operation: 'get', fields: fields({ chat_id: directChat.id }), payloadFields: true },
 			{ payload: { chat_id: 999999 } },
 		);
 		expect((run.outputs[0]!.payload as any).id).toBe(directChat.id);
