@@ -92,11 +92,52 @@ export const unexpectedResponse = (request: string, expected: string, data: unkn
 		operation,
 	});
 
+/** Secrets shorter than this are not searched for (they would match ordinary words). */
+const MIN_SECRET_LENGTH = 8;
+
+/** The text with every secret replaced by `<redacted>`. */
+export function redactText(text: string, secrets: readonly string[]): string {
+	let out = text;
+	for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join('<redacted>');
+	return out;
+}
+
+/**
+ * The error with every secret removed from what it shows (message, raw response text, validation
+ * messages): a server may echo the Authorization header, and a user may paste the token into another
+ * field. Applied before any error leaves the executor.
+ */
+export function redactError(error: unknown, secrets: readonly string[]): unknown {
+	if (!secrets.some((secret) => secret.length >= MIN_SECRET_LENGTH)) return error;
+	if (!(error instanceof ChatMessagingError)) {
+		if (error instanceof Error) error.message = redactText(error.message, secrets);
+		return error;
+	}
+	const clean = new ChatMessagingError(redactText(error.message, secrets), {
+		kind: error.kind,
+		httpStatus: error.httpStatus,
+		errorCode: error.errorCode,
+		errors: error.errors?.map((item) => ({
+			fields: item.fields.map((f) => (typeof f === 'string' ? redactText(f, secrets) : f)),
+			msg: redactText(String(item.msg), secrets),
+		})),
+		field: error.field,
+		operation: error.operation,
+		networkCode: error.networkCode,
+		responseText: error.responseText === undefined ? undefined : redactText(error.responseText, secrets),
+	});
+	clean.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
+	return clean;
+}
+
 /** Anything thrown that is not a ChatMessagingError: the node's own failure, reported as such. */
 export function internalError(error: unknown, operation?: string): ChatMessagingError {
 	if (error instanceof ChatMessagingError) return error;
 	const message = error instanceof Error ? error.message : String(error);
-	return new ChatMessagingError(`Internal error in the Chat Messaging node (please report it): ${message}`, { kind: 'internal', operation });
+	return new ChatMessagingError(`Internal error in the Chat Messaging node (please report it): ${message}`, {
+		kind: 'internal',
+		operation,
+	});
 }
 
 /** Whether the service answered 404: the resource does not exist (any more). */

@@ -8,12 +8,13 @@ import {
 	ChatMessagingError,
 	inputError,
 	isNotFound,
+	redactError,
 	serviceError,
 	toTransportFailure,
 	unexpectedResponse,
 	type TransportFailure,
 } from './errors';
-import { SERVICE_RATE_LIMIT, TokenBucket, type RateLimit } from './pacing';
+import { SERVICE_RATE_LIMIT, sharedBucket, TokenBucket, type RateLimit } from './pacing';
 import { encodeMultipart, isRecord, prepareRequest, type PreparedRequest } from './validation';
 import type {
 	BinaryInput,
@@ -28,16 +29,30 @@ import type {
 } from './types';
 
 export interface RetryPolicy {
-	/** Attempts in total, the first included. */
+	/** Attempts after failures, the first included; 429s do not count (see maxRateLimitWaitMs). */
 	maxAttempts: number;
 	/** First back-off; doubles each retry, with full jitter. */
 	baseDelayMs: number;
 	maxDelayMs: number;
-	/** Longest `Retry-After` honoured; a longer one fails the call instead of stalling it. */
+	/** Longest single `Retry-After` honoured; a longer one fails the call instead of stalling it. */
 	maxRetryAfterMs: number;
+	/** Total time one call may spend waiting out 429s (each wait is Retry-After plus up to 20 % jitter). */
+	maxRateLimitWaitMs: number;
+	/**
+	 * Return All: the pages of one listing retry their failures until this much time has passed since
+	 * the listing began, instead of `maxAttempts` each, so a long list survives a bad spell of faults.
+	 */
+	listBudgetMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 10_000,
+	maxRetryAfterMs: 60_000,
+	maxRateLimitWaitMs: 120_000,
+	listBudgetMs: 300_000,
+};
 
 export interface ExecutorOptions {
 	baseUrl: string;
@@ -48,6 +63,13 @@ export interface ExecutorOptions {
 	retry?: Partial<RetryPolicy>;
 	/** Client-side pacing; `false` turns it off. */
 	rateLimit?: RateLimit | false;
+	/**
+	 * Shares pacing with every executor of the same client in this process (see `pacingKey`): the
+	 * service limits per token. Without it the executor paces on its own.
+	 */
+	pacingKey?: string;
+	/** Values never to show in an error (the token is always one): credentials the transport adds itself. */
+	secrets?: readonly string[];
 	/** Pages fetched at once when walking a list; 1 walks sequentially. */
 	pageConcurrency?: number;
 	timeoutMs?: number;
@@ -120,11 +142,20 @@ export class Executor {
 	private readonly bucket?: TokenBucket;
 	private readonly pageConcurrency: number;
 
+	/** Never shown in an error: the token and whatever the adapter adds. */
+	private readonly secrets: readonly string[];
+
 	constructor(private readonly options: ExecutorOptions) {
-		this.baseUrl = normalizeBaseUrl(options.baseUrl);
+		this.secrets = [options.token ?? '', ...(options.secrets ?? [])].filter(Boolean);
+		try {
+			this.baseUrl = normalizeBaseUrl(options.baseUrl);
+		} catch (error) {
+			throw redactError(error, this.secrets); // the token pasted into the base URL field
+		}
 		this.retry = { ...DEFAULT_RETRY, ...options.retry };
 		const rate = options.rateLimit === undefined ? SERVICE_RATE_LIMIT : options.rateLimit;
-		if (rate) this.bucket = new TokenBucket(rate, options.timing);
+		if (rate)
+			this.bucket = options.pacingKey ? sharedBucket(options.pacingKey, rate, options.timing) : new TokenBucket(rate, options.timing);
 		this.pageConcurrency = Math.max(1, Math.floor(options.pageConcurrency ?? 4));
 	}
 
@@ -133,6 +164,23 @@ export class Executor {
 	 * the input names a `page`; read-modify-write operations read first.
 	 */
 	async run(operation: string | OperationDescriptor, input: Record<string, unknown> = {}, runOptions: RunOptions = {}): Promise<unknown> {
+		return this.redacting(() => this.runOperation(operation, input, runOptions));
+	}
+
+	/** Every error leaves the executor without a secret in it. */
+	private async redacting<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			return await work();
+		} catch (error) {
+			throw redactError(error, this.secrets);
+		}
+	}
+
+	private async runOperation(
+		operation: string | OperationDescriptor,
+		input: Record<string, unknown>,
+		runOptions: RunOptions,
+	): Promise<unknown> {
 		const op = typeof operation === 'string' ? findOperation(operation) : operation;
 		if (op.readModifyWrite) {
 			this.prepare(op, input); // validate the caller's input before the read
@@ -159,7 +207,7 @@ export class Executor {
 		const url = isRecord(record) ? record[keys.urlKey] : undefined;
 		if (!isRecord(record) || typeof url !== 'string' || !url) throw unexpectedAnswer(op, `data.${keys.urlKey}`, record);
 		const text = (key: string) => (typeof record[key] === 'string' && record[key] ? String(record[key]) : undefined);
-		return { ...(await this.download(url, { filename: text(keys.filenameKey), mimeType: text(keys.mimeTypeKey) })), file: record };
+		return { ...(await this.downloadUrl(url, { filename: text(keys.filenameKey), mimeType: text(keys.mimeTypeKey) })), file: record };
 	}
 
 	/** One validated request (retries included); returns the unwrapped data. */
@@ -333,17 +381,35 @@ export class Executor {
 	/**
 	 * One request through pacing and the retry rules; resolves with a success response, or throws
 	 * the mapped error. A service answer of `{status: "error"}` is an error whatever its status.
+	 * - A 429 was not processed: it is waited out (Retry-After plus jitter, and everyone sharing the
+	 *   pacer waits too) without using up an attempt, up to `maxRateLimitWaitMs` in total.
+	 * - Other failures are retried when `mayRetry` allows, up to `maxAttempts`, or until `deadline`.
+	 * - A DELETE answered 404 after an attempt that may have gone through has done its work.
 	 */
-	private async exchange(request: TransportRequest, call: { id: string; effect: Effect; paced: boolean }): Promise<TransportResponse> {
-		for (let attempt = 1; ; attempt++) {
+	private async exchange(
+		request: TransportRequest,
+		call: { id: string; effect: Effect; paced: boolean; deadline?: number },
+	): Promise<TransportResponse> {
+		const timing = this.options.timing;
+		let failures = 0;
+		let rateLimitedMs = 0;
+		let mayHaveApplied = false;
+		const retryAfterFailure = async (): Promise<boolean> => {
+			failures++;
+			const delay = this.backoff(failures);
+			const allowed = call.deadline === undefined ? failures < this.retry.maxAttempts : timing.now() + delay < call.deadline;
+			if (allowed) await timing.sleep(delay);
+			return allowed;
+		};
+		for (;;) {
 			if (call.paced) await this.bucket?.take();
 			let response: TransportResponse;
 			try {
 				response = await this.options.transport(request);
 			} catch (error) {
 				const failure = toTransportFailure(error);
-				if (attempt < this.retry.maxAttempts && this.mayRetry(call.effect, failure)) {
-					await this.options.timing.sleep(this.backoff(attempt));
+				if (this.mayRetry(call.effect, failure) && (await retryAfterFailure())) {
+					mayHaveApplied ||= failure.requestSent;
 					continue;
 				}
 				const hint = !failure.requestSent
@@ -360,12 +426,20 @@ export class Executor {
 			const body = response.body;
 			const ok = response.status >= 200 && response.status < 300 && !(isRecord(body) && body.status === 'error');
 			if (ok) return response;
-			if (attempt < this.retry.maxAttempts && this.mayRetry(call.effect, response)) {
-				const hinted = retryAfterMs(response, this.options.timing.now());
-				if (hinted === undefined || hinted <= this.retry.maxRetryAfterMs) {
-					await this.options.timing.sleep(hinted ?? this.backoff(attempt));
+			if (response.status === 404 && mayHaveApplied && request.method === 'DELETE') {
+				return { status: 200, headers: response.headers, body: { status: 'ok', data: null } };
+			}
+			if (response.status === 429) {
+				const wait = this.rateLimitWait(response);
+				if (wait !== undefined && rateLimitedMs + wait <= this.retry.maxRateLimitWaitMs) {
+					rateLimitedMs += wait;
+					if (call.paced) this.bucket?.pause(wait);
+					await timing.sleep(wait);
 					continue;
 				}
+			} else if (this.mayRetry(call.effect, response) && (await retryAfterFailure())) {
+				mayHaveApplied = true;
+				continue;
 			}
 			const error = serviceError(response.status, body, call.id);
 			if (response.status >= 500 && call.effect === 'create') {
@@ -376,11 +450,26 @@ export class Executor {
 	}
 
 	/**
+	 * How long to wait out a 429: Retry-After (or the back-off) plus up to 20 % jitter, so clients
+	 * refused together do not come back together. Undefined when Retry-After is beyond the cap.
+	 */
+	private rateLimitWait(response: TransportResponse): number | undefined {
+		const hinted = retryAfterMs(response, this.options.timing.now());
+		if (hinted !== undefined && hinted > this.retry.maxRetryAfterMs) return undefined;
+		const base = hinted ?? this.backoff(1) + this.retry.baseDelayMs;
+		return Math.round(base * (1 + 0.2 * this.options.timing.random()));
+	}
+
+	/**
 	 * Fetches the bytes behind a download link (a file's or an event attachment's short-lived URL).
 	 * The token goes only to the service's own origin; a link elsewhere is fetched without it. Safe to
 	 * retry; only requests to the service are paced.
 	 */
 	async download(url: string, known: { filename?: string; mimeType?: string } = {}): Promise<DownloadedFile> {
+		return this.redacting(() => this.downloadUrl(url, known));
+	}
+
+	private async downloadUrl(url: string, known: { filename?: string; mimeType?: string }): Promise<DownloadedFile> {
 		let target: URL;
 		try {
 			target = new URL(url);
@@ -412,6 +501,14 @@ export class Executor {
 	 * URL registered (POST /files) first, then the send carries the file's uid.
 	 */
 	async sendMessage(operation: string, input: Record<string, unknown>, attachment?: Attachment): Promise<Record<string, unknown>> {
+		return this.redacting(() => this.sendWithAttachment(operation, input, attachment));
+	}
+
+	private async sendWithAttachment(
+		operation: string,
+		input: Record<string, unknown>,
+		attachment?: Attachment,
+	): Promise<Record<string, unknown>> {
 		const op = findOperation(operation);
 		if (!op.sendsMessage) throw new Error(`${operation} does not send a message`);
 		if (!attachment) return (await this.call(op, input)) as Record<string, unknown>;
@@ -439,6 +536,14 @@ export class Executor {
 	 * time runs out. Returns the message record; a failed message or a time-out is an error.
 	 */
 	async waitForStatus(
+		messageUid: string,
+		target: WaitTarget,
+		waitOptions: { timeoutMs: number; intervalMs?: number },
+	): Promise<Record<string, unknown>> {
+		return this.redacting(() => this.pollStatus(messageUid, target, waitOptions));
+	}
+
+	private async pollStatus(
 		messageUid: string,
 		target: WaitTarget,
 		waitOptions: { timeoutMs: number; intervalMs?: number },

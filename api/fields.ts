@@ -17,8 +17,9 @@ export function field(
 	return { name, displayName, kind, in: location, description, ...extras };
 }
 
+/** A record's id in the path: required; numeric ids are positive (the wire takes safe integers only). */
 export const pathId = (name: string, displayName: string, kind: FieldKind, description: string): FieldDescriptor =>
-	field('path', name, displayName, kind, description, { required: true });
+	field('path', name, displayName, kind, description, { required: true, ...(kind === 'integer' ? { min: 1 } : {}) });
 
 export const chatId = pathId('chat_id', 'Chat ID', 'integer', 'Identifier of the chat (the `id` of a chat record)');
 export const messageUid = pathId('message_uid', 'Message UID', 'string', 'UID of the message, as returned when it was sent');

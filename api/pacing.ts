@@ -1,7 +1,10 @@
 /**
  * Client-side pacing under the service's request rate (about 30 per second with a burst of 10), so
- * that concurrent pages and items do not earn 429s. A token bucket on injected time.
+ * that concurrent pages and items do not earn 429s. A token bucket on injected time, shared by every
+ * executor of one client in a process: the service counts per token, not per n8n execution or
+ * Node-RED config node.
  */
+import { createHash } from 'crypto';
 import type { Timing } from './types';
 
 export interface RateLimit {
@@ -18,6 +21,7 @@ export const SERVICE_RATE_LIMIT: RateLimit = { perSecond: 27, burst: 9 };
 export class TokenBucket {
 	private tokens: number;
 	private updatedAt: number;
+	private pausedUntil = 0;
 	/** Callers queue here so that tokens go out in call order. */
 	private queue: Promise<void> = Promise.resolve();
 
@@ -29,6 +33,16 @@ export class TokenBucket {
 		this.updatedAt = timing.now();
 	}
 
+	/**
+	 * The service answered 429: nobody sharing this bucket sends before `ms` from now (the answer
+	 * speaks for the client, so every executor of it waits, not only the one that was refused).
+	 */
+	pause(ms: number): void {
+		const until = this.timing.now() + ms;
+		if (until > this.pausedUntil) this.pausedUntil = until;
+		this.tokens = Math.min(this.tokens, 0);
+	}
+
 	/** Resolves when one request may be sent. */
 	take(): Promise<void> {
 		const turn = this.queue.then(() => this.takeOne());
@@ -38,6 +52,11 @@ export class TokenBucket {
 
 	private async takeOne(): Promise<void> {
 		for (;;) {
+			const paused = this.pausedUntil - this.timing.now();
+			if (paused > 0) {
+				await this.timing.sleep(paused);
+				continue;
+			}
 			const now = this.timing.now();
 			this.tokens = Math.min(this.limit.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.limit.perSecond);
 			this.updatedAt = now;
@@ -48,4 +67,22 @@ export class TokenBucket {
 			await this.timing.sleep(Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000));
 		}
 	}
+}
+
+/** Buckets by client: base URL and a hash of the token (never the token itself). */
+const sharedBuckets = new Map<string, TokenBucket>();
+
+/** The identity the service paces by, fit to keep in memory: the base URL and a hash of the token. */
+export function pacingKey(baseUrl: string, token: string): string {
+	return `${baseUrl}|${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+}
+
+/** The one bucket of this client in this process (the first caller's limit and timing make it). */
+export function sharedBucket(key: string, limit: RateLimit, timing: Timing): TokenBucket {
+	let bucket = sharedBuckets.get(key);
+	if (!bucket) {
+		bucket = new TokenBucket(limit, timing);
+		sharedBuckets.set(key, bucket);
+	}
+	return bucket;
 }

@@ -67,12 +67,25 @@ function asPatternText(field: FieldDescriptor, value: unknown, pattern: RegExp, 
 	return text;
 }
 
+/** The service's size limits (service notes): images, audio and video 16 MB; documents 100 MB. */
+const MB = 1024 * 1024;
+const MEDIA_LIMIT = 16 * MB;
+const DOCUMENT_LIMIT = 100 * MB;
+
 function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	const record = value as Partial<BinaryInput> | null;
 	if (!record || typeof record !== 'object' || !(record.data instanceof Uint8Array)) {
 		throw inputError(field.name, 'must be file bytes with a file name ({data, filename, mimeType})');
 	}
 	if (!record.filename) throw inputError(field.name, 'needs a file name');
+	const media = /^(image|audio|video)\//i.test(record.mimeType ?? '');
+	const limit = media ? MEDIA_LIMIT : DOCUMENT_LIMIT;
+	if (record.data.length > limit) {
+		throw inputError(
+			field.name,
+			`is ${(record.data.length / MB).toFixed(1)} MB; the service takes ${media ? 'images, audio and video' : 'documents'} up to ${limit / MB} MB`,
+		);
+	}
 	return { data: record.data, filename: record.filename, mimeType: record.mimeType };
 }
 
@@ -147,6 +160,8 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 			const number = typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value.trim()) : value;
 			if (typeof number !== 'number' || !Number.isInteger(number))
 				throw inputError(field.name, `must be a whole number, got ${describe(value)}`);
+			// Beyond 2^53 a number is no longer exact: "9007199254740993" would go out as another id.
+			if (!Number.isSafeInteger(number)) throw inputError(field.name, `is too large to be exact, got ${describe(value)}`);
 			if (field.min !== undefined && number < field.min) throw inputError(field.name, `must be at least ${field.min}, got ${number}`);
 			if (field.max !== undefined && number > field.max) throw inputError(field.name, `must be at most ${field.max}, got ${number}`);
 			return number;
@@ -221,6 +236,11 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 
 	for (const field of op.fields) {
 		let value = input[field.name];
+		if (typeof value === 'string' && value !== '' && value.trim() === '') {
+			// Whitespace alone is no value; where an empty string means something (unassign), it must be said so.
+			if (field.allowEmpty) throw inputError(field.name, 'is only whitespace: give a value, or an empty string to clear it');
+			value = '';
+		}
 		const keepEmpty = value === '' && field.allowEmpty;
 		if (isBlank(value) && !keepEmpty) {
 			if (field.sendDefault && field.default !== undefined) value = field.default;
@@ -233,9 +253,14 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 			throw inputError(field.name, 'needs at least one value');
 		}
 		switch (field.in) {
-			case 'path':
-				pathValues[field.name] = coerced;
+			case 'path': {
+				const segment = typeof coerced === 'string' ? coerced.trim() : coerced;
+				// "." and ".." would be resolved away by URL rules: PUT /messages/../reactions goes out as PUT /reactions.
+				if (segment === '.' || segment === '..')
+					throw inputError(field.name, `is not a valid ${field.displayName}, got ${describe(coerced)}`);
+				pathValues[field.name] = segment;
 				break;
+			}
 			case 'query':
 				if (Array.isArray(coerced)) {
 					if (coerced.length) query[field.name] = coerced.join(',');

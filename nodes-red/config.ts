@@ -5,7 +5,7 @@
  * One HTTP client and one Executor per config node: every action and event node using it shares
  * the keep-alive sockets and the client-side pacing under the service's rate limit.
  */
-import { ChatMessagingError, Executor, inputError, normalizeBaseUrl } from '../api';
+import { ChatMessagingError, Executor, inputError, normalizeBaseUrl, pacingKey, redactError } from '../api';
 import { createHttpClient, realTiming, type HttpClient } from './transport';
 import type { NodeAPI, NodeDefinition, NodeInstance } from './types';
 
@@ -34,9 +34,16 @@ export function registerConfigNode(RED: NodeAPI): void {
 				if (executor) return executor;
 				const token = node.credentials?.token;
 				if (!token) throw inputError('token', 'the API token is missing in the Chat Messaging configuration node');
-				const baseUrl = normalizeBaseUrl(node.baseUrl); // throws an input error naming baseUrl
+				let baseUrl: string;
+				try {
+					baseUrl = normalizeBaseUrl(node.baseUrl);
+				} catch (error) {
+					throw redactError(error, [token]); // names baseUrl, never the token should it have been pasted there
+				}
 				client = createHttpClient();
-				executor = new Executor({ baseUrl, token, transport: client.transport, timing: realTiming });
+				// One pacer per token in this Node-RED, however many config nodes hold it.
+				const sharedPacing = pacingKey(baseUrl, token);
+				executor = new Executor({ baseUrl, token, transport: client.transport, timing: realTiming, pacingKey: sharedPacing });
 				return executor;
 			};
 

@@ -6,7 +6,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHookFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { Executor, toTransportFailure } from '../../api';
+import { Executor, pacingKey, toTransportFailure } from '../../api';
 import type { Timing, Transport, TransportResponse } from '../../api';
 
 export const CREDENTIAL_TYPE = 'chatMessagingApi';
@@ -99,15 +99,21 @@ export function n8nTransport(context: RequestContext): Transport {
 }
 
 /**
- * One executor per execution, so its pacing spans every item the node processes. n8n's date picker
+ * One executor per execution; its pacing is shared with every other execution on the same token. n8n's date picker
  * gives wall time without a zone: it is read in the workflow's time zone, as n8n's own nodes do.
  */
 export async function createExecutor(context: RequestContext): Promise<Executor> {
-	const credentials = await context.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
+	const credentials = await context.getCredentials<{ baseUrl?: string; apiToken?: string }>(CREDENTIAL_TYPE);
+	const baseUrl = String(credentials.baseUrl ?? '');
+	const token = String(credentials.apiToken ?? '');
 	return new Executor({
-		baseUrl: String(credentials.baseUrl ?? ''),
+		baseUrl,
 		transport: n8nTransport(context),
 		timing: n8nTiming,
 		timeZone: context.getTimezone(),
+		// The transport adds the token; the executor still keeps it out of errors and paces per token,
+		// shared by every execution of this n8n process.
+		secrets: [token],
+		pacingKey: pacingKey(baseUrl.trim().replace(/\/+$/, ''), token),
 	});
 }

@@ -3,7 +3,7 @@
  * the spec independently, so every operation succeeding here checks both. Also the rules a scripted
  * transport cannot prove end to end: faults never duplicate a send, pagination equals a sequential walk.
  */
-import { ChatMessagingError, Executor, OPERATIONS, operationId, type DownloadedFile } from '../../api';
+import { ChatMessagingError, Executor, OPERATIONS, operationId, pacingKey, type DownloadedFile } from '../../api';
 import { startSandbox } from '../../sandbox';
 import { fetchTransport, realTiming } from '../support/fetch-transport';
 
@@ -248,18 +248,35 @@ describe('executor under faults', () => {
 });
 
 describe('executor pacing against the sandbox rate limit', () => {
+	// A 429 fails the call at once here (no waiting it out), so every 429 the sandbox answers shows.
+	const NO_429_WAIT = { maxAttempts: 1, maxRateLimitWaitMs: 0 };
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ ...FAST, chats: 5, rateLimit: 30, tokens: ['rate-token'] });
+	});
+	afterAll(() => sandbox.stop());
+	const burst = (executors: Executor[], perExecutor: number) =>
+		Promise.allSettled(executors.flatMap((executor) => Array.from({ length: perExecutor }, () => executor.run('workspace:get'))));
+	const refused = (results: PromiseSettledResult<unknown>[]) =>
+		results.filter((r) => r.status === 'rejected' && (r.reason as ChatMessagingError).errorCode === 'rate_limit_exceeded').length;
+	const pause = () => new Promise((resolve) => setTimeout(resolve, 1100)); // let the sandbox's bucket refill
+
 	it('earns no 429 from a sandbox limiting 30 requests per second', async () => {
-		const sandbox = await startSandbox({ ...FAST, chats: 5, rateLimit: 30, tokens: ['rate-token'] });
-		try {
-			const executor = executorFor(sandbox, { retry: { maxAttempts: 1 } });
-			const results = await Promise.allSettled(Array.from({ length: 45 }, () => executor.run('workspace:get')));
-			expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-			const unpaced = executorFor(sandbox, { retry: { maxAttempts: 1 }, rateLimit: false });
-			const burst = await Promise.allSettled(Array.from({ length: 45 }, () => unpaced.run('workspace:get')));
-			// Without pacing the same burst is refused in part: the sandbox really limits.
-			expect(burst.some((r) => r.status === 'rejected' && (r.reason as ChatMessagingError).errorCode === 'rate_limit_exceeded')).toBe(true);
-		} finally {
-			await sandbox.stop();
-		}
+		const results = await burst([executorFor(sandbox, { retry: NO_429_WAIT })], 45);
+		expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+		await pause();
+		// Without pacing the same burst is refused in part: the sandbox really limits.
+		expect(refused(await burst([executorFor(sandbox, { retry: NO_429_WAIT, rateLimit: false })], 45))).toBeGreaterThan(0);
+	});
+
+	it('four executors of one token share one pacer (n8n executions, Node-RED config nodes): no 429', async () => {
+		await pause();
+		const key = pacingKey(sandbox.url, 'rate-token');
+		const shared = Array.from({ length: 4 }, () => executorFor(sandbox, { retry: NO_429_WAIT, pacingKey: key }));
+		expect(refused(await burst(shared, 15))).toBe(0);
+		await pause();
+		// Each pacing on its own, the same four are refused in part.
+		const separate = Array.from({ length: 4 }, () => executorFor(sandbox, { retry: NO_429_WAIT }));
+		expect(refused(await burst(separate, 15))).toBeGreaterThan(0);
 	});
 });

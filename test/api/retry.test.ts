@@ -2,7 +2,7 @@
  * Retries: only what cannot duplicate an effect. Reads and idempotent writes retry 429, 5xx and
  * network failures; a creating POST retries only a 429 or a connection refused before sending.
  */
-import { Executor, TransportFailure } from '../../api';
+import { Executor, pacingKey, sharedBucket, TransportFailure } from '../../api';
 import { fail, ok, scripted, virtualTiming, type Step } from '../support/scripted-transport';
 
 const SEND = ['message:sendToPhone', { phone: '+4915112345678', text: 'hi' }] as const;
@@ -82,7 +82,7 @@ describe('retries', () => {
 		const { result, script, timing } = run(SEND, e429('3'), ok({ message_uid: 'm1' }));
 		await expect(result).resolves.toEqual({ message_uid: 'm1' });
 		expect(script.requests).toHaveLength(2);
-		expect(timing.sleeps).toEqual([3000]);
+		expect(timing.sleeps).toEqual([3300]); // Retry-After plus jitter (20 % at most; random 0.5 here)
 	});
 
 	it('a send whose connection was refused is retried', async () => {
@@ -96,7 +96,7 @@ describe('retries', () => {
 		const script = scripted(e429(new Date(timing.now() + 5000).toUTCString()), ok({}));
 		await new Executor({ baseUrl: 'https://x.io', transport: script.transport, timing, rateLimit: false }).run('workspace:get');
 		expect(timing.sleeps[0]).toBeGreaterThan(4000);
-		expect(timing.sleeps[0]).toBeLessThanOrEqual(5000);
+		expect(timing.sleeps[0]).toBeLessThanOrEqual(6000);
 	});
 
 	it('backs off exponentially with jitter and gives up after maxAttempts', async () => {
@@ -158,5 +158,79 @@ describe('retries', () => {
 		const { result, script } = run(['label:replace', { chat_id: 1, labels: ['a'] }], e500, ok({ labels: ['a'] }));
 		await expect(result).resolves.toBeDefined();
 		expect(script.requests).toHaveLength(2);
+	});
+
+	it.each([
+		[0, 3000],
+		[1, 3600],
+	])('429 waits carry jitter (random %d: %d ms), so clients refused together do not return together', async (random, wait) => {
+		const timing = virtualTiming(random);
+		const script = scripted(e429('3'), ok({}));
+		await new Executor({ baseUrl: 'https://x.io', transport: script.transport, timing, rateLimit: false }).run('workspace:get');
+		expect(timing.sleeps).toEqual([wait]);
+	});
+
+	it('429s do not use up the attempts real failures get', async () => {
+		const { result, script } = run(SEND, e429('1'), e429('1'), e429('1'), e429('1'), e429('1'), e429('1'), ok({ message_uid: 'm1' }));
+		await expect(result).resolves.toEqual({ message_uid: 'm1' });
+		expect(script.requests).toHaveLength(7);
+		const mixed = run(READ, e429('1'), e500, e429('1'), e500, e429('1'), e500, ok({ id: 1 }));
+		await expect(mixed.result).resolves.toEqual({ id: 1 });
+	});
+
+	it('gives up on 429s once their waits would pass maxRateLimitWaitMs in total', async () => {
+		const { result, script, timing } = run(READ, e429('50'));
+		await expect(result).rejects.toMatchObject({ httpStatus: 429 });
+		expect(timing.sleeps).toEqual([55_000, 55_000]); // a third wait would pass 120 s
+		expect(script.requests).toHaveLength(3);
+	});
+
+	it.each([
+		['a 500', e500],
+		['a time-out', timedOut],
+	])('a DELETE answered 404 after %s (it may have gone through) has done its work', async (_, first) => {
+		const { result, script } = run(['webhook:delete', { id: 5 }], first, fail(404, { status: 'error', message: 'Webhook not found' }));
+		await expect(result).resolves.toBeNull();
+		expect(script.requests).toHaveLength(2);
+	});
+
+	it('a DELETE answered 404 at once is still an error (it never existed)', async () => {
+		const { result } = run(['webhook:delete', { id: 5 }], fail(404, { status: 'error', message: 'Webhook not found' }));
+		await expect(result).rejects.toMatchObject({ httpStatus: 404 });
+	});
+});
+
+describe('pacing shared by the executors of one client', () => {
+	it('a 429 to one executor holds back the others of the same token', async () => {
+		const timing = virtualTiming();
+		const key = pacingKey('https://x.io', `token-${Math.random()}`);
+		const rateLimit = { perSecond: 1000, burst: 100 };
+		const bucket = sharedBucket(key, rateLimit, timing);
+		const pause = jest.spyOn(bucket, 'pause');
+		const refusedOnce = scripted(e429('2'), ok({}));
+		await new Executor({ baseUrl: 'https://x.io', transport: refusedOnce.transport, timing, rateLimit, pacingKey: key }).run(
+			'workspace:get',
+		);
+		expect(pause).toHaveBeenCalledWith(2200);
+
+		// While paused, another executor of the same client waits; one of another client does not.
+		bucket.pause(2000);
+		const sleepsBefore = timing.sleeps.length;
+		await new Executor({ baseUrl: 'https://x.io', transport: scripted(ok({})).transport, timing, rateLimit, pacingKey: key }).run(
+			'workspace:get',
+		);
+		expect(timing.sleeps.slice(sleepsBefore)).toEqual([2000]);
+		bucket.pause(2000);
+		const otherKey = pacingKey('https://x.io', `another-${Math.random()}`);
+		await new Executor({ baseUrl: 'https://x.io', transport: scripted(ok({})).transport, timing, rateLimit, pacingKey: otherKey }).run(
+			'workspace:get',
+		);
+		expect(timing.sleeps.slice(sleepsBefore)).toEqual([2000]);
+	});
+
+	it('keys by base URL and a hash of the token, never the token itself', () => {
+		const key = pacingKey('https://x.io', 'secret-token-123');
+		expect(key).toMatch(/^https:\/\/x\.io\|[0-9a-f]{32}$/);
+		expect(key).not.toContain('secret-token-123');
 	});
 });

@@ -47,6 +47,29 @@ const BAD: Row[] = [
 	['file:upload', { file: 'just text' }, 'file', /file bytes/],
 	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
 	['webhook:update', { id: 'x' }, 'id', /whole number/],
+	// Whitespace alone is no value.
+	['message:sendToChat', { chat_id: 1, text: '   ' }, 'text or file_uid', /at least one of text, file_uid/],
+	['chat:rename', { chat_id: 1, name: ' \t ' }, 'name', /is required/],
+	['message:sendToChatName', { chat_name: '  ', text: 'x' }, 'chat_name', /is required/],
+	['chat:update', { chat_id: 1, responsible: '  ' }, 'responsible', /only whitespace/],
+	// Ids: positive, and exact (safe integers only).
+	['chat:get', { chat_id: 0 }, 'chat_id', /at least 1/],
+	['chat:get', { chat_id: -5 }, 'chat_id', /at least 1/],
+	['chat:get', { chat_id: 2 ** 53 + 2 }, 'chat_id', /too large to be exact/],
+	['chat:get', { chat_id: '9007199254740993' }, 'chat_id', /too large to be exact/],
+	['webhook:delete', { id: 0 }, 'id', /at least 1/],
+	// Path segments that URL rules would resolve away.
+	['reaction:set', { uid: '..', reaction: '👍' }, 'uid', /not a valid Message UID/],
+	['message:get', { message_uid: '.' }, 'message_uid', /not a valid Message UID/],
+	['file:delete', { uid: ' .. ' }, 'uid', /not a valid File UID/],
+	['invitation:revoke', { user_id: '..' }, 'user_id', /not a valid User ID/],
+	// Sizes the service bounds.
+	[
+		'file:upload',
+		{ file: { data: new Uint8Array(16 * 1024 * 1024 + 1), filename: 'a.png', mimeType: 'image/png' } },
+		'file',
+		/up to 16 MB/,
+	],
 	['reaction:set', { uid: 'm', reaction: '' }, 'reaction', /is required \(to take your reaction back, use the Remove operation\)/],
 	['reaction:set', { uid: 'm' }, 'reaction', /use the Remove operation/],
 ];
