@@ -29,6 +29,8 @@ Usage: chat-messaging-sandbox [options]        (in the repository: npm run sandb
   --webhook-payload spec|live  webhook body shape: spec {event_type, data} or the live service's
                            unwrapped {event_type, chat, chatapp_account, message} (default spec)
   --public-url URL         base URL used in download links (default: the request's Host)
+  --empty-list-404         answer a list page holding nothing (past the end, or a filter matching
+                           nothing) 404 "Entities not found", as the spec allows for GET /chats
   --log                    log each request to stderr
   --help                   show this help
 `;
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
 			'public-url': { type: 'string' },
 			'webhook-payload': { type: 'string' },
 			log: { type: 'boolean' },
+			'empty-list-404': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		strict: true,
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
 		webhookPayload: payloadShape(values['webhook-payload']),
 		publicUrl: values['public-url'],
 		log: values.log ?? false,
+		emptyList404: values['empty-list-404'] ?? false,
 	};
 	const sandbox = await startSandbox(options);
 	const [token] = sandbox.tokens;

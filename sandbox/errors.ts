@@ -59,6 +59,11 @@ export class ApiError extends Error {
 		return new ApiError(404, `${what} not found`);
 	}
 
+	/** The spec's documented `404 (entities not found)` of a list: nothing on this page. */
+	static entitiesNotFound(): ApiError {
+		return new ApiError(404, 'Entities not found');
+	}
+
 	/** Another workspace's resource: 403 "Access denied" as the live service does. */
 	static accessDenied(): ApiError {
 		return ApiError.coded('permission_denied', 'Access denied');

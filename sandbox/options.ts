@@ -51,6 +51,12 @@ export interface SandboxOptions {
 	publicUrl?: string;
 	/** Log one line per request to stderr. */
 	log: boolean;
+	/**
+	 * Answer a list page that holds nothing (past the end, or a filter matching nothing) with the
+	 * spec's `404 entities not found` instead of an empty page: GET /chats documents that status, and
+	 * a client must end the list on it. Applies to GET /chats, GET /chats/{id}/messages and GET /files.
+	 */
+	emptyList404: boolean;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -74,6 +80,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	webhookTimeoutMs: 5000,
 	webhookPayload: 'spec',
 	log: false,
+	emptyList404: false,
 };
 
 export function resolveOptions(partial: Partial<SandboxOptions> = {}): SandboxOptions {

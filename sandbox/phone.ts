@@ -1,13 +1,17 @@
 /** The phone rule: international format, digits with an optional leading `+`; brackets, spaces and dashes are invalid. */
 
-const SEND_FORMAT = /^\+?\d{7,15}$/;
+/**
+ * International format with the country code, `+` optional: a country code never starts with 0, so a
+ * number that does is in a national format (015112345678) and invalid — it is never given a country
+ * code it does not have.
+ */
+const SEND_FORMAT = /^\+?[1-9]\d{6,14}$/;
 
-/** Sanitises a phone for sending: returns `+<digits>` (leading zeroes of an `00` prefix dropped) or null when invalid. */
+/** Sanitises a phone for sending: `+<digits>`, or null when it is not in international format. */
 export function sanitizePhoneForSending(raw: string): string | null {
 	const trimmed = raw.trim();
 	if (!SEND_FORMAT.test(trimmed)) return null;
-	const digits = trimmed.replace(/^\+/, '').replace(/^0+/, '');
-	return digits.length >= 7 ? `+${digits}` : null;
+	return `+${trimmed.replace(/^\+/, '')}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { phoneFilter } from '../phone';
 import { idParam, route, type RequestContext, type Route } from '../router';
 import { chatListQuery, chatPatchBody, labelsBody, noteBody, parseWith } from '../schemas';
 import { INVALID_PHONE } from '../errors';
+import { pageOf } from '../paging';
 
 export const CHAT_PAGE_SIZE = 50;
 
@@ -53,10 +54,9 @@ function listChats(ctx: RequestContext) {
 	if (createdBefore !== undefined) filters.push((c) => c.createdAt < createdBefore);
 
 	const matching = ws.data.chats.filter((c) => filters.every((f) => f(c))).sort(compareChats);
-	const page = q.page ?? 1;
-	const slice = matching.slice((page - 1) * CHAT_PAGE_SIZE, page * CHAT_PAGE_SIZE);
+	const { slice, hasMore } = pageOf(matching, q.page ?? 1, CHAT_PAGE_SIZE, ctx.runtime.options);
 	return {
-		has_more_pages: matching.length > page * CHAT_PAGE_SIZE,
+		has_more_pages: hasMore,
 		chats: slice.map((c) => ctx.runtime.renderer.chat(ws, c)),
 	};
 }

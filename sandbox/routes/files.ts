@@ -2,6 +2,7 @@ import { ApiError } from '../errors';
 import type { FileRecord } from '../model';
 import { RawReply, publicRoute, route, type PublicRequestContext, type RequestContext, type Route } from '../router';
 import { fileFromUrlBody, fileListQuery, parseWith } from '../schemas';
+import { pageOf } from '../paging';
 
 export const FILE_PAGE_SIZE = 50;
 const MB = 1024 * 1024;
@@ -133,10 +134,10 @@ function listFiles(ctx: RequestContext) {
 		.filter((f) => f.filename.toLowerCase().includes(needle))
 		.slice()
 		.reverse();
-	const page = q.page ?? 1;
+	const { slice, hasMore } = pageOf(matching, q.page ?? 1, FILE_PAGE_SIZE, ctx.runtime.options);
 	return {
-		has_more_pages: matching.length > page * FILE_PAGE_SIZE,
-		files: matching.slice((page - 1) * FILE_PAGE_SIZE, page * FILE_PAGE_SIZE).map((f) => ctx.runtime.renderer.file(ctx.ws, f, ctx.baseUrl)),
+		has_more_pages: hasMore,
+		files: slice.map((f) => ctx.runtime.renderer.file(ctx.ws, f, ctx.baseUrl)),
 	};
 }
 

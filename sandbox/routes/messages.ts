@@ -4,6 +4,7 @@ import type { OutgoingContent } from '../messaging';
 import { sanitizePhoneForSending } from '../phone';
 import { idParam, route, type RequestContext, type Route } from '../router';
 import { messageListQuery, parseWith, reactionBody, sendToChatBody, sendToChatNameBody, sendToJidBody, sendToPhoneBody } from '../schemas';
+import { pageOf } from '../paging';
 
 export const MESSAGE_PAGE_SIZE = 50;
 
@@ -98,12 +99,10 @@ function listChatMessages(ctx: RequestContext) {
 	if (after !== undefined) messages = messages.filter((m) => m.createdAt > after);
 	if (before !== undefined) messages = messages.filter((m) => m.createdAt < before);
 	messages.reverse();
-	const page = q.page ?? 1;
+	const { slice, hasMore } = pageOf(messages, q.page ?? 1, MESSAGE_PAGE_SIZE, ctx.runtime.options);
 	return {
-		has_more_pages: messages.length > page * MESSAGE_PAGE_SIZE,
-		messages: messages
-			.slice((page - 1) * MESSAGE_PAGE_SIZE, page * MESSAGE_PAGE_SIZE)
-			.map((m) => ctx.runtime.renderer.message(ctx.ws, m, ctx.baseUrl)),
+		has_more_pages: hasMore,
+		messages: slice.map((m) => ctx.runtime.renderer.message(ctx.ws, m, ctx.baseUrl)),
 	};
 }
 

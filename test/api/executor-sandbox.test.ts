@@ -123,17 +123,6 @@ describe('executor against the sandbox', () => {
 		});
 	});
 
-	it('walks all 130 chats in the same order with concurrency 1 and 4, and honours a limit', async () => {
-		const sequential = (await executorFor(sandbox, { pageConcurrency: 1 }).run('chat:getAll', {})) as Array<{ id: number }>;
-		const concurrent = (await executorFor(sandbox, { pageConcurrency: 4 }).run('chat:getAll', {})) as Array<{ id: number }>;
-		expect(sequential.length).toBeGreaterThanOrEqual(130);
-		expect(concurrent.map((c) => c.id)).toEqual(sequential.map((c) => c.id));
-		expect(new Set(sequential.map((c) => c.id)).size).toBe(sequential.length);
-		const limited = (await executor.run('chat:getAll', {}, { returnAll: false, limit: 57 })) as Array<{ id: number }>;
-		expect(limited.map((c) => c.id)).toEqual(sequential.slice(0, 57).map((c) => c.id));
-		expect(await executor.run('chat:getAll', { name: 'no chat is called this' })).toEqual([]);
-	});
-
 	it('downloads a file byte-equal through its temporary URL, and an expired link is an error', async () => {
 		const bytes = Uint8Array.from({ length: 70_000 }, (_, index) => (index * 131) % 256);
 		const upload = (await executor.run('file:upload', { file: { data: bytes, filename: 'scan.pdf', mimeType: 'application/pdf' } })) as {
@@ -201,6 +190,60 @@ describe('executor against the sandbox', () => {
 			.run('workspace:get')
 			.catch((e: unknown) => e)) as ChatMessagingError;
 		expect(JSON.stringify(error.toJSON()) + error.message + String(error.stack)).not.toContain('super-secret-token-value');
+	});
+});
+
+/** The spec allows a list page holding nothing to be answered 404: every list test runs both ways. */
+describe.each([
+	['empty pages answered 200', {}],
+	['empty pages answered 404 (--empty-list-404)', { emptyList404: true }],
+])('pagination against the sandbox, %s', (_, variant) => {
+	let sandbox: Sandbox;
+	const pages: string[] = [];
+	const recording = (extra: Partial<ConstructorParameters<typeof Executor>[0]> = {}) =>
+		executorFor(sandbox, {
+			transport: async (request) => {
+				pages.push(new URL(request.url).search);
+				return fetchTransport(request);
+			},
+			...extra,
+		});
+	beforeAll(async () => {
+		sandbox = await startSandbox({ ...FAST, chats: 130, tokens: ['pages-token'], ...variant });
+	});
+	afterAll(() => sandbox.stop());
+	beforeEach(() => pages.splice(0));
+
+	it.each([1, 4, 8])(
+		'walks all 130 chats in sequential order with a window of %d, asking at most window - 1 pages past the end',
+		async (window) => {
+			const sequential = (await recording({ pageConcurrency: 1 }).run('chat:getAll', {})) as Array<{ id: number }>;
+			pages.splice(0);
+			const walked = (await recording({ pageConcurrency: window }).run('chat:getAll', {})) as Array<{ id: number }>;
+			expect(sequential).toHaveLength(130);
+			expect(walked.map((chat) => chat.id)).toEqual(sequential.map((chat) => chat.id));
+			expect(pages.length - 3).toBeLessThanOrEqual(window - 1);
+		},
+	);
+
+	it('honours a limit, asking only the pages it needs', async () => {
+		const all = (await recording().run('chat:getAll', {})) as Array<{ id: number }>;
+		pages.splice(0);
+		const limited = (await recording().run('chat:getAll', {}, { returnAll: false, limit: 57 })) as Array<{ id: number }>;
+		expect(limited.map((chat) => chat.id)).toEqual(all.slice(0, 57).map((chat) => chat.id));
+		expect(pages).toHaveLength(2);
+	});
+
+	it("a filter that matches nothing gives 0 items for chats, files and a chat's messages", async () => {
+		const executor = recording();
+		expect(await executor.run('chat:getAll', { name: 'no chat is called this' })).toEqual([]);
+		expect(await executor.run('file:getAll', { filename: 'no-such-file' })).toEqual([]);
+		const [chat] = (await executor.run('chat:getAll', {}, { returnAll: false, limit: 1 })) as Array<{ id: number }>;
+		expect(await executor.run('message:getAll', { chat_id: chat.id, after: '2099-01-01' })).toEqual([]);
+	});
+
+	it('the messages of a chat that does not exist fail, naming chat_id', async () => {
+		await expect(recording().run('message:getAll', { chat_id: 999999 })).rejects.toMatchObject({ httpStatus: 404, field: 'chat_id' });
 	});
 });
 

@@ -269,3 +269,41 @@ describe('labels and notes', () => {
 		expect(empty.body.errors[0].fields).toEqual(['text']);
 	});
 });
+
+describe('emptyList404 (--empty-list-404): the spec\'s 404 "entities not found" for a list page holding nothing', () => {
+	let empty404: Sandbox;
+	beforeAll(async () => {
+		empty404 = await startSandbox({ ...FAST, chats: 60, tokens: ['e404'], emptyList404: true });
+	});
+	afterAll(() => empty404.stop());
+
+	test.each([
+		['a page past the end of GET /chats', '/chats?page=3'],
+		['a filter that matches nothing', '/chats?name=nobody-is-called-this'],
+		['a page past the end of GET /files', '/files?page=2'],
+	])('%s is 404 Entities not found', async (_, path) => {
+		const res = await call(empty404, 'GET', path);
+		expect(res.status).toBe(404);
+		expect(res.body).toEqual({ status: 'error', message: 'Entities not found' });
+	});
+
+	test('pages that hold chats answer as usual; the last one says no more pages', async () => {
+		expect((await data(empty404, '/chats?page=2')).has_more_pages).toBe(false);
+		expect((await data(empty404, '/chats?page=2')).chats).toHaveLength(10);
+	});
+
+	test("a chat's message history past its end is 404 Entities not found; an unknown chat keeps its own 404", async () => {
+		const chat = (await data(empty404, '/chats')).chats[0];
+		expect((await call(empty404, 'GET', `/chats/${chat.id}/messages?page=99`)).body).toEqual({
+			status: 'error',
+			message: 'Entities not found',
+		});
+		const unknown = await call(empty404, 'GET', '/chats/999999/messages');
+		expect(unknown.status).toBe(404);
+		expect(unknown.body.message).toBe('Chat not found');
+	});
+
+	test('without the option the same pages are empty 200 answers', async () => {
+		expect(await data(sbx, '/chats?name=nobody-is-called-this')).toEqual({ has_more_pages: false, chats: [] });
+	});
+});

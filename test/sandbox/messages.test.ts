@@ -43,6 +43,19 @@ describe('sending', () => {
 		}
 	});
 
+	test('phone rule: a number with a leading 0 (national format) is refused, never given a country code', async () => {
+		for (const phone of ['015112345678', '+015112345678', '004915112345678']) {
+			const res = await call(sbx, 'POST', '/messages', { phone, text: 'x' });
+			expect(res.status).toBe(400);
+			expect(res.body).toMatchObject({ message: 'Invalid phone number format', errors: [{ fields: ['phone'] }] });
+		}
+		const found = await data(sbx, '/chats?phone=15112345678');
+		expect(found.chats.map((chat: any) => chat.phone)).not.toContain('+15112345678');
+		// International format, + optional: stored with its +.
+		const ok = await call(sbx, 'POST', '/messages', { phone: '4915199990077', text: 'x' });
+		expect((await data(sbx, `/chats/${ok.body.data.chat_id}`)).phone).toBe('+4915199990077');
+	});
+
 	test('a message needs text or file_uid; phone is required', async () => {
 		const noContent = await call(sbx, 'POST', '/messages', { phone: '+4915199990002' });
 		expect(noContent.status).toBe(400);
