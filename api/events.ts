@@ -6,8 +6,10 @@
  * The platforms keep what is theirs: where deliveries arrive, how the secret is checked, where
  * the seen keys are stored.
  */
+import { createHmac } from 'crypto';
 import { ChatMessagingError, isNotFound, unexpectedResponse } from './errors';
 import type { Executor } from './executor';
+import type { DownloadedFile } from './types';
 import { isRecord } from './validation';
 
 /** One delivery, flattened. Values a delivery does not carry are null. */
@@ -106,6 +108,26 @@ export function eventAttachments(event: ChatEvent): EventAttachment[] {
 }
 
 /**
+ * Downloads the attachments of an inbound message event (their links live about 15 minutes, so a
+ * flow that wants the bytes must fetch them at once). The live shape links them in the delivery; the
+ * spec's shape only says `has_attachment`, so the message record's `attachment_url` is read then.
+ */
+export async function downloadEventAttachments(executor: Executor, event: ChatEvent): Promise<DownloadedFile[]> {
+	let attachments = eventAttachments(event);
+	const data = isRecord(event.raw.data) ? event.raw.data : {};
+	const message = isRecord(event.raw.message) ? event.raw.message : {};
+	if (!attachments.length && event.message_uid && (data.has_attachment === true || message.has_attachment === true)) {
+		const record = await executor.run('message:get', { message_uid: event.message_uid });
+		if (isRecord(record) && typeof record.attachment_url === 'string' && record.attachment_url) {
+			attachments = [{ url: record.attachment_url, filename: asText(record.attachment_filename) ?? undefined }];
+		}
+	}
+	const files: DownloadedFile[] = [];
+	for (const attachment of attachments) files.push(await executor.download(attachment.url, attachment));
+	return files;
+}
+
+/**
  * What makes two deliveries the same event: the chat for `chat:created`; otherwise the message uid,
  * or the delivery's `data.event_id` (the same on a redelivery). Undefined when the delivery carries
  * none of them: such an event is never taken for a redelivery.
@@ -117,37 +139,75 @@ export function eventKey(event: ChatEvent): string | undefined {
 }
 
 /**
- * How many event keys SeenEvents remembers unless told otherwise, on both platforms. The service
- * makes 3 attempts within seconds; 1,000 keys cover bursts of that many events in between.
+ * How long a delivered event is remembered. The service retries a failed delivery twice, within
+ * minutes; 15 minutes covers that horizon with room, at any rate of events.
  */
-export const SEEN_EVENTS_LIMIT = 1000;
+export const SEEN_EVENTS_TTL_MS = 15 * 60_000;
+/** A bound on memory whatever the rate (about 10 MB of keys at most); reached only above ~100 events/s. */
+export const SEEN_EVENTS_LIMIT = 100_000;
+/** Keys kept in a platform's persisted state (n8n static data) for restarts: the newest ones. */
+export const SEEN_EVENTS_PERSISTED = 1000;
 
-/** The newest `limit` event keys, oldest first; `seed` restores a snapshot (its newest keys). */
+/** One remembered key and when it was first seen, as persisted: `[key, epoch ms]`. */
+export type SeenEntry = [string, number];
+
+/**
+ * Event keys seen in the last `ttlMs` (bounded by `limit`), oldest first. `seed` restores a snapshot:
+ * `[key, seenAt]` pairs, or bare keys (an older snapshot), taken as seen now.
+ */
 export class SeenEvents {
-	private readonly keys = new Set<string>();
+	private readonly keys = new Map<string, number>();
+	private readonly ttlMs: number;
 	private readonly limit: number;
+	private readonly now: () => number;
 
-	constructor(options: { limit?: number; seed?: readonly unknown[] } = {}) {
+	constructor(options: { ttlMs?: number; limit?: number; now?: () => number; seed?: readonly unknown[] } = {}) {
+		this.ttlMs = options.ttlMs ?? SEEN_EVENTS_TTL_MS;
 		this.limit = Math.max(1, options.limit ?? SEEN_EVENTS_LIMIT);
-		for (const key of options.seed ?? []) if (typeof key === 'string') this.remember(key);
+		this.now = options.now ?? (() => Date.now());
+		const now = this.now();
+		for (const entry of options.seed ?? []) {
+			if (typeof entry === 'string') this.keys.set(entry, now);
+			else if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') this.keys.set(entry[0], entry[1]);
+		}
+		this.forgetOld(now);
 	}
 
-	/** Records the key; false when it is already remembered (a redelivery). */
+	/** Records the key; false when it was seen within the time kept (a redelivery). */
 	remember(key: string): boolean {
+		const now = this.now();
+		this.forgetOld(now);
 		if (this.keys.has(key)) return false;
-		this.keys.add(key);
-		if (this.keys.size > this.limit) this.keys.delete(this.keys.values().next().value as string);
+		this.keys.set(key, now);
+		if (this.keys.size > this.limit) this.keys.delete(this.keys.keys().next().value as string);
 		return true;
 	}
 
-	/** The remembered keys, oldest first: what the constructor's `seed` takes back. */
-	snapshot(): string[] {
-		return [...this.keys];
+	/** The newest `max` entries, oldest first: what the constructor's `seed` takes back. */
+	snapshot(max = SEEN_EVENTS_PERSISTED): SeenEntry[] {
+		return [...this.keys].slice(-max);
 	}
 
 	get size(): number {
 		return this.keys.size;
 	}
+
+	/** Keys are kept in the order they were first seen, so the expired ones are at the front. */
+	private forgetOld(now: number): void {
+		for (const [key, seenAt] of this.keys) {
+			if (now - seenAt < this.ttlMs) break;
+			this.keys.delete(key);
+		}
+	}
+}
+
+/**
+ * A receiver's secret that survives restarts and redeploys without being stored: derived from the
+ * token and a stable name of the receiver (a Node-RED node id). Deliveries the service retries
+ * after a restart still carry it, so none is refused; a new token gives a new secret.
+ */
+export function receiverSecret(token: string, receiver: string): string {
+	return createHmac('sha256', token).update(`chat-messaging receiver ${receiver}`).digest('hex').slice(0, 48);
 }
 
 /** One webhook subscription on the service. */

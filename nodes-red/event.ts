@@ -1,25 +1,28 @@
 /**
  * `chat-messaging-event`: receives the service's webhook deliveries and emits one msg per event.
  *
- * Lifecycle: on start it picks a random secret, serves POST
- * `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one subscription per chosen event
- * type at `<publicUrl><that path>`: syncSubscriptions (api/events) re-points what an earlier run of this
- * node left behind (same path prefix: a crash or a kill skips 'close'), creates what is missing and deletes
- * the rest. On close it deletes every subscription of this node before reporting done, so redeploys never
- * leave orphans.
+ * Lifecycle: it serves POST `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one
+ * subscription per chosen event type at `<publicUrl><that path>`. The secret is derived from the token
+ * and the node id, so it is the same after every redeploy and restart: the subscriptions are reused
+ * (syncSubscriptions re-points what needs it and deletes what is no longer chosen) and the service's
+ * retries of deliveries that failed meanwhile still get in. A delivery that arrives while the node is
+ * starting or stopping is answered 503, so the service retries it; none is acknowledged and dropped.
+ * Only a node that is removed (deleted or disabled) deletes its subscriptions.
  *
  * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
- * Parsing, de-duplication keys and subscription management are api/events; what stays here is
- * Node-RED's: the route, the secret in its path, the config node's public URL.
+ * Parsing, de-duplication keys, attachment downloads and subscription management are api/events;
+ * what stays here is Node-RED's: the route, the secret in its path, the config node's public URL.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
 	ChatMessagingError,
 	checkReceiverUrl,
 	deleteSubscriptions,
+	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
 	parseDelivery,
+	receiverSecret,
 	SeenEvents,
 	syncSubscriptions,
 	type ChatEvent,
@@ -39,9 +42,18 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
 
 interface EventReceiver {
-	secret: Buffer;
+	/** Unknown until the configuration is read. */
+	secret?: Buffer;
+	/** False while starting (no secret yet) and once stopping: deliveries are answered 503, so the service retries. */
+	accepting(): boolean;
 	receive(event: ChatEvent): void;
 }
+
+/**
+ * Redelivery memory per node id, kept across redeploys of the node (a new instance, the same memory)
+ * for as long as this Node-RED runs.
+ */
+const seenByNode = new Map<string, SeenEvents>();
 
 /** The live event nodes of each HTTP app, by node id; one route per app serves them all. */
 const receiversByApp = new WeakMap<HttpApp, Map<string, EventReceiver>>();
@@ -95,15 +107,20 @@ function receiversFor(app: HttpApp): Map<string, EventReceiver> {
 	receiversByApp.set(app, registry);
 	app.post(`${EVENT_ROUTE_PREFIX}/:nodeId/:secret`, (req, res) => {
 		const receiver = registry.get(req.params.nodeId);
+		// Not here (yet): a redeploy is between two instances, or the node is gone. Non-2xx, so the service retries.
 		if (!receiver) return answer(res, 404, { status: 'error', message: 'No event node here' });
+		const unavailable = () => answer(res, 503, { status: 'error', message: 'The event node is starting or stopping: retry' });
+		const secret = receiver.secret;
+		if (!secret || !receiver.accepting()) return unavailable();
 		const given = Buffer.from(String(req.params.secret ?? ''));
-		if (given.length !== receiver.secret.length || !timingSafeEqual(given, receiver.secret)) {
+		if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
 			return answer(res, 401, { status: 'error', message: 'Unknown secret' });
 		}
 		readBody(req).then(
 			(body) => {
 				const delivery = parseDelivery(body);
 				if ('malformed' in delivery) return answer(res, 400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
+				if (!receiver.accepting()) return unavailable(); // it began stopping while the body arrived
 				// Answer first: the service wants a 2xx within 5 seconds, whatever the flow does next.
 				answer(res, 200, { status: 'ok' });
 				receiver.receive(delivery.event);
@@ -137,23 +154,49 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	const events = (Array.isArray(definition.events) ? definition.events : [definition.events])
 		.map((value) => String(value ?? '').trim())
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
-	const secretText = randomBytes(24).toString('hex');
-	const seen = new SeenEvents();
+	const downloadAttachments = definition.downloadAttachments === true || definition.downloadAttachments === 'true';
+	let seen = seenByNode.get(node.id);
+	if (!seen) {
+		seen = new SeenEvents();
+		seenByNode.set(node.id, seen);
+	}
+	const memory = seen;
 	let subscriptionIds: number[] = [];
 	let closing = false;
 	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
 	let executor: Executor | undefined;
-	let ownsUrl: ((url: string) => boolean) | undefined;
+	/** Every subscription of this node id, whatever public URL or secret it was made with. */
+	const ownsUrl = (url: string) => url.includes(`${EVENT_ROUTE_PREFIX}/${encodeURIComponent(node.id)}/`);
+
+	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
+	const emit = async (event: ChatEvent) => {
+		const msg: NodeMessage = { topic: event.event_type, payload: event };
+		if (downloadAttachments && executor && event.event_type.startsWith('message:')) {
+			try {
+				const files = await downloadEventAttachments(executor, event);
+				if (files.length) {
+					msg.attachments = files.map((file) => ({
+						filename: file.filename,
+						mimeType: file.mimeType,
+						data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength),
+					}));
+				}
+			} catch (error) {
+				msg.attachmentError = asChatMessagingError(error).message;
+				node.warn(`Could not download the attachments of ${event.message_uid ?? 'an event'}: ${String(msg.attachmentError)}`);
+			}
+		}
+		node.send(msg);
+	};
 
 	const receivers = receiversFor(RED.httpNode);
 	const receiver: EventReceiver = {
-		secret: Buffer.from(secretText),
+		accepting: () => !closing,
 		receive(event) {
-			if (closing || !events.includes(event.event_type)) return;
+			if (!events.includes(event.event_type)) return;
 			const key = eventKey(event);
-			if (key !== undefined && !seen.remember(key)) return; // a redelivery of an event already emitted
-			const msg: NodeMessage = { topic: event.event_type, payload: event };
-			node.send(msg);
+			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
+			void emit(event);
 		},
 	};
 	receivers.set(node.id, receiver);
@@ -179,8 +222,9 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		executor = config.getExecutor();
 		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
 		checkReceiverUrl(executor.baseUrl, prefix, PUBLIC_URL_HELP);
+		const secretText = receiverSecret(String(config.credentials?.token ?? ''), `node-red event node ${node.id}`);
+		receiver.secret = Buffer.from(secretText);
 		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
-		ownsUrl = (url) => url.startsWith(prefix);
 		const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
 		subscriptionIds = await syncSubscriptions(executor, { ownsUrl, url, events });
 		if (closing) return;
@@ -188,13 +232,16 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	};
 	const registered = register().catch(fail);
 
-	node.on('close', (_removed, done) => {
+	node.on('close', (removed, done) => {
 		closing = true;
 		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
-		// Wait for subscribing to finish, then delete this node's subscriptions: those it holds, and any found by
-		// URL (created before a subscribing that failed part-way).
+		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them. Removed: wait for
+		// subscribing to finish, then delete every subscription of this node (also those made before a subscribing
+		// that failed part-way).
 		registered
 			.then(async () => {
+				if (!removed) return;
+				seenByNode.delete(node.id);
 				if (executor) await deleteSubscriptions(executor, subscriptionIds.splice(0), ownsUrl);
 			})
 			.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))

@@ -211,6 +211,8 @@ export const incomingBody = z
 		text: nonEmpty('text'),
 		name: nonEmpty('name').optional(),
 		duplicate: z.boolean().optional(),
+		/** An uploaded file the inbound message carries as its attachment. */
+		file_uid: z.string().optional(),
 		payload: z.enum(WEBHOOK_PAYLOADS, { error: `payload must be one of ${WEBHOOK_PAYLOADS.join(', ')}` }).optional(),
 	})
 	.refine((b) => [b.phone, b.chat_id, b.jid].filter((v) => v !== undefined).length === 1, 'Give exactly one of phone, chat_id, jid');

@@ -257,8 +257,14 @@ ${api.EVENT_TYPES.map(
 ).join('\n')}
     </div>
   </div>
+  <div class="form-row">
+    <label for="node-input-downloadAttachments"><i class="fa fa-paperclip"></i> Attachments</label>
+    <input type="checkbox" id="node-input-downloadAttachments" style="width:auto">
+    <span>download into <code>msg.attachments</code> (their links expire after about 15 minutes)</span>
+  </div>
   <div class="form-tips">On deploy the node subscribes at <code>&lt;public URL&gt;&lt;HTTP node root&gt;/chat-messaging/events/&lt;node id&gt;/&lt;secret&gt;</code>
-  (set the public URL in the service configuration) and deletes its subscriptions when it is stopped or removed.</div>
+  (set the public URL in the service configuration). The subscriptions and their secret outlive redeploys and restarts, so no event is lost
+  meanwhile; they are deleted when the node is removed.</div>
 </script>`;
 
 // ---------------------------------------------------------------------------------------------

@@ -279,6 +279,7 @@
 					return (Array.isArray(v) && v.length > 0) || 'Choose at least one event type';
 				},
 			},
+			downloadAttachments: { value: false },
 		},
 		label: function () {
 			return this.name || (Array.isArray(this.events) && this.events.length ? this.events.join(', ') : 'chat event');

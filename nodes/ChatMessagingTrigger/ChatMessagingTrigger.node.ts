@@ -5,17 +5,29 @@
  */
 import { randomBytes, timingSafeEqual } from 'crypto';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import {
 	checkReceiverUrl,
 	deleteSubscriptions,
+	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
 	isNotFound,
 	parseDelivery,
 	SeenEvents,
 	syncSubscriptions,
+	type ChatEvent,
+	type SeenEntry,
 } from '../../api';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
@@ -25,8 +37,8 @@ interface TriggerState extends IDataObject {
 	subscriptionIds?: number[];
 	secret?: string;
 	events?: string[];
-	/** SeenEvents' snapshot, so a restart still recognises redeliveries. */
-	seenEvents?: string[];
+	/** SeenEvents' snapshot (`[key, seenAt]`; bare keys from older versions), so a restart still recognises redeliveries. */
+	seenEvents?: Array<SeenEntry | string>;
 }
 
 const SECRET_PARAMETER = 'secret';
@@ -69,6 +81,32 @@ function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: 
 		seenByNode.set(nodeKey, seen);
 	}
 	return { seen, persisted };
+}
+
+/**
+ * The event as an item: ChatEvent holds JSON only (raw is the parsed body). With Download Attachments
+ * the files of an inbound message come along as binary data; a download that fails does not lose the
+ * event: the item says why in `attachment_error`.
+ */
+async function eventItem(context: IWebhookFunctions, event: ChatEvent): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: event as unknown as IDataObject };
+	if (!event.event_type.startsWith('message:') || context.getNodeParameter('downloadAttachments', false) !== true) return item;
+	try {
+		const files = await downloadEventAttachments(await createExecutor(context), event);
+		if (!files.length) return item;
+		const binary: IBinaryKeyData = {};
+		for (const [index, file] of files.entries()) {
+			const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+			binary[`attachment_${index}`] = await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType);
+		}
+		item.binary = binary;
+	} catch (error) {
+		context.logger.warn(
+			`Chat Messaging: could not download the attachments of ${event.message_uid ?? 'an event'}: ${(error as Error).message}`,
+		);
+		item.json = { ...item.json, attachment_error: (error as Error).message };
+	}
+	return item;
 }
 
 function chosenEvents(context: IHookFunctions | IWebhookFunctions): string[] {
@@ -120,6 +158,14 @@ export class ChatMessagingTrigger implements INodeType {
 				options: EVENT_TYPES.map((event) => ({ name: event.name, value: event.value, description: event.description })),
 				default: ['message:received:new'],
 				description: 'The events that start the workflow; one webhook subscription is registered per event',
+			},
+			{
+				displayName: 'Download Attachments',
+				name: 'downloadAttachments',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to download the files attached to inbound messages into the item's binary data (attachment_0, attachment_1, …): their links expire after about 15 minutes",
 			},
 		],
 	};
@@ -181,8 +227,9 @@ export class ChatMessagingTrigger implements INodeType {
 					return false;
 				}
 				delete state.subscriptionIds;
-				delete state.secret;
 				delete state.events;
+				// The secret stays: the service retries deliveries that failed while the workflow was inactive, and a
+				// reactivation subscribes with the same secret, so those retries still get in.
 				return true;
 			},
 		},
@@ -215,7 +262,6 @@ export class ChatMessagingTrigger implements INodeType {
 			if (persisted) state.seenEvents = seen.snapshot();
 		}
 
-		// ChatEvent holds JSON only (raw is the parsed body), which is what an n8n item's json is.
-		return { workflowData: [[{ json: event as unknown as IDataObject }]] };
+		return { workflowData: [[await eventItem(this, event)]] };
 	}
 }

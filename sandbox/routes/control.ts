@@ -43,6 +43,8 @@ function incoming(ctx: RequestContext) {
 		}
 	}
 	if (!chat) throw ApiError.notFound('Chat');
+	const file = body.file_uid === undefined ? undefined : ws.data.files.find((f) => f.uid === body.file_uid);
+	if (body.file_uid !== undefined && !file) throw ApiError.field(['file_uid'], 'file_uid must be a file of this workspace');
 	const account = ws.data.accounts.find((a) => a.id === chat.accountId);
 	const sender = chat.isGroup && chat.groupMembers ? (chat.groupMembers[1] ?? chat.groupMembers[0]) : undefined;
 	const now = Date.now();
@@ -58,10 +60,10 @@ function incoming(ctx: RequestContext) {
 		status: 'delivered',
 		history: [{ status: 'delivered', at: now }],
 		origin: 'Chat app',
-		messageType: 'text',
+		messageType: file ? (file.mimetype.startsWith('image/') ? 'image' : 'document') : 'text',
 		text: body.text,
-		fileUid: null,
-		attachmentFilename: null,
+		fileUid: file?.uid ?? null,
+		attachmentFilename: file?.filename ?? null,
 		replyTo: null,
 		reactions: [],
 		credits: 0,

@@ -14,6 +14,8 @@ import {
 	Executor,
 	parseDelivery,
 	SEEN_EVENTS_LIMIT,
+	SEEN_EVENTS_PERSISTED,
+	SEEN_EVENTS_TTL_MS,
 	SeenEvents,
 	syncSubscriptions,
 	type ChatEvent,
@@ -222,30 +224,68 @@ describe('eventAttachments', () => {
 });
 
 describe('SeenEvents', () => {
-	it('answers whether a key is new and forgets the oldest beyond its bound', () => {
+	const clock = () => {
+		const state = { now: 1_000_000 };
+		return { state, now: () => state.now };
+	};
+	const keysOf = (entries: Array<[string, number]>) => entries.map(([key]) => key);
+
+	it(`remembers a key for ${SEEN_EVENTS_TTL_MS / 60_000} minutes, then forgets it`, () => {
+		const { state, now } = clock();
+		const seen = new SeenEvents({ now });
+		expect(seen.remember('a')).toBe(true);
+		state.now += SEEN_EVENTS_TTL_MS - 1;
+		expect(seen.remember('a')).toBe(false);
+		state.now += 1;
+		expect(seen.remember('a')).toBe(true); // first seen a whole horizon ago: a new event
+	});
+
+	it('catches every late duplicate of a flood within the horizon, at any rate', () => {
+		// 5,000 deliveries, 1,500 of them repeating one delivered up to 3,000 earlier (the issue's flood).
+		const { state, now } = clock();
+		const seen = new SeenEvents({ now });
+		let through = 0;
+		for (let index = 0; index < 5000; index++) {
+			state.now += 2; // 500 deliveries a second
+			const key = index % 10 < 3 && index >= 3000 ? `e${index - 3000}` : `e${index}`;
+			if (seen.remember(key) && key !== `e${index}`) through++;
+		}
+		expect(through).toBe(0);
+	});
+
+	it('is bounded by a limit whatever the rate, forgetting the oldest first', () => {
 		const seen = new SeenEvents({ limit: 3 });
 		expect(['a', 'b', 'c', 'a'].map((key) => seen.remember(key))).toEqual([true, true, true, false]);
 		expect(seen.remember('d')).toBe(true);
 		expect(seen.size).toBe(3);
-		expect(seen.snapshot()).toEqual(['b', 'c', 'd']);
+		expect(keysOf(seen.snapshot())).toEqual(['b', 'c', 'd']);
 		expect(seen.remember('a')).toBe(true); // 'a' was the oldest and was forgotten
-		expect(seen.snapshot()).toEqual(['c', 'd', 'a']);
+		expect(SEEN_EVENTS_LIMIT).toBeGreaterThanOrEqual(100_000);
 	});
 
-	it(`remembers ${SEEN_EVENTS_LIMIT} keys by default`, () => {
-		const seen = new SeenEvents();
-		for (let index = 0; index < SEEN_EVENTS_LIMIT + 10; index++) seen.remember(`k${index}`);
-		expect(seen.size).toBe(SEEN_EVENTS_LIMIT);
-		expect(seen.remember(`k${SEEN_EVENTS_LIMIT + 9}`)).toBe(false);
-		expect(seen.remember('k0')).toBe(true);
-	});
-
-	it('is restored from a snapshot, keeping its newest keys and ignoring anything but strings', () => {
-		const restored = new SeenEvents({ limit: 2, seed: ['old', 'x', 5, 'y'] });
-		expect(restored.snapshot()).toEqual(['x', 'y']);
+	it('is restored from a snapshot with the times keys were seen (bare keys of older snapshots count as seen now)', () => {
+		const { state, now } = clock();
+		const seen = new SeenEvents({ now });
+		seen.remember('x');
+		state.now += 60_000;
+		seen.remember('y');
+		const snapshot = seen.snapshot();
+		expect(snapshot).toEqual([
+			['x', 1_000_000],
+			['y', 1_060_000],
+		]);
+		state.now = 1_000_000 + SEEN_EVENTS_TTL_MS; // 'x' expires now, 'y' a minute later
+		const restored = new SeenEvents({ now, seed: [...snapshot, 'old', 5] });
+		expect(keysOf(restored.snapshot())).toEqual(['y', 'old']);
 		expect(restored.remember('y')).toBe(false);
-		expect(restored.remember('old')).toBe(true);
-		expect(new SeenEvents({ seed: restored.snapshot() }).snapshot()).toEqual(['y', 'old']);
+		expect(restored.remember('x')).toBe(true);
+	});
+
+	it(`persists only the newest ${SEEN_EVENTS_PERSISTED} keys`, () => {
+		const seen = new SeenEvents();
+		for (let index = 0; index < SEEN_EVENTS_PERSISTED + 5; index++) seen.remember(`k${index}`);
+		expect(seen.snapshot()).toHaveLength(SEEN_EVENTS_PERSISTED);
+		expect(seen.snapshot()[0][0]).toBe('k5');
 	});
 });
 

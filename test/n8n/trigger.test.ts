@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEEN_EVENTS_LIMIT } from '../../api';
+import { SEEN_EVENTS_PERSISTED } from '../../api';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import type { Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';
@@ -99,8 +99,14 @@ describe('subscription lifecycle', () => {
 
 		expect(await lifecycle.delete(fewer)).toBe(true);
 		expect(await hooksFor(setup.webhookUrl)).toHaveLength(0);
-		expect(fewer.staticData).not.toHaveProperty('secret');
 		expect(fewer.staticData).not.toHaveProperty('subscriptionIds');
+		// The secret outlives a deactivation: reactivating subscribes with it again, so the service's retries of
+		// deliveries that failed meanwhile still get in.
+		const secretBefore = fewer.staticData.secret;
+		expect(secretBefore).toMatch(/^[0-9a-f]{48}$/);
+		await lifecycle.create(fewer);
+		expect((await hooksFor(setup.webhookUrl)).map((hook) => hook.url)).toEqual([`${setup.webhookUrl}?secret=${String(secretBefore)}`]);
+		expect(await lifecycle.delete(fewer)).toBe(true);
 		// Deleting again finds nothing to delete and still succeeds.
 		expect(await lifecycle.delete(fewer)).toBe(true);
 
@@ -271,19 +277,87 @@ describe('webhook()', () => {
 		const productionAgain = await callWebhook(delivery);
 		expect([test.items.length, production.items.length, productionAgain.items.length]).toEqual([1, 1, 0]);
 		// Only production's memory is kept in static data.
-		expect(staticData.seenEvents).toEqual(['message:received:new|UID-TEST-PROD']);
+		expect(staticData.seenEvents).toEqual([['message:received:new|UID-TEST-PROD', expect.any(Number)]]);
 	});
 
-	it('remembers a bounded number of events', async () => {
+	it('keeps the newest keys in static data, so a restart still recognises their redeliveries', async () => {
 		const staticData: IDataObject = { secret };
-		for (let index = 0; index < SEEN_EVENTS_LIMIT + 10; index++)
+		for (let index = 0; index < SEEN_EVENTS_PERSISTED + 10; index++)
 			await deliver(specShape(`UID-BOUND-${index}`), undefined, undefined, staticData, 'bounded');
-		expect((staticData.seenEvents as string[]).length).toBe(SEEN_EVENTS_LIMIT);
-		// The oldest ones were forgotten, the newest are still known.
+		expect((staticData.seenEvents as unknown[]).length).toBe(SEEN_EVENTS_PERSISTED);
+		// In memory every one is still known, well within the time kept.
+		expect((await deliver(specShape('UID-BOUND-0'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(0);
+		// A fresh memory (n8n restarted) seeded from static data knows the newest.
 		expect(
-			(await deliver(specShape(`UID-BOUND-${SEEN_EVENTS_LIMIT + 9}`), undefined, undefined, staticData, 'bounded')).items,
+			(await deliver(specShape(`UID-BOUND-${SEEN_EVENTS_PERSISTED + 9}`), undefined, undefined, { ...staticData }, 'restarted')).items,
 		).toHaveLength(0);
-		expect((await deliver(specShape('UID-BOUND-0'), undefined, undefined, staticData, 'bounded')).items).toHaveLength(1);
+	});
+});
+
+describe('Download Attachments', () => {
+	const bytes = Buffer.from(Array.from({ length: 5000 }, (_, index) => (index * 7) % 256));
+	let fileUid = '';
+	beforeAll(async () => {
+		const form = new FormData();
+		form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'invoice.pdf');
+		const uploaded = await fetch(`${credentials.baseUrl}/files_upload`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${TOKEN}` },
+			body: form,
+		});
+		fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+	});
+	const secret = 'b'.repeat(48);
+	const deliverWithDownload = (body: unknown, downloadAttachments = true) =>
+		callWebhook({
+			body,
+			query: { secret },
+			events: ['message:received:new'],
+			staticData: { secret },
+			workflowId: `att-${Math.random()}`,
+			parameters: { downloadAttachments },
+			credentials,
+		});
+
+	it("puts the live shape's attachments into the item's binary data, byte-equal", async () => {
+		const file = await api('GET', `/files/${fileUid}`);
+		const body = {
+			event_type: 'message:received:new',
+			chat: { chat_id: 1 },
+			message: {
+				message_uid: 'ATT-LIVE',
+				attachments: [{ temporary_download_url: file.temporary_download_url, filename: 'invoice.pdf', mimetype: 'application/pdf' }],
+			},
+		};
+		const answer = await deliverWithDownload(body);
+		expect(answer.binaries[0]?.attachment_0).toMatchObject({ fileName: 'invoice.pdf', mimeType: 'application/pdf' });
+		expect(Buffer.from(String(answer.binaries[0]?.attachment_0.data), 'base64').equals(bytes)).toBe(true);
+		expect(
+			(await deliverWithDownload({ ...body, message: { ...body.message, message_uid: 'ATT-OFF' } }, false)).binaries[0],
+		).toBeUndefined();
+	});
+
+	it("reads the spec shape's attachment from the message record (the delivery only says has_attachment)", async () => {
+		const inbound = await api('POST', '/_sandbox/incoming', { phone: '+4915112348888', text: 'see attached', file_uid: fileUid });
+		const uid = (inbound.message as IDataObject).uid;
+		const answer = await deliverWithDownload({
+			event_type: 'message:received:new',
+			data: { chat_id: 1, message_uid: uid, has_attachment: true },
+		});
+		expect(Buffer.from(String(answer.binaries[0]?.attachment_0.data), 'base64').equals(bytes)).toBe(true);
+	});
+
+	it('a download that fails does not lose the event: the item says why', async () => {
+		const answer = await deliverWithDownload({
+			event_type: 'message:received:new',
+			chat: { chat_id: 1 },
+			message: {
+				message_uid: 'ATT-EXPIRED',
+				attachments: [{ temporary_download_url: `${credentials.baseUrl}/_sandbox/download/x?expires=1&signature=0` }],
+			},
+		});
+		expect(answer.items).toHaveLength(1);
+		expect(answer.items[0].attachment_error).toMatch(/expired|Access denied|signature/);
 	});
 });
 

@@ -65,7 +65,7 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 		{ id: TAB, type: 'tab', label: 'chat messaging e2e' },
 		{ id: CONFIG_ID, type: 'chat-messaging-config', name: 'sandbox', baseUrl: sandboxUrl, publicUrl, credentials: { token } },
 
-		// POST /api/send {phone, text}: phone through a msg typedInput, text by the empty-field fallback to msg.payload.text.
+		// POST /api/send {phone, text}: phone through a msg typedInput, text by the "From payload" option (msg.payload.text).
 		{ id: 'send-in', z: TAB, type: 'http in', url: '/send', method: 'post', wires: [['send']] },
 		{
 			id: 'send',
@@ -76,6 +76,7 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 			resource: 'message',
 			operation: 'sendToPhone',
 			fields: { phone: { value: 'payload.phone', type: 'msg' }, text: { value: '', type: 'str' } },
+			payloadFields: true,
 			outputMode: 'array',
 			returnAll: false,
 			limit: 50,
@@ -438,15 +439,33 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			await waitFor('no subscriptions left', async () => ((await view.webhooks()).length === 0 ? true : undefined), 10_000);
 		});
 
-		await checks.check('stopping Node-RED deletes the subscriptions of a running event node', async () => {
-			await deployFlows(red.url, fullFlow);
-			await waitFor('subscriptions again', async () => ((await view.webhooks()).length === SUBSCRIBED_EVENTS.length ? true : undefined));
-			await phase('stop', () => red.stop());
-			const left = await view.webhooks();
-			assertEqual(left, [], 'subscriptions left after Node-RED stopped');
-			const flowsFile = (await readTextIfExists(path.join(dir, 'flows.json'))) ?? '';
-			assert(!flowsFile.includes(token) && !red.output().includes(token), 'the token reached flows.json or the log at shutdown');
-		});
+		await checks.check(
+			'stopping Node-RED keeps the subscriptions and their secret; after a restart an inbound message gets in',
+			async () => {
+				await deployFlows(red.url, fullFlow);
+				const before = await waitFor('subscriptions again', async () => {
+					const list = await view.webhooks();
+					return list.length === SUBSCRIBED_EVENTS.length ? list : undefined;
+				});
+				await phase('stop', () => red.stop());
+				const described = (list: typeof before) => list.map((hook) => `${hook.id} ${hook.url}`).sort();
+				assertEqual(described(await view.webhooks()), described(before), 'subscriptions after Node-RED stopped');
+				const flowsFile = (await readTextIfExists(path.join(dir, 'flows.json'))) ?? '';
+				assert(!flowsFile.includes(token) && !red.output().includes(token), 'the token reached flows.json or the log at shutdown');
+
+				const port = Number(new URL(red.url).port);
+				nodeRed = await phase('restart', () =>
+					startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port }),
+				);
+				const restarted = nodeRed;
+				const afterRestart = `after restart ${randomBytes(3).toString('hex')}`;
+				await view.post('/_sandbox/incoming', { phone, text: afterRestart });
+				await waitFor('the inbound message after the restart in the flow', async () =>
+					(await eventsOf(restarted, 'message:received:new', (payload) => payload.text === afterRestart)).length === 1 ? true : undefined,
+				);
+				assertEqual(described(await view.webhooks()), described(before), 'subscriptions after the restart (reused, not recreated)');
+			},
+		);
 	} finally {
 		await nodeRed?.stop();
 		if (nodeRed && (checks.failed > 0 || process.env.CHAT_MESSAGING_E2E_VERBOSE === '1')) {

@@ -2,6 +2,7 @@
  * The event node against the sandbox: the sandbox delivers webhooks over real HTTP to the node's
  * route (served on a loopback port), and the subscriptions it holds are checked directly.
  */
+import { request as httpRequest } from 'node:http';
 import { subscriptionUrl } from '../../nodes-red/event';
 import {
 	Collector,
@@ -33,8 +34,8 @@ afterAll(async () => {
 });
 afterEach(async () => {
 	await helper.unload();
-	// Every test starts from no subscriptions (and proves the previous one left none).
-	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
+	// A stopped node keeps its subscriptions for its next start: every test starts from none.
+	for (const hook of (await sandboxData(sbx, '/webhooks')).webhooks) await sandboxCall(sbx, 'DELETE', `/webhooks/${hook.id}`);
 	await sandboxCall(sbx, 'DELETE', '/_sandbox/deliveries');
 });
 
@@ -164,27 +165,87 @@ test("the live service's shape ({chat, message}) is accepted; unsubscribed event
 	});
 });
 
-test('closing the node deletes its subscriptions before Node-RED reports it stopped', async () => {
+test('a removed node deletes its subscriptions before reporting done; a stopped one keeps them for its restart', async () => {
+	const { url } = await loadEventNode(['message:received:new', 'message:sent:new', 'chat:created']);
+	await helper.unload(); // Node-RED stopping, or a redeploy: close(removed = false)
+	expect((await webhooks()).map((hook) => hook.url)).toEqual([url, url, url]);
+
 	await loadEventNode(['message:received:new', 'message:sent:new', 'chat:created']);
-	expect(await webhooks()).toHaveLength(3);
-	await helper.unload();
+	await (helper.getNode('ev') as unknown as { close(removed: boolean): Promise<void> }).close(true);
 	// No polling: 'close' awaited the deletions.
 	expect(await webhooks()).toEqual([]);
 });
 
-test('a redeploy replaces the subscriptions (new secret, new event set) and leaves no orphans', async () => {
+test('a redeploy or restart keeps the secret and the subscriptions still chosen, and deletes the rest: no event is refused', async () => {
 	const first = await loadEventNode(['message:received:new', 'chat:created']);
-	const oldHooks = await webhooks();
-	await helper.setFlows(eventFlow(['message:sent:new']), 'full', credentialsFor(sbx.tokens[0]!));
+	const kept = (await webhooks()).find((hook) => hook.event_type === 'message:received:new');
+	await helper.setFlows(eventFlow(['message:received:new', 'message:sent:new']), 'full', credentialsFor(sbx.tokens[0]!));
 	const hooks = await eventually(async () => {
 		const list = await webhooks();
-		return list.length === 1 && list[0].event_type === 'message:sent:new' && list;
+		return list.length === 2 && list.some((hook) => hook.event_type === 'message:sent:new') && list;
 	});
-	expect(hooks[0].url).not.toBe(first.url);
-	expect(hooks[0].url.startsWith(nodePrefix())).toBe(true);
-	expect(oldHooks.map((hook) => hook.id)).not.toContain(hooks[0].id);
-	// The old secret no longer opens the route.
-	expect((await post(first.url, JSON.stringify({ event_type: 'message:sent:new', data: {} }))).status).toBe(401);
+	expect(hooks.map((hook) => hook.event_type).sort()).toEqual(['message:received:new', 'message:sent:new']);
+	expect(hooks.every((hook) => hook.url === first.url)).toBe(true);
+	expect(hooks.map((hook) => hook.id)).toContain(kept.id);
+	// A delivery the service retries with the old URL still gets in.
+	const out = new Collector('out');
+	const retried = { event_type: 'message:received:new', data: { chat_id: 5, message_uid: 'RETRIED-1', text: 'retry' } };
+	expect((await post(first.url, JSON.stringify(retried))).status).toBe(200);
+	await out.waitFor(1);
+	// After a restart (unload, load) too.
+	await helper.unload();
+	const again = await loadEventNode(['message:received:new', 'message:sent:new']);
+	expect(again.url).toBe(first.url);
+});
+
+test('a delivery that arrives while the node stops is answered 503 (the service retries it), never acknowledged and dropped', async () => {
+	const { url, out } = await loadEventNode(['message:received:new']);
+	const target = new URL(url);
+	const request = httpRequest({
+		host: target.hostname,
+		port: target.port,
+		path: target.pathname,
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+	});
+	const status = new Promise<number>((resolve, reject) => {
+		request.on('response', (response) => {
+			response.resume();
+			resolve(response.statusCode ?? 0);
+		});
+		request.on('error', reject);
+	});
+	request.write('{"event_type": "message:received:new", ');
+	await pause(50);
+	const closing = (helper.getNode('ev') as unknown as { close(removed: boolean): Promise<void> }).close(false);
+	request.end('"data": {"chat_id": 5, "message_uid": "DURING-CLOSE", "text": "late"}}');
+	expect(await status).toBe(503);
+	await closing;
+	expect(out.messages).toHaveLength(0);
+});
+
+test('Download Attachments puts the files of an inbound message into msg.attachments, byte-equal', async () => {
+	const bytes = Buffer.from(Array.from({ length: 4000 }, (_, index) => (index * 13) % 256));
+	const form = new FormData();
+	form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'invoice.pdf');
+	const uploaded = await fetch(`${sbx.url}/files_upload`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${sbx.tokens[0]}` },
+		body: form,
+	});
+	const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+	await helper.load(
+		nodesUnderTest as never,
+		eventFlow(['message:received:new'], { downloadAttachments: true }),
+		credentialsFor(sbx.tokens[0]!),
+	);
+	const out = new Collector('out');
+	await eventually(async () => (await webhooks()).length === 1);
+	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915177700042', text: 'invoice attached', file_uid: fileUid });
+	await out.waitFor(1);
+	const [attachment] = out.messages[0]!.attachments as Array<{ filename: string; mimeType: string; data: Buffer }>;
+	expect(attachment).toMatchObject({ filename: 'invoice.pdf', mimeType: 'application/pdf' });
+	expect(Buffer.compare(attachment.data, bytes)).toBe(0);
 });
 
 test('on start it re-points or deletes subscriptions of this node left by a crash, and keeps everyone else’s', async () => {
@@ -202,9 +263,8 @@ test('on start it re-points or deletes subscriptions of this node left by a cras
 	const mine = hooks.find((hook) => hook.id === reusable.body.data.id);
 	expect(mine).toMatchObject({ event_type: 'chat:created', enabled: true });
 	expect(mine.url.startsWith(nodePrefix())).toBe(true);
-	await helper.unload();
+	await (helper.getNode('ev') as unknown as { close(removed: boolean): Promise<void> }).close(true);
 	expect((await webhooks()).map((hook) => hook.id)).toEqual([foreign.body.data.id]);
-	await sandboxCall(sbx, 'DELETE', `/webhooks/${foreign.body.data.id}`);
 });
 
 test('without a public URL the node reports the missing setting and subscribes to nothing', async () => {

@@ -6,10 +6,17 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
-import type { IDataObject, IHookFunctions, IHttpRequestOptions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IHookFunctions,
+	IHttpRequestOptions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { ChatMessagingTrigger } from '../../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
-import { authenticatedHttp, makeNode, type Credentials, type RecordedRequest } from './n8n-context';
+import { authenticatedHttp, makeNode, plainHttp, type Credentials, type RecordedRequest } from './n8n-context';
 
 export const trigger = new ChatMessagingTrigger();
 
@@ -59,6 +66,7 @@ export interface WebhookAnswer {
 	body: unknown;
 	result: IWebhookResponseData;
 	items: IDataObject[];
+	binaries: Array<IBinaryKeyData | undefined>;
 }
 
 export interface Delivery {
@@ -69,6 +77,10 @@ export interface Delivery {
 	workflowId?: string;
 	/** Delivered to the test webhook instead of the production one. */
 	test?: boolean;
+	/** The trigger's other parameters (downloadAttachments). */
+	parameters?: IDataObject;
+	/** Credentials, for parameters that make the webhook call the service. */
+	credentials?: Credentials;
 }
 
 export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
@@ -102,13 +114,29 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 		getWorkflowStaticData: () => delivery.staticData,
 		// n8n runs test webhooks ("Listen for test event") in mode "manual", production ones in "webhook".
 		getMode: () => (delivery.test ? 'manual' : 'webhook'),
-		getNodeParameter: (name: string, fallback?: unknown) => (name === 'events' ? delivery.events : fallback),
+		getNodeParameter: (name: string, fallback?: unknown) =>
+			name === 'events' ? delivery.events : (delivery.parameters?.[name] ?? fallback),
+		getCredentials: async () => ({ ...delivery.credentials }),
+		getTimezone: () => 'America/New_York',
+		helpers: {
+			httpRequestWithAuthentication: (type: string, request: IHttpRequestOptions) =>
+				authenticatedHttp(delivery.credentials ?? { baseUrl: '', apiToken: '' }, requests, node)(type, request),
+			httpRequest: (request: IHttpRequestOptions) => plainHttp(requests, node)(request),
+			prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({
+				data: data.toString('base64'),
+				fileName,
+				mimeType,
+			}),
+		},
+		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
 	};
+	const requests: RecordedRequest[] = [];
 	const result = await trigger.webhook.call(context as unknown as IWebhookFunctions);
 	const items = (result.workflowData?.[0] ?? []).map((item) => item.json);
-	if (result.noWebhookResponse) return { status: sent.status ?? 0, body: sent.body, result, items };
+	const binaries = (result.workflowData?.[0] ?? []).map((item) => item.binary);
+	if (result.noWebhookResponse) return { status: sent.status ?? 0, body: sent.body, result, items, binaries };
 	// n8n's answer for responseMode "onReceived": the webhookResponse, or its default message.
-	return { status: 200, body: result.webhookResponse ?? { message: 'Workflow was started' }, result, items };
+	return { status: 200, body: result.webhookResponse ?? { message: 'Workflow was started' }, result, items, binaries };
 }
 
 /**
