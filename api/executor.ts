@@ -43,6 +43,8 @@ export interface RetryPolicy {
 	 * the listing began, instead of `maxAttempts` each, so a long list survives a bad spell of faults.
 	 */
 	listBudgetMs: number;
+	/** Within that budget, attempts per page (a page failing this often in a row is not a passing fault). */
+	listPageAttempts: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -52,6 +54,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	maxRetryAfterMs: 60_000,
 	maxRateLimitWaitMs: 120_000,
 	listBudgetMs: 300_000,
+	listPageAttempts: 12,
 };
 
 export interface ExecutorOptions {
@@ -210,22 +213,25 @@ export class Executor {
 		return { ...(await this.downloadUrl(url, { filename: text(keys.filenameKey), mimeType: text(keys.mimeTypeKey) })), file: record };
 	}
 
-	/** One validated request (retries included); returns the unwrapped data. */
-	async call(op: OperationDescriptor, input: Record<string, unknown>): Promise<unknown> {
+	/**
+	 * One validated request (retries included); returns the unwrapped data. With a `deadline` (epoch
+	 * ms) failures are retried until then instead of `maxAttempts` times.
+	 */
+	async call(op: OperationDescriptor, input: Record<string, unknown>, deadline?: number): Promise<unknown> {
 		const prepared = this.prepare(op, input);
-		if (op.pagination) return this.fetchPage(op, op.pagination, input, prepared);
-		const data = await this.send(op, prepared);
+		if (op.pagination) return this.fetchPage(op, op.pagination, input, prepared, deadline);
+		const data = await this.send(op, prepared, deadline);
 		return this.unwrap(op, data);
+	}
+
+	private prepare(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
+		return prepareRequest(op, input, { timeZone: this.options.timeZone });
 	}
 
 	/**
 	 * The member the descriptor names, or an error naming what came back: reading an unknown shape as
 	 * "nothing" would, for GET /webhooks, make every activation add subscriptions up to the limit.
 	 */
-	private prepare(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
-		return prepareRequest(op, input, { timeZone: this.options.timeZone });
-	}
-
 	private unwrap(op: OperationDescriptor, data: unknown): unknown {
 		if (!op.unwrap) return data;
 		// The spec does not show every list's `data`: the array itself is an answer it allows.
@@ -244,10 +250,11 @@ export class Executor {
 		pagination: Pagination,
 		input: Record<string, unknown>,
 		prepared: PreparedRequest,
+		deadline?: number,
 	): Promise<Record<string, unknown>> {
 		let data: unknown;
 		try {
-			data = await this.send(op, prepared);
+			data = await this.send(op, prepared, deadline);
 		} catch (error) {
 			if (!isNotFound(error)) throw error;
 			const page = Number(prepared.query[pagination.pageParam] ?? 1);
@@ -288,10 +295,13 @@ export class Executor {
 		limit?: number,
 	): Promise<unknown[]> {
 		this.prepare(op, input); // a bad filter fails before the first page is asked for
+		// One budget in time for the whole listing: a page retries its failures until then, so a long
+		// list outlasts a bad spell of faults instead of failing on one page's fourth attempt.
+		const deadline = this.options.timing.now() + this.retry.listBudgetMs;
 		type Outcome = { items: unknown[]; last: boolean } | { error: unknown };
 		const fetch = async (page: number): Promise<Outcome> => {
 			try {
-				const data = (await this.call(op, { ...input, page })) as Record<string, unknown>;
+				const data = (await this.call(op, { ...input, page }, deadline)) as Record<string, unknown>;
 				const items = data[pagination.itemsKey] as unknown[];
 				// An empty page that claims more would loop forever; a sequential walk stops there too.
 				return { items, last: data.has_more_pages !== true || items.length === 0 };
@@ -303,6 +313,23 @@ export class Executor {
 		const first = await fetch(1);
 		if ('error' in first) throw first.error;
 		const items = [...first.items];
+		// Never partial data as if complete: a failure names how far the listing got, and returns nothing.
+		const stopped = (error: unknown, pages: number) =>
+			error instanceof ChatMessagingError
+				? new ChatMessagingError(
+						`${error.message} (the list stopped after ${pages} page${pages === 1 ? '' : 's'}, ${items.length} items; none is returned)`,
+						{
+							kind: error.kind,
+							httpStatus: error.httpStatus,
+							errorCode: error.errorCode,
+							errors: error.errors,
+							field: error.field,
+							operation: error.operation,
+							networkCode: error.networkCode,
+							responseText: error.responseText,
+						},
+					)
+				: error;
 		const enough = () => limit !== undefined && items.length >= limit;
 		if (first.last || enough()) return limit === undefined ? items : items.slice(0, limit);
 
@@ -316,7 +343,7 @@ export class Executor {
 		for (;;) {
 			for (let outcome = outcomes.get(taken + 1); outcome; outcome = outcomes.get(taken + 1)) {
 				outcomes.delete(++taken);
-				if ('error' in outcome) throw outcome.error;
+				if ('error' in outcome) throw stopped(outcome.error, taken - 1);
 				items.push(...outcome.items);
 				if (outcome.last || enough()) return limit === undefined ? items : items.slice(0, limit);
 			}
@@ -371,8 +398,13 @@ export class Executor {
 		return Math.round(this.options.timing.random() * ceiling);
 	}
 
-	private async send(op: OperationDescriptor, prepared: PreparedRequest): Promise<unknown> {
-		const response = await this.exchange(this.buildRequest(op, prepared), { id: operationId(op), effect: op.effect, paced: true });
+	private async send(op: OperationDescriptor, prepared: PreparedRequest, deadline?: number): Promise<unknown> {
+		const response = await this.exchange(this.buildRequest(op, prepared), {
+			id: operationId(op),
+			effect: op.effect,
+			paced: true,
+			deadline,
+		});
 		const body = response.body;
 		if (isRecord(body) && 'data' in body) return body.data;
 		return body === '' ? null : body;
@@ -397,7 +429,10 @@ export class Executor {
 		const retryAfterFailure = async (): Promise<boolean> => {
 			failures++;
 			const delay = this.backoff(failures);
-			const allowed = call.deadline === undefined ? failures < this.retry.maxAttempts : timing.now() + delay < call.deadline;
+			const allowed =
+				call.deadline === undefined
+					? failures < this.retry.maxAttempts
+					: failures < this.retry.listPageAttempts && timing.now() + delay < call.deadline;
 			if (allowed) await timing.sleep(delay);
 			return allowed;
 		};

@@ -257,3 +257,51 @@ describe('sliding window', () => {
 		await result;
 	});
 });
+
+describe('Return All under faults', () => {
+	/** 150 chats in 3 pages; page 2 fails `failures` times (500) before it answers. */
+	function flakyPage(failures: number) {
+		let failed = 0;
+		return scripted((request) => {
+			const page = Number(new URL(request.url).searchParams.get('page'));
+			if (page === 2 && failed < failures) {
+				failed++;
+				return fail(500, { status: 'error', message: 'flaky' });
+			}
+			return ok({ has_more_pages: page < 3, chats: Array.from({ length: 50 }, (_, i) => ({ id: (page - 1) * 50 + i + 1 })) });
+		});
+	}
+	const executorOf = (script: ReturnType<typeof scripted>, timing = virtualTiming()) =>
+		new Executor({ baseUrl: 'https://x.io', transport: script.transport, timing, rateLimit: false, pageConcurrency: 1 });
+
+	it("a page retries beyond maxAttempts within the listing's time budget, and the list completes", async () => {
+		const script = flakyPage(7);
+		const items = await executorOf(script).run('chat:getAll', {});
+		expect(ids(items)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+		// A single read outside a listing still stops after maxAttempts.
+		await expect(executorOf(flakyPage(7)).run('chat:getAll', { page: 2 })).rejects.toMatchObject({ httpStatus: 500 });
+	});
+
+	it('a listing that cannot complete fails naming how far it got, and returns nothing partial', async () => {
+		const error = (await executorOf(flakyPage(1000))
+			.run('chat:getAll', {})
+			.catch((caught: unknown) => caught)) as ChatMessagingError;
+		expect(error.message).toBe('flaky (the list stopped after 1 page, 50 items; none is returned)');
+		expect(error).toMatchObject({ httpStatus: 500 });
+	});
+
+	it('the budget is time: past it, a failing page gives up', async () => {
+		const timing = virtualTiming(1);
+		const script = flakyPage(1000);
+		const executor = new Executor({
+			baseUrl: 'https://x.io',
+			transport: script.transport,
+			timing,
+			rateLimit: false,
+			pageConcurrency: 1,
+			retry: { listBudgetMs: 5000, listPageAttempts: 100 },
+		});
+		await expect(executor.run('chat:getAll', {})).rejects.toThrow('the list stopped after 1 page,');
+		expect(timing.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(5000);
+	});
+});
