@@ -31,6 +31,8 @@ export interface ChatMessagingErrorDetails {
 	networkCode?: string;
 	/** Raw response body when it was not the service's JSON (an HTML error page, truncated). */
 	responseText?: string;
+	/** A create whose answer was lost (5xx, reset, time-out after sending): the service may have acted on it. */
+	mayHaveTakenEffect?: boolean;
 }
 
 export class ChatMessagingError extends Error {
@@ -42,6 +44,7 @@ export class ChatMessagingError extends Error {
 	readonly operation?: string;
 	readonly networkCode?: string;
 	readonly responseText?: string;
+	readonly mayHaveTakenEffect?: boolean;
 
 	constructor(message: string, details: ChatMessagingErrorDetails) {
 		super(message);
@@ -54,12 +57,13 @@ export class ChatMessagingError extends Error {
 		this.operation = details.operation;
 		this.networkCode = details.networkCode;
 		this.responseText = details.responseText;
+		this.mayHaveTakenEffect = details.mayHaveTakenEffect;
 	}
 
 	/** Plain data for error items and msg.error: never holds request headers, so never the token. */
 	toJSON(): Record<string, unknown> {
 		const out: Record<string, unknown> = { message: this.message, kind: this.kind };
-		for (const key of ['httpStatus', 'errorCode', 'errors', 'field', 'operation', 'networkCode'] as const) {
+		for (const key of ['httpStatus', 'errorCode', 'errors', 'field', 'operation', 'networkCode', 'mayHaveTakenEffect'] as const) {
 			if (this[key] !== undefined) out[key] = this[key];
 		}
 		return out;
@@ -125,6 +129,7 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
 		operation: error.operation,
 		networkCode: error.networkCode,
 		responseText: error.responseText === undefined ? undefined : redactText(error.responseText, secrets),
+		mayHaveTakenEffect: error.mayHaveTakenEffect,
 	});
 	clean.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
 	return clean;

@@ -15,7 +15,7 @@ import {
 	type TransportFailure,
 } from './errors';
 import { SERVICE_RATE_LIMIT, sharedBucket, TokenBucket, type RateLimit } from './pacing';
-import { encodeMultipart, isRecord, prepareRequest, type PreparedRequest } from './validation';
+import { encodeMultipart, isBlank, isRecord, prepareRequest, type PreparedRequest } from './validation';
 import type {
 	BinaryInput,
 	DownloadedFile,
@@ -45,6 +45,8 @@ export interface RetryPolicy {
 	listBudgetMs: number;
 	/** Within that budget, attempts per page (a page failing this often in a row is not a passing fault). */
 	listPageAttempts: number;
+	/** After a send in doubt, how long to let the service finish before looking for the message. */
+	sendSettleMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -55,6 +57,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	maxRateLimitWaitMs: 120_000,
 	listBudgetMs: 300_000,
 	listPageAttempts: 12,
+	sendSettleMs: 1000,
 };
 
 export interface ExecutorOptions {
@@ -78,6 +81,8 @@ export interface ExecutorOptions {
 	timeoutMs?: number;
 	/** IANA zone for date-times given without one (n8n passes the workflow's). */
 	timeZone?: string;
+	/** Look for the message of a send in doubt and resend it when proven absent (default true; off only to measure). */
+	resolveDoubtfulSends?: boolean;
 }
 
 export interface RunOptions {
@@ -191,6 +196,7 @@ export class Executor {
 			return this.call(findOperation(op.readModifyWrite.write), op.readModifyWrite.combine(input, current));
 		}
 		if (op.download) return this.downloadRecord(op, op.download, input);
+		if (op.sendsMessage) return this.sendResolvingDoubt(op, input);
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
 			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
@@ -456,6 +462,7 @@ export class Executor {
 					kind: 'network',
 					networkCode: failure.code,
 					operation: call.id,
+					mayHaveTakenEffect: call.effect === 'create' && failure.requestSent,
 				});
 			}
 			const body = response.body;
@@ -478,7 +485,15 @@ export class Executor {
 			}
 			const error = serviceError(response.status, body, call.id);
 			if (response.status >= 500 && call.effect === 'create') {
-				error.message += '. It may have taken effect: check before repeating it';
+				throw new ChatMessagingError(`${error.message}. It may have taken effect: check before repeating it`, {
+					kind: 'service',
+					httpStatus: error.httpStatus,
+					errorCode: error.errorCode,
+					errors: error.errors,
+					operation: call.id,
+					responseText: error.responseText,
+					mayHaveTakenEffect: true,
+				});
 			}
 			throw error;
 		}
@@ -546,7 +561,7 @@ export class Executor {
 	): Promise<Record<string, unknown>> {
 		const op = findOperation(operation);
 		if (!op.sendsMessage) throw new Error(`${operation} does not send a message`);
-		if (!attachment) return (await this.call(op, input)) as Record<string, unknown>;
+		if (!attachment) return this.sendResolvingDoubt(op, input);
 		// Validate everything but the file before uploading, so bad input costs no upload.
 		this.prepare(op, { ...input, file_uid: 'pending-upload' });
 		const file = (
@@ -562,8 +577,115 @@ export class Executor {
 						content_type: attachment.contentType,
 					})
 		) as Record<string, unknown>;
-		const sent = (await this.call(op, { ...input, file_uid: file.uid })) as Record<string, unknown>;
+		const sent = await this.sendResolvingDoubt(op, { ...input, file_uid: file.uid });
 		return { ...sent, file };
+	}
+
+	/**
+	 * Sends once. When the answer is lost in a way that may hide a stored message (5xx, reset, time-out
+	 * after the request was written), the chat's recent messages tell: found, it is reported sent with its
+	 * uid (`recovered: true`); proven absent, it is sent once more, which is safe. Only when the service
+	 * cannot tell (no way to find the chat, or several identical candidates) does "may have taken effect"
+	 * remain. A message is never sent twice.
+	 */
+	private async sendResolvingDoubt(op: OperationDescriptor, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+		for (let attempt = 1; ; attempt++) {
+			const startedAt = this.options.timing.now();
+			try {
+				return this.rememberSent((await this.call(op, input)) as Record<string, unknown>);
+			} catch (error) {
+				if (!(error instanceof ChatMessagingError) || !error.mayHaveTakenEffect || this.options.resolveDoubtfulSends === false) throw error;
+				// Let a request still in progress on the service finish before looking for its message.
+				await this.options.timing.sleep(this.retry.sendSettleMs);
+				const found = await this.findSentMessage(op, input, startedAt).catch(() => undefined);
+				if (found === undefined) throw error;
+				if (found.message) {
+					const message = found.message;
+					return this.rememberSent({
+						message_uid: message.uid,
+						chat_id: message.chat_id ?? found.chatId,
+						status: message.status,
+						recovered: true,
+					});
+				}
+				if (attempt >= 2) throw error; // absent twice: report, do not loop
+			}
+		}
+	}
+
+	/** uids of messages this executor sent, so an older identical message is never taken for a lost one. */
+	private readonly sentUids = new Set<string>();
+
+	private rememberSent(sent: Record<string, unknown>): Record<string, unknown> {
+		if (typeof sent.message_uid === 'string') {
+			this.sentUids.add(sent.message_uid);
+			if (this.sentUids.size > 1000) this.sentUids.delete(this.sentUids.values().next().value as string);
+		}
+		return sent;
+	}
+
+	/**
+	 * Looks for the message a send in doubt may have stored: in the chat it went to (by chat id, exact
+	 * `+phone`, exact name, or the phone of a contact JID), among the workspace's own messages since a
+	 * minute before the send, the one with the same text and attachment this executor has not sent
+	 * before. Undefined when the service cannot tell (a group JID: the chat list has no JID filter;
+	 * several chats or candidates).
+	 */
+	private async findSentMessage(
+		op: OperationDescriptor,
+		input: Record<string, unknown>,
+		startedAt: number,
+	): Promise<{ chatId?: unknown; message?: Record<string, unknown> } | undefined> {
+		const chats = await this.chatsOfSend(op, input);
+		if (chats === undefined || chats.length > 1) return undefined;
+		if (chats.length === 0) return {}; // no chat: a send would have created one, so nothing was stored
+		const chatId = chats[0];
+		const after = new Date(startedAt - 60_000).toISOString();
+		const recent = (await this.run(
+			'message:getAll',
+			{ chat_id: chatId, from_me: true, after },
+			{ returnAll: false, limit: 100 },
+		)) as unknown[];
+		const text = typeof input.text === 'string' ? input.text : '';
+		const withFile = !isBlank(input.file_uid);
+		const candidates = recent.filter(
+			(item): item is Record<string, unknown> =>
+				isRecord(item) &&
+				typeof item.uid === 'string' &&
+				!this.sentUids.has(item.uid) &&
+				item.from_me !== false &&
+				String(item.text ?? '') === text &&
+				(!withFile || item.has_attachment === true),
+		);
+		if (candidates.length > 1) return undefined;
+		return { chatId, message: candidates[0] };
+	}
+
+	/** The chats a send addresses: ids, [] when none exists, undefined when the service cannot tell. */
+	private async chatsOfSend(op: OperationDescriptor, input: Record<string, unknown>): Promise<unknown[] | undefined> {
+		const list = async (filter: Record<string, unknown>) =>
+			(await this.run('chat:getAll', filter, { returnAll: false, limit: 50 })) as Array<Record<string, unknown>>;
+		const account = typeof input.chatapp_account_id === 'string' && input.chatapp_account_id ? input.chatapp_account_id : undefined;
+		const onAccount = (chats: Array<Record<string, unknown>>) =>
+			account ? chats.filter((chat) => chat.chatapp_account_id === account) : chats;
+		const byPhone = async (phone: string) =>
+			onAccount((await list({ phone: `+${phone.replace(/^\+/, '')}` })).filter((chat) => chat.is_group !== true));
+		if (!isBlank(input.chat_id) && op.fields.some((field) => field.name === 'chat_id')) return [Number(input.chat_id)];
+		if (typeof input.phone === 'string' || typeof input.phone === 'number')
+			return (await byPhone(String(input.phone).trim())).map((chat) => chat.id);
+		if (typeof input.chat_name === 'string' && op.fields.some((field) => field.name === 'chat_name' && field.required)) {
+			const name = input.chat_name.trim().toLowerCase();
+			return (await list({ name: input.chat_name.trim() }))
+				.filter((chat) => String(chat.name ?? '').toLowerCase() === name)
+				.map((chat) => chat.id);
+		}
+		if (typeof input.jid === 'string') {
+			const jid = input.jid.trim();
+			const [id, server] = jid.split('@');
+			if (server !== 'c.us' || !/^\d+$/.test(id ?? '')) return undefined; // a group or channel: no way to find it by JID
+			return (await byPhone(id)).filter((chat) => chat.jid === jid).map((chat) => chat.id);
+		}
+		return undefined;
 	}
 
 	/**

@@ -21,6 +21,10 @@ Usage: chat-messaging-sandbox [options]        (in the repository: npm run sandb
   --latency-ms N           extra delay of each API request (default 0)
   --rate-limit N           requests/second per workspace, burst 10; beyond: 429 (default: off)
   --fault-rate R           share 0..1 of API requests answered 500/502/429 or dropped (default 0)
+  --fault-kinds K,K        kinds --fault-rate draws from: http-500, http-502, http-429, drop-before,
+                           drop-after, http-500-after (500 after taking effect), slow (takes effect,
+                           answers --slow-ms late) (default: the first five)
+  --slow-ms N              how late a "slow" fault answers (default 3000)
   --duplicate-rate R       share 0..1 of webhook deliveries sent twice (default 0)
   --delivered-after-ms N   sent → delivered after N ms; 0 = only via the control API (default 1500)
   --read-after-ms N        sent → read after N ms; 0 = only via the control API (default 4000)
@@ -64,6 +68,8 @@ async function main(): Promise<void> {
 			'latency-ms': { type: 'string' },
 			'rate-limit': { type: 'string' },
 			'fault-rate': { type: 'string' },
+			'fault-kinds': { type: 'string' },
+			'slow-ms': { type: 'string' },
 			'duplicate-rate': { type: 'string' },
 			'delivered-after-ms': { type: 'string' },
 			'read-after-ms': { type: 'string' },
@@ -96,6 +102,8 @@ async function main(): Promise<void> {
 		latencyMs: number('latency-ms', values['latency-ms']),
 		rateLimit: number('rate-limit', values['rate-limit']),
 		faultRate: number('fault-rate', values['fault-rate']),
+		faultKinds: values['fault-kinds']?.split(',').map((kind) => kind.trim()) as SandboxOptions['faultKinds'] | undefined,
+		slowMs: number('slow-ms', values['slow-ms']),
 		duplicateRate: number('duplicate-rate', values['duplicate-rate']),
 		deliveredAfterMs: number('delivered-after-ms', values['delivered-after-ms']),
 		readAfterMs: number('read-after-ms', values['read-after-ms']),

@@ -1,3 +1,4 @@
+import { DEFAULT_FAULT_KINDS, FAULT_KINDS, type Fault } from './traffic';
 /** Shape of webhook bodies: the spec's `{event_type, data}` or the live service's unwrapped `{event_type, chat, chatapp_account, message}`. */
 export const WEBHOOK_PAYLOADS = ['spec', 'live'] as const;
 export type WebhookPayload = (typeof WEBHOOK_PAYLOADS)[number];
@@ -35,6 +36,10 @@ export interface SandboxOptions {
 	rateLimit: number;
 	/** Share (0..1) of public API requests that get a fault (500, 502, 429, or a dropped connection). */
 	faultRate: number;
+	/** The fault kinds `faultRate` draws from (see traffic.ts); default the first five, without `http-500-after` and `slow`. */
+	faultKinds: Fault[];
+	/** How late a `slow` fault answers (after the request took effect). */
+	slowMs: number;
 	/** Share (0..1) of webhook deliveries that are sent twice. */
 	duplicateRate: number;
 	/** Delay from `sent` to `delivered`; 0 or negative = only the control API moves it. */
@@ -73,6 +78,8 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	latencyMs: 0,
 	rateLimit: 0,
 	faultRate: 0,
+	faultKinds: [...DEFAULT_FAULT_KINDS],
+	slowMs: 3000,
 	duplicateRate: 0,
 	deliveredAfterMs: 1500,
 	readAfterMs: 4000,
@@ -89,6 +96,8 @@ export function resolveOptions(partial: Partial<SandboxOptions> = {}): SandboxOp
 		if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
 	}
 	if (merged.faultRate < 0 || merged.faultRate > 1) throw new Error('faultRate must be between 0 and 1');
+	const unknownKinds = merged.faultKinds.filter((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
+	if (unknownKinds.length) throw new Error(`faultKinds: unknown ${unknownKinds.join(', ')} (known: ${FAULT_KINDS.join(', ')})`);
 	if (merged.duplicateRate < 0 || merged.duplicateRate > 1) throw new Error('duplicateRate must be between 0 and 1');
 	if (!isWebhookPayload(merged.webhookPayload)) throw new Error(`webhookPayload must be one of ${WEBHOOK_PAYLOADS.join(', ')}`);
 	if (!/^[+-]\d{4}$/.test(merged.utcOffset)) throw new Error('utcOffset must look like +0200');

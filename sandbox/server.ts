@@ -116,7 +116,7 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 			if (wait > 0) {
 				return sendError(res, ApiError.coded('rate_limit_exceeded', 'Rate limit exceeded, retry later', { 'retry-after': String(wait) }));
 			}
-			fault = pickFault(faultRng, options.faultRate);
+			fault = pickFault(faultRng, options.faultRate, options.faultKinds);
 			if (options.latencyMs > 0 && !(await runtime.scheduler.sleep(options.latencyMs))) return void req.socket.destroy();
 			if (fault === 'drop-before') return void req.socket.destroy();
 			if (fault === 'http-500') return sendError(res, ApiError.coded('internal_error', 'Internal server error'));
@@ -161,8 +161,10 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 				reply = new RawReply(status, { ...apiError.headers, 'content-type': 'application/json; charset=utf-8' }, JSON.stringify(payload));
 		}
 		if (method !== 'GET') runtime.changed();
-		// The request took effect; the client never hears about it.
+		// The request took effect; the client never hears about it, hears a 500, or hears too late.
 		if (fault === 'drop-after') return void req.socket.destroy();
+		if (fault === 'http-500-after') return sendError(res, ApiError.coded('internal_error', 'Internal server error'));
+		if (fault === 'slow' && !(await runtime.scheduler.sleep(options.slowMs))) return void req.socket.destroy();
 		if (reply) {
 			res.writeHead(reply.status, { 'content-length': Buffer.byteLength(reply.body), ...reply.headers });
 			res.end(reply.body);

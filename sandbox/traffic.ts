@@ -27,11 +27,15 @@ export class RateLimiter {
 /**
  * Injected faults. `drop-before` destroys the socket before the request takes effect, `drop-after` after it
  * took effect (the client cannot tell them apart: exactly the ambiguity a retrying client must handle).
+ * `http-500-after` answers 500 after the request took effect; `slow` takes effect and answers `slowMs` late,
+ * later than a client's time-out ("timed out but stored").
  */
-export type Fault = 'http-500' | 'http-502' | 'http-429' | 'drop-before' | 'drop-after';
-const FAULTS: Fault[] = ['http-500', 'http-502', 'http-429', 'drop-before', 'drop-after'];
+export const FAULT_KINDS = ['http-500', 'http-502', 'http-429', 'drop-before', 'drop-after', 'http-500-after', 'slow'] as const;
+export type Fault = (typeof FAULT_KINDS)[number];
+/** What `--fault-rate` draws from unless `--fault-kinds` says otherwise. */
+export const DEFAULT_FAULT_KINDS: readonly Fault[] = ['http-500', 'http-502', 'http-429', 'drop-before', 'drop-after'];
 
-export function pickFault(rng: Random, rate: number): Fault | null {
-	if (rate <= 0 || !rng.chance(rate)) return null;
-	return rng.pick(FAULTS);
+export function pickFault(rng: Random, rate: number, kinds: readonly Fault[] = DEFAULT_FAULT_KINDS): Fault | null {
+	if (rate <= 0 || kinds.length === 0 || !rng.chance(rate)) return null;
+	return rng.pick([...kinds]);
 }

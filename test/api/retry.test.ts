@@ -49,33 +49,37 @@ describe('retries', () => {
 		expect(script.requests).toHaveLength(3);
 	});
 
-	it('a send answered 500 is not resent', async () => {
+	// Here the service cannot tell (its chat list answers in a shape the check does not know), so the doubt stays.
+	const posts = (script: ReturnType<typeof scripted>) => script.requests.filter((request) => request.method === 'POST');
+
+	it('a send answered 500 is not resent blindly', async () => {
 		const { result, script } = run(SEND, e500, ok({ message_uid: 'dup' }));
 		await expect(result).rejects.toMatchObject({
 			httpStatus: 500,
 			errorCode: 'internal_error',
 			message: 'Internal error. It may have taken effect: check before repeating it',
+			mayHaveTakenEffect: true,
 		});
-		expect(script.requests).toHaveLength(1);
+		expect(posts(script)).toHaveLength(1);
 	});
 
-	it('a send answered 502 is not resent', async () => {
+	it('a send answered 502 is not resent blindly', async () => {
 		const { result, script } = run(SEND, e502, ok({ message_uid: 'dup' }));
 		await expect(result).rejects.toMatchObject({ httpStatus: 502 });
-		expect(script.requests).toHaveLength(1);
+		expect(posts(script)).toHaveLength(1);
 	});
 
 	it.each([
 		['timing out', timedOut],
 		['reset after writing', reset],
-	])('a send %s is not resent', async (_, failure) => {
+	])('a send %s is not resent blindly', async (_, failure) => {
 		const { result, script } = run(SEND, failure, ok({ message_uid: 'dup' }));
 		await expect(result).rejects.toMatchObject({
 			kind: 'network',
 			networkCode: failure.code,
 			message: expect.stringMatching(/may have taken effect/),
 		});
-		expect(script.requests).toHaveLength(1);
+		expect(posts(script)).toHaveLength(1);
 	});
 
 	it('a send answered 429 is retried after Retry-After', async () => {
@@ -232,5 +236,133 @@ describe('pacing shared by the executors of one client', () => {
 		const key = pacingKey('https://x.io', 'secret-token-123');
 		expect(key).toMatch(/^https:\/\/x\.io\|[0-9a-f]{32}$/);
 		expect(key).not.toContain('secret-token-123');
+	});
+});
+
+/**
+ * A service for sends in doubt: POST answers come from `sendAnswers` in turn; the chat list and the
+ * chat's messages come from `chats` and `messages`.
+ */
+function serviceInDoubt(options: { sendAnswers: Step[]; chats: unknown[]; messages: unknown[] }) {
+	let sends = 0;
+	return scripted((request) => {
+		const url = new URL(request.url);
+		if (request.method === 'POST') {
+			const step = options.sendAnswers[Math.min(sends++, options.sendAnswers.length - 1)];
+			return typeof step === 'function' ? step(request) : step;
+		}
+		if (url.pathname === '/chats') return ok({ has_more_pages: false, chats: options.chats });
+		if (/^\/chats\/\d+\/messages$/.test(url.pathname)) return ok({ has_more_pages: false, messages: options.messages });
+		return fail(404, { status: 'error', message: 'unexpected' });
+	});
+}
+
+describe('a send in doubt is resolved by asking the service', () => {
+	const sendTo = (
+		script: ReturnType<typeof scripted>,
+		operation = 'message:sendToPhone',
+		input: Record<string, unknown> = { phone: '+4915112345678', text: 'hi' },
+	) =>
+		new Executor({ baseUrl: 'https://api.example.com', transport: script.transport, timing: virtualTiming(), rateLimit: false }).run(
+			operation,
+			input,
+		);
+	const chat = { id: 7, name: 'Ada', phone: '+4915112345678', jid: '4915112345678@c.us', is_group: false };
+	const posts = (script: ReturnType<typeof scripted>) => script.requests.filter((request) => request.method === 'POST').length;
+
+	it.each([
+		['a 500', e500],
+		['a time-out after sending', timedOut],
+		['a reset after sending', reset],
+	])('after %s, a stored message is reported sent with its uid, and not sent again', async (_, failure) => {
+		const script = serviceInDoubt({
+			sendAnswers: [failure],
+			chats: [chat],
+			messages: [{ uid: 'STORED', chat_id: 7, text: 'hi', from_me: true, status: 'queued' }],
+		});
+		await expect(sendTo(script)).resolves.toEqual({ message_uid: 'STORED', chat_id: 7, status: 'queued', recovered: true });
+		expect(posts(script)).toBe(1);
+		const asked = script.requests.map((request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+		expect(asked[1]).toBe('GET /chats?phone=%2B4915112345678&page=1');
+		expect(asked[2]).toMatch(/^GET \/chats\/7\/messages\?from_me=true&after=.+Z&page=1$/);
+	});
+
+	it('proven absent (the chat holds no such message), it is sent once more', async () => {
+		const script = serviceInDoubt({
+			sendAnswers: [timedOut, ok({ message_uid: 'SECOND' })],
+			chats: [chat],
+			messages: [{ uid: 'OLD', text: 'other', from_me: true }],
+		});
+		await expect(sendTo(script)).resolves.toEqual({ message_uid: 'SECOND' });
+		expect(posts(script)).toBe(2);
+	});
+
+	it('no chat for the number: nothing was stored (a send creates the chat), so it is sent once more', async () => {
+		const script = serviceInDoubt({ sendAnswers: [e502, ok({ message_uid: 'SECOND' })], chats: [], messages: [] });
+		await expect(sendTo(script)).resolves.toEqual({ message_uid: 'SECOND' });
+		expect(posts(script)).toBe(2);
+	});
+
+	it('sends into a chat and by chat name are checked in that chat', async () => {
+		const stored = [{ uid: 'IN-CHAT', text: 'hi', from_me: true, status: 'sent' }];
+		const inChat = serviceInDoubt({ sendAnswers: [reset], chats: [], messages: stored });
+		await expect(sendTo(inChat, 'message:sendToChat', { chat_id: 7, text: 'hi' })).resolves.toMatchObject({
+			message_uid: 'IN-CHAT',
+			chat_id: 7,
+		});
+		const byName = serviceInDoubt({
+			sendAnswers: [reset],
+			chats: [
+				{ ...chat, name: 'Ada Lovelace' },
+				{ ...chat, id: 8, name: 'Ada Lovelace Jr' },
+			],
+			messages: stored,
+		});
+		await expect(sendTo(byName, 'message:sendToChatName', { chat_name: 'ada lovelace', text: 'hi' })).resolves.toMatchObject({
+			message_uid: 'IN-CHAT',
+			chat_id: 7,
+		});
+	});
+
+	it.each([
+		[
+			'a group JID (the chat list has no JID filter)',
+			'message:sendToJid',
+			{ jid: '120363041234567890@g.us', text: 'hi' },
+			[chat],
+			[{ uid: 'X', text: 'hi', from_me: true }],
+		],
+		[
+			'two identical candidates',
+			'message:sendToPhone',
+			{ phone: '+4915112345678', text: 'hi' },
+			[chat],
+			[
+				{ uid: 'A', text: 'hi', from_me: true },
+				{ uid: 'B', text: 'hi', from_me: true },
+			],
+		],
+		['two chats for the number', 'message:sendToPhone', { phone: '+4915112345678', text: 'hi' }, [chat, { ...chat, id: 9 }], []],
+	])('when the service cannot tell (%s) the doubt stays, and nothing is resent', async (_, operation, input, chats, messages) => {
+		const script = serviceInDoubt({ sendAnswers: [e500, ok({ message_uid: 'NEVER' })], chats, messages });
+		await expect(sendTo(script, operation, input)).rejects.toMatchObject({ mayHaveTakenEffect: true });
+		expect(posts(script)).toBe(1);
+	});
+
+	it('a message this executor sent before is never taken for the lost one', async () => {
+		const first = ok({ message_uid: 'EARLIER' });
+		const script = serviceInDoubt({
+			sendAnswers: [first, e500, ok({ message_uid: 'THIRD' })],
+			chats: [chat],
+			messages: [{ uid: 'EARLIER', text: 'hi', from_me: true }],
+		});
+		const executor = new Executor({
+			baseUrl: 'https://api.example.com',
+			transport: script.transport,
+			timing: virtualTiming(),
+			rateLimit: false,
+		});
+		await executor.run('message:sendToPhone', { phone: '+4915112345678', text: 'hi' });
+		await expect(executor.run('message:sendToPhone', { phone: '+4915112345678', text: 'hi' })).resolves.toEqual({ message_uid: 'THIRD' });
 	});
 });

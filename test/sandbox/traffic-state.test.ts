@@ -68,6 +68,30 @@ describe('faults', () => {
 		}
 	});
 
+	test('fault kinds: http-500-after answers 500 after taking effect; slow takes effect at once and answers slow-ms late', async () => {
+		const after500 = await startSandbox({ ...FAST, faultRate: 1, faultKinds: ['http-500-after'], chats: 5 });
+		const slow = await startSandbox({ ...FAST, faultRate: 1, faultKinds: ['slow'], slowMs: 300, chats: 5 });
+		try {
+			const res = await call(after500, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/a', enabled: false });
+			expect(res.status).toBe(500);
+			expect((await data(after500, '/_sandbox/webhooks')).webhooks).toHaveLength(1);
+
+			const started = Date.now();
+			const answered = call(slow, 'POST', '/webhooks', { event_type: 'chat:created', url: 'https://h.example.com/b', enabled: false });
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			expect((await data(slow, '/_sandbox/webhooks')).webhooks).toHaveLength(1); // stored before the answer
+			expect((await answered).status).toBe(200);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		} finally {
+			await after500.stop();
+			await slow.stop();
+		}
+	});
+
+	test('unknown fault kinds are refused at start', async () => {
+		await expect(startSandbox({ faultKinds: ['gremlins' as never] })).rejects.toThrow(/faultKinds: unknown gremlins/);
+	});
+
 	test('latency-ms delays API answers (control API exempt)', async () => {
 		const sbx = await startSandbox({ ...FAST, latencyMs: 150 });
 		try {
