@@ -54,6 +54,8 @@ export interface SandboxOptions {
 	webhookPayload: WebhookPayload;
 	/** Base URL to print in links when the sandbox sits behind a proxy; default: the request's Host. */
 	publicUrl?: string;
+	/** Largest request body (default: a 100 MB document plus multipart overhead); beyond it, 413. */
+	maxBodyBytes: number;
 	/** Log one line per request to stderr. */
 	log: boolean;
 	/**
@@ -87,6 +89,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	webhookTimeoutMs: 5000,
 	webhookPayload: 'spec',
 	log: false,
+	maxBodyBytes: 101 * 1024 * 1024,
 	emptyList404: false,
 };
 

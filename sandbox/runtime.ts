@@ -114,7 +114,28 @@ export class SandboxRuntime {
 		return chat;
 	}
 
-	/** Marks the state dirty; the state file (if any) is rewritten shortly after. */
+	/** The save every write waiting now will be in (group commit: one save for a burst of writes). */
+	private nextSave: Promise<void> | null = null;
+	private saveChain: Promise<void> = Promise.resolve();
+
+	/**
+	 * Makes every change made so far durable before it resolves (no-op without a state file): an answered
+	 * write survives a kill -9. Writes arriving while a save runs share the next one.
+	 */
+	persist(): Promise<void> {
+		if (!this.options.statePath) return Promise.resolve();
+		if (!this.nextSave) {
+			const save = this.saveChain.then(() => {
+				this.nextSave = null;
+				this.saveNow();
+			});
+			this.nextSave = save;
+			this.saveChain = save.catch(() => undefined);
+		}
+		return this.nextSave;
+	}
+
+	/** Marks the state dirty; the state file (if any) is rewritten shortly after (timer-driven changes). */
 	changed(): void {
 		if (!this.options.statePath || this.saveTimer || this.scheduler.isStopped) return;
 		this.saveTimer = setTimeout(() => {

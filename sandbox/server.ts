@@ -14,9 +14,6 @@ import { RateLimiter, pickFault } from './traffic';
 
 export const ROUTES: Route[] = [...chatRoutes, ...messageRoutes, ...fileRoutes, ...workspaceRoutes, ...webhookRoutes, ...controlRoutes];
 
-/** Largest accepted request body: a 100 MB document plus multipart overhead. */
-const MAX_BODY_BYTES = 101 * 1024 * 1024;
-
 const NOT_FOUND_HTML =
 	'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>404 Not Found</title></head>' +
 	'<body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n';
@@ -25,22 +22,32 @@ const BAD_GATEWAY_HTML = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</t
 
 class BodyTooLarge extends Error {}
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The body, or BodyTooLarge as soon as it passes `limit` (announced by Content-Length, or counted). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
+		if (Number(req.headers['content-length'] ?? 0) > limit) return reject(new BodyTooLarge());
 		const chunks: Buffer[] = [];
 		let size = 0;
-		req.on('data', (chunk: Buffer) => {
+		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
+			if (size > limit) {
+				req.off('data', onData);
 				reject(new BodyTooLarge());
-				req.destroy();
 				return;
 			}
 			chunks.push(chunk);
-		});
+		};
+		req.on('data', onData);
 		req.on('end', () => resolve(Buffer.concat(chunks)));
 		req.on('error', reject);
 	});
+}
+
+/** 413 with the error envelope; the rest of the body is not read, and the connection closes after the answer. */
+function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+	const body = JSON.stringify(new ApiError(413, `Request body too large (more than ${limit} bytes)`).toBody());
+	res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+	res.end(body, () => req.destroy());
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -130,7 +137,7 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 		let reply: RawReply | null = null;
 		let payload: unknown;
 		try {
-			const rawBody = await readBody(req);
+			const rawBody = await readBody(req, options.maxBodyBytes);
 			const contentType = req.headers['content-type'] ?? '';
 			const ctx: PublicRequestContext = {
 				runtime,
@@ -149,8 +156,8 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 			else payload = { status: 'ok', data: result };
 		} catch (error) {
 			let apiError: ApiError;
+			if (error instanceof BodyTooLarge) return sendTooLarge(req, res, options.maxBodyBytes);
 			if (error instanceof ApiError) apiError = error;
-			else if (error instanceof BodyTooLarge) apiError = new ApiError(413, 'Request body too large');
 			else {
 				if (options.log) console.error(error);
 				apiError = ApiError.coded('internal_error', 'Internal server error');
@@ -160,7 +167,8 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 			if (Object.keys(apiError.headers).length > 0)
 				reply = new RawReply(status, { ...apiError.headers, 'content-type': 'application/json; charset=utf-8' }, JSON.stringify(payload));
 		}
-		if (method !== 'GET') runtime.changed();
+		// Durable before it is answered: a write the client heard "ok" for survives a kill -9.
+		if (method !== 'GET') await runtime.persist();
 		// The request took effect; the client never hears about it, hears a 500, or hears too late.
 		if (fault === 'drop-after') return void req.socket.destroy();
 		if (fault === 'http-500-after') return sendError(res, ApiError.coded('internal_error', 'Internal server error'));

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { call, data, FAST, startSandbox } from './helpers';
+import { call, data, FAST, startSandbox, waitFor, type Sandbox } from './helpers';
+import { spawn } from 'child_process';
+import { request as httpRequest } from 'http';
 
 describe('rate limit', () => {
 	test('beyond burst 10 → 429 rate_limit_exceeded with Retry-After; control API exempt', async () => {
@@ -164,6 +166,89 @@ describe('state, reset, determinism', () => {
 			expect(await data(a, '/workspace/teammates')).toEqual(await data(b, '/workspace/teammates'));
 		} finally {
 			await Promise.all([a.stop(), b.stop(), c.stop()]);
+		}
+	});
+});
+
+describe('durability and body limits', () => {
+	test('with --state every write answered ok survives a kill -9 (written before the answer)', async () => {
+		const root = join(__dirname, '..', '..');
+		const dir = mkdtempSync(join(tmpdir(), 'sandbox-durable-'));
+		const state = join(dir, 'state.json');
+		// One process (node --import tsx), so SIGKILL hits the sandbox itself, with no chance to save on exit.
+		const start = () =>
+			spawn(
+				process.execPath,
+				['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--token', 'durable', '--chats', '3', '--state', state],
+				{ cwd: root },
+			);
+		const urlOf = async (child: ReturnType<typeof start>) => {
+			let out = '';
+			child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+			return waitFor(() => /listening on (\S+)/.exec(out)?.[1], 20_000);
+		};
+		let child = start();
+		try {
+			const sbx = { url: await urlOf(child), tokens: ['durable'] } as unknown as Sandbox;
+			const chat = (await data(sbx, '/chats')).chats[0];
+			const labels = Array.from({ length: 40 }, (_, i) => `durable-${i}`);
+			// A burst: all in flight at once, each answered only once it is on disk.
+			const answers = await Promise.all(labels.map((label) => call(sbx, 'PUT', `/chats/${chat.id}/labels`, { labels: [label] })));
+			expect(answers.every((answer) => answer.status === 200)).toBe(true);
+			child.kill('SIGKILL');
+			await new Promise((resolve) => child.once('exit', resolve));
+
+			child = start();
+			const restarted = { url: await urlOf(child), tokens: ['durable'] } as unknown as Sandbox;
+			const kept = (await data(restarted, `/chats/${chat.id}/labels`)).labels as string[];
+			expect(labels.filter((label) => !kept.includes(label))).toEqual([]);
+		} finally {
+			child.kill('SIGKILL');
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	test.each([
+		['announced by Content-Length', true],
+		['streamed without a length', false],
+	])('a body over the limit (%s) gets 413 with the error envelope, not a reset', async (_, announced) => {
+		const sbx = await startSandbox({ ...FAST, chats: 1, maxBodyBytes: 1024 * 1024 });
+		try {
+			const target = new URL(`${sbx.url}/files_upload`);
+			const size = 3 * 1024 * 1024;
+			const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+				const request = httpRequest({
+					host: target.hostname,
+					port: target.port,
+					path: target.pathname,
+					method: 'POST',
+					headers: {
+						authorization: `Bearer ${sbx.tokens[0]}`,
+						'content-type': 'multipart/form-data; boundary=x',
+						...(announced ? { 'content-length': String(size) } : {}),
+					},
+				});
+				request.on('response', (response) => {
+					let body = '';
+					response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+					response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+				});
+				request.on('error', reject);
+				const chunk = Buffer.alloc(64 * 1024, 97);
+				let sent = 0;
+				const pump = () => {
+					while (sent < size) {
+						sent += chunk.length;
+						if (!request.write(chunk)) return void request.once('drain', pump);
+					}
+					request.end();
+				};
+				pump();
+			});
+			expect(answer.status).toBe(413);
+			expect(JSON.parse(answer.body)).toEqual({ status: 'error', message: 'Request body too large (more than 1048576 bytes)' });
+		} finally {
+			await sbx.stop();
 		}
 	});
 });
