@@ -312,13 +312,22 @@ describe('executor pacing against the sandbox rate limit', () => {
 		expect(refused(await burst([executorFor(sandbox, { retry: NO_429_WAIT, rateLimit: false })], 45))).toBeGreaterThan(0);
 	});
 
-	it('four executors of one token share one pacer (n8n executions, Node-RED config nodes): no 429', async () => {
+	it.each([
+		[2, 60],
+		[4, 30],
+		[60, 2],
+	])(
+		'%d executors of one token (n8n executions, Node-RED config nodes) share one pacer: no 429 over %d calls each',
+		async (executors, calls) => {
+			await pause();
+			const key = pacingKey(sandbox.url, 'rate-token');
+			const shared = Array.from({ length: executors }, () => executorFor(sandbox, { retry: NO_429_WAIT, pacingKey: key }));
+			expect(refused(await burst(shared, calls))).toBe(0);
+		},
+	);
+
+	it('pacing on their own, four executors of one token are refused in part (what sharing prevents)', async () => {
 		await pause();
-		const key = pacingKey(sandbox.url, 'rate-token');
-		const shared = Array.from({ length: 4 }, () => executorFor(sandbox, { retry: NO_429_WAIT, pacingKey: key }));
-		expect(refused(await burst(shared, 15))).toBe(0);
-		await pause();
-		// Each pacing on its own, the same four are refused in part.
 		const separate = Array.from({ length: 4 }, () => executorFor(sandbox, { retry: NO_429_WAIT }));
 		expect(refused(await burst(separate, 15))).toBeGreaterThan(0);
 	});

@@ -280,6 +280,17 @@ describe('webhook()', () => {
 		expect(staticData.seenEvents).toEqual([['message:received:new|UID-TEST-PROD', expect.any(Number)]]);
 	});
 
+	it('intake: a flood of 5,000 deliveries with 1,500 duplicates up to 3,000 apart starts each event once', async () => {
+		const staticData: IDataObject = { secret };
+		let started = 0;
+		for (let index = 0; index < 5000; index++) {
+			const duplicate = index >= 3000 && index % 4 !== 0;
+			const uid = duplicate ? `FLOOD-${index - 3000}` : `FLOOD-${index}`;
+			started += (await deliver(specShape(uid), undefined, undefined, staticData, 'flood')).items.length;
+		}
+		expect(started).toBe(5000 - 1500);
+	});
+
 	it('keeps the newest keys in static data, so a restart still recognises their redeliveries', async () => {
 		const staticData: IDataObject = { secret };
 		for (let index = 0; index < SEEN_EVENTS_PERSISTED + 10; index++)

@@ -224,6 +224,41 @@ test('a delivery that arrives while the node stops is answered 503 (the service 
 	expect(out.messages).toHaveLength(0);
 });
 
+test('intake: 600 deliveries (30 % duplicates up to 300 apart) during 5 redeploys reach the flow exactly once each', async () => {
+	const { url, out } = await loadEventNode(['message:received:new']);
+	const bodies: string[] = [];
+	for (let index = 0; index < 600; index++) {
+		const duplicate = index >= 300 && index % 10 < 3;
+		const uid = duplicate ? `FLOOD-${index - 300}` : `FLOOD-${index}`;
+		bodies.push(JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 9, message_uid: uid, text: `flood ${uid}` } }));
+	}
+	// The service's side: retry a delivery until it is answered 2xx (a redeploy answers 404 or 503 meanwhile).
+	const deliver = async (body: string) => {
+		for (let attempt = 0; attempt < 100; attempt++) {
+			const status = await post(url, body).then(
+				(response) => response.status,
+				() => 0,
+			);
+			if (status === 200) return;
+			await pause(20);
+		}
+		throw new Error('never accepted');
+	};
+	const redeploys = (async () => {
+		for (let round = 0; round < 5; round++) {
+			await pause(60);
+			// A modified-nodes deploy of a renamed event node: it restarts; the collector node stays.
+			await helper.setFlows(eventFlow(['message:received:new'], { name: `round ${round}` }), 'nodes', credentialsFor(sbx.tokens[0]!));
+		}
+	})();
+	for (let start = 0; start < bodies.length; start += 20) await Promise.all(bodies.slice(start, start + 20).map(deliver));
+	await redeploys;
+	await pause(100);
+	const emitted = out.messages.map((msg) => (msg.payload as { message_uid: string }).message_uid);
+	expect(new Set(emitted).size).toBe(emitted.length); // none twice
+	expect(emitted.length).toBe(510); // 600 deliveries, 90 of them duplicates
+});
+
 test('Download Attachments puts the files of an inbound message into msg.attachments, byte-equal', async () => {
 	const bytes = Buffer.from(Array.from({ length: 4000 }, (_, index) => (index * 13) % 256));
 	const form = new FormData();
