@@ -4,6 +4,7 @@
  * effect, paces itself under the service's rate and pages through lists.
  */
 import { findOperation, operationId } from './catalogue';
+import { DEFAULT_WAIT_TIMEOUT_S, statusPollInterval, WAIT_TARGETS } from './defaults';
 import {
 	ChatMessagingError,
 	inputError,
@@ -94,7 +95,7 @@ export interface RunOptions {
 /** An attachment for a send: bytes to upload, or a public URL the service downloads. */
 export type Attachment = { binary: BinaryInput } | { url: string; filename?: string; contentType?: string };
 
-export type WaitTarget = 'sent' | 'delivered' | 'read';
+export type WaitTarget = (typeof WAIT_TARGETS)[number];
 const STATUS_RANK: Record<string, number> = { queued: 0, sent: 1, delivered: 2, read: 3 };
 
 /** Strips trailing slashes: the live service answers `…/chats/` with an HTML 404. */
@@ -689,6 +690,24 @@ export class Executor {
 	}
 
 	/**
+	 * Sends (see sendMessage), then, when asked, waits for the message to reach a status: the one
+	 * send-then-wait both platforms run. `onWaiting` lets a platform show that it waits.
+	 */
+	async sendAndWait(
+		operation: string,
+		input: Record<string, unknown>,
+		options: { attachment?: Attachment; waitFor?: WaitTarget; timeoutMs?: number; onWaiting?: (target: WaitTarget) => void } = {},
+	): Promise<Record<string, unknown>> {
+		const sent = await this.sendMessage(operation, input, options.attachment);
+		if (!options.waitFor) return sent;
+		options.onWaiting?.(options.waitFor);
+		const message = await this.waitForStatus(String(sent.message_uid), options.waitFor, {
+			timeoutMs: options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_S * 1000,
+		});
+		return { ...sent, status: message.status, message };
+	}
+
+	/**
 	 * Polls GET /messages/{uid} until the message reaches `target` (or a later status), fails, or the
 	 * time runs out. Returns the message record; a failed message or a time-out is an error.
 	 */
@@ -707,7 +726,7 @@ export class Executor {
 	): Promise<Record<string, unknown>> {
 		if (!(target in STATUS_RANK)) throw inputError('waitFor', `must be sent, delivered or read, got "${target}"`);
 		const deadline = this.options.timing.now() + waitOptions.timeoutMs;
-		const interval = Math.max(100, waitOptions.intervalMs ?? 2000);
+		const interval = Math.max(100, waitOptions.intervalMs ?? statusPollInterval(waitOptions.timeoutMs));
 		for (;;) {
 			const message = (await this.run('message:get', { message_uid: messageUid })) as Record<string, unknown>;
 			const status = String(message?.status ?? '');

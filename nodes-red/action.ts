@@ -6,11 +6,13 @@
  * replaces msg.payload (other msg properties are kept).
  */
 import {
+	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
 	inputError,
 	internalError,
 	isBlank,
 	operationId,
+	WAIT_TARGETS,
 	type Attachment,
 	type BinaryInput,
 	type DownloadedFile,
@@ -28,9 +30,6 @@ export interface TypedValue {
 	value?: unknown;
 	type?: string;
 }
-
-const WAIT_TARGETS: readonly string[] = ['sent', 'delivered', 'read'];
-const DEFAULT_WAIT_TIMEOUT_S = 60;
 
 const MIME_BY_EXTENSION: Record<string, string> = {
 	png: 'image/png',
@@ -153,9 +152,6 @@ export function toAttachment(value: unknown, attachmentName: string): Attachment
 	throw inputError('attachment', 'must be a Buffer, {data, filename, mimeType} or an http(s) URL');
 }
 
-/** Poll often enough for short waits without hammering the service on long ones. */
-const pollInterval = (timeoutMs: number): number => Math.min(2000, Math.max(250, Math.round(timeoutMs / 20)));
-
 function summarize(op: OperationDescriptor, result: unknown): string {
 	if (Array.isArray(result)) return `${result.length} item${result.length === 1 ? '' : 's'}`;
 	if (isPlainObject(result)) {
@@ -211,7 +207,8 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	node.on('input', async (msg, send, done) => {
 		try {
 			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
-			if (waitFor && !WAIT_TARGETS.includes(waitFor)) throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
+			if (waitFor && !(WAIT_TARGETS as readonly string[]).includes(waitFor))
+				throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
 			const executor = resolveConfig(RED, definition.config).getExecutor();
 			const input = await collectInput(RED, node, msg, op, fields, fillFromPayload);
 			node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
@@ -224,15 +221,12 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 				} catch (error) {
 					throw asChatMessagingError(error, 'attachment');
 				}
-				const sent = await executor.sendMessage(operationId(op), input, toAttachment(attachmentValue, attachmentName));
-				if (waitFor) {
-					node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${waitFor}` });
-					const message = await executor.waitForStatus(String(sent.message_uid), waitFor as WaitTarget, {
-						timeoutMs: waitTimeoutMs,
-						intervalMs: pollInterval(waitTimeoutMs),
-					});
-					result = { ...sent, status: message.status, message };
-				} else result = sent;
+				result = await executor.sendAndWait(operationId(op), input, {
+					attachment: toAttachment(attachmentValue, attachmentName),
+					waitFor: waitFor ? (waitFor as WaitTarget) : undefined,
+					timeoutMs: waitTimeoutMs,
+					onWaiting: (target) => node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${target}` }),
+				});
 			} else {
 				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
 			}

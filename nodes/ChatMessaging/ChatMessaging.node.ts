@@ -7,6 +7,9 @@ import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
 import { runOperation } from './operation';
 import { buildProperties } from './properties';
 
+/** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */
+const ITEM_CONCURRENCY = 8;
+
 export class ChatMessaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging',
@@ -32,23 +35,43 @@ export class ChatMessaging implements INodeType {
 		properties: buildProperties(),
 	};
 
+	/**
+	 * Items run ITEM_CONCURRENCY at a time (the shared pacer keeps them under the service's rate), and
+	 * come out in input order with exact pairing. Continue On Fail turns a failed item into an error item;
+	 * otherwise no item starts after the first failure, those already running finish, and the first
+	 * failure (by item order) fails the execution.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const output: INodeExecutionData[] = [];
-		let executor: Executor | undefined;
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				executor ??= await createExecutor(this);
-				const results = await runOperation(this, executor, itemIndex);
-				output.push(...results.map((result) => ({ ...result, pairedItem: { item: itemIndex } })));
-			} catch (error) {
-				if (this.continueOnFail()) {
-					output.push({ json: errorItemJson(error, this.getNode().onError), pairedItem: { item: itemIndex } });
-					continue;
-				}
-				throw toNodeError(this.getNode(), error, itemIndex);
-			}
+		const results: INodeExecutionData[][] = new Array(items.length);
+		const continueOnFail = this.continueOnFail();
+		let executor: Executor;
+		try {
+			executor = await createExecutor(this);
+		} catch (error) {
+			if (!continueOnFail) throw toNodeError(this.getNode(), error, 0);
+			return [items.map((_, itemIndex) => ({ json: errorItemJson(error, this.getNode().onError), pairedItem: { item: itemIndex } }))];
 		}
-		return [output];
+		const failures: Array<{ itemIndex: number; error: unknown }> = [];
+		let next = 0;
+		const worker = async () => {
+			while (next < items.length && (continueOnFail || failures.length === 0)) {
+				const itemIndex = next++;
+				try {
+					const outputs = await runOperation(this, executor, itemIndex);
+					results[itemIndex] = outputs.map((output) => ({ ...output, pairedItem: { item: itemIndex } }));
+				} catch (error) {
+					if (continueOnFail)
+						results[itemIndex] = [{ json: errorItemJson(error, this.getNode().onError), pairedItem: { item: itemIndex } }];
+					else failures.push({ itemIndex, error });
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, items.length) }, worker));
+		if (failures.length) {
+			const first = failures.reduce((earliest, failure) => (failure.itemIndex < earliest.itemIndex ? failure : earliest));
+			throw toNodeError(this.getNode(), first.error, first.itemIndex);
+		}
+		return [results.flat()];
 	}
 }

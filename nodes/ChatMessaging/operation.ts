@@ -5,14 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { inputError, OPERATIONS, operationId } from '../../api';
+import { inputError, OPERATIONS, operationId, WAIT_TARGETS } from '../../api';
 import type { Attachment, BinaryInput, DownloadedFile, Executor, OperationDescriptor, WaitTarget } from '../../api';
 import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
-
-/** How often a wait-for-status polls the message. */
-const STATUS_POLL_INTERVAL_MS = 1000;
-
-const WAIT_TARGETS: readonly string[] = ['sent', 'delivered', 'read'];
 
 const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
@@ -75,7 +70,8 @@ async function readAttachment(context: IExecuteFunctions, itemIndex: number): Pr
 function readWait(context: IExecuteFunctions, itemIndex: number): { target: WaitTarget; timeoutMs: number } | undefined {
 	const target = String(context.getNodeParameter('waitForStatus', itemIndex, 'none') ?? 'none');
 	if (target === 'none' || !target) return undefined;
-	if (!WAIT_TARGETS.includes(target)) throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`);
+	if (!(WAIT_TARGETS as readonly string[]).includes(target))
+		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`);
 	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, 60));
 	if (!Number.isFinite(seconds) || seconds <= 0) throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`);
 	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
@@ -127,13 +123,8 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 	if (op.sendsMessage) {
 		const attachment = await readAttachment(context, itemIndex);
 		const wait = readWait(context, itemIndex);
-		const sent = await executor.sendMessage(operationId(op), input, attachment);
-		if (!wait) return jsonItems([sent as IDataObject]);
-		const message = await executor.waitForStatus(String(sent.message_uid), wait.target, {
-			timeoutMs: wait.timeoutMs,
-			intervalMs: STATUS_POLL_INTERVAL_MS,
-		});
-		return jsonItems([{ ...(sent as IDataObject), status: message.status as string, message: message as IDataObject }]);
+		const sent = await executor.sendAndWait(operationId(op), input, { attachment, waitFor: wait?.target, timeoutMs: wait?.timeoutMs });
+		return jsonItems([sent as IDataObject]);
 	}
 
 	if (isListOperation(op)) {

@@ -330,6 +330,72 @@ describe('workspace, accounts, teammates, invitations, webhooks', () => {
 	});
 });
 
+describe('items in parallel', () => {
+	// Answers take 150 ms here, longer than the pacer's spacing (37 ms): items that run in parallel overlap.
+	let slow: RunningSandbox;
+	let slowCredentials: Credentials;
+	beforeAll(async () => {
+		slow = await startSandbox({ tokens: [TOKEN], seed: 8, chats: 3, paceMs: 20, latencyMs: 150 });
+		slowCredentials = { baseUrl: slow.url, apiToken: TOKEN };
+	});
+	afterAll(() => slow.stop());
+
+	it('sends 12 items several at a time, outputs them in input order with exact pairing, each once', async () => {
+		const credentials = slowCredentials;
+		const sandbox = slow;
+		const phones = Array.from({ length: 12 }, (_, i) => `+49151777${String(i).padStart(4, '0')}`);
+		const { items, requests } = await runAction(
+			credentials,
+			(itemIndex) => ({
+				resource: 'message',
+				operation: 'sendToPhone',
+				phone: phones[itemIndex],
+				text: `parallel ${itemIndex}`,
+				additionalFields: {},
+			}),
+			{ items: phones.map(() => ({ json: {} })) },
+		);
+		expect(items.map((item) => item.pairedItem)).toEqual(phones.map((_, item) => ({ item })));
+		for (const [index, item] of items.entries()) {
+			const message = await sandboxCall(sandbox.url, TOKEN, 'GET', `/messages/${String(item.json.message_uid)}`);
+			expect(message.text).toBe(`parallel ${index}`);
+		}
+		const posts = requests.filter((request) => request.method === 'POST');
+		expect(posts).toHaveLength(12);
+		// Requests overlapped: some started before an earlier one had its answer.
+		const overlapping = posts.filter((request, index) =>
+			posts.slice(0, index).some((earlier) => (earlier.ended ?? 0) > (request.started ?? 0)),
+		);
+		expect(overlapping.length).toBeGreaterThan(0);
+	});
+
+	it('with Continue On Fail a bad item in the middle becomes its error item in place; the others are sent', async () => {
+		const phones = ['+4915177710001', '+49 151 bad', '+4915177710003', '+4915177710004'];
+		const { items } = await runAction(
+			credentials,
+			(itemIndex) => ({ resource: 'message', operation: 'sendToPhone', phone: phones[itemIndex], text: 'mixed', additionalFields: {} }),
+			{ items: phones.map(() => ({ json: {} })), continueOnFail: true },
+		);
+		expect(items.map((item) => [item.pairedItem, typeof item.json.message_uid === 'string', item.json.field ?? null])).toEqual([
+			[{ item: 0 }, true, null],
+			[{ item: 1 }, false, 'phone'],
+			[{ item: 2 }, true, null],
+			[{ item: 3 }, true, null],
+		]);
+	});
+
+	it('without Continue On Fail the first failing item (in item order) fails the execution', async () => {
+		const phones = ['+4915177720001', '+49 151 bad', '+49 152 bad', '+4915177720004'];
+		const { error } = await actionError(
+			credentials,
+			(itemIndex) => ({ resource: 'message', operation: 'sendToPhone', phone: phones[itemIndex], text: 'x', additionalFields: {} }),
+			{ items: phones.map(() => ({ json: {} })) },
+		);
+		expect(error.message).toMatch(/^phone: Invalid phone number format.*"\+49 151 bad"/);
+		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+	});
+});
+
 describe('errors', () => {
 	it('Continue On Fail turns a failed item into an error item and keeps going', async () => {
 		const chat = await someDirectChat();

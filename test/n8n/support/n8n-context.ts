@@ -34,6 +34,9 @@ export interface RecordedRequest {
 	url: string;
 	/** Whether an Authorization header went out (its value is never recorded). */
 	authorized?: boolean;
+	/** Order of events: the request started at step `started` and its answer arrived at step `ended`. */
+	started?: number;
+	ended?: number;
 	status?: number;
 	error?: string;
 }
@@ -75,6 +78,9 @@ function resolveCredentialExpression(value: string, credentials: Credentials): s
 		);
 }
 
+/** A counter ordering request starts and ends, to see requests overlap without timing them. */
+const clock = { step: 0 };
+
 /** n8n's httpRequest (no credential), over real HTTP with axios, as n8n sends it. */
 export function plainHttp(requests: RecordedRequest[], node: INode) {
 	return async (options: IHttpRequestOptions): Promise<unknown> => {
@@ -102,8 +108,10 @@ export function plainHttp(requests: RecordedRequest[], node: INode) {
 			authorized: Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization'),
 		};
 		requests.push(record);
+		record.started = ++clock.step;
 		try {
 			const response = await axios.request(config);
+			record.ended = ++clock.step;
 			record.status = response.status;
 			if (!options.returnFullResponse) return response.data;
 			return { body: response.data, headers: response.headers, statusCode: response.status, statusMessage: response.statusText };

@@ -38,7 +38,7 @@ export async function runAction(
 /** Runs the node and returns the error it throws (fails the test when it does not throw). */
 export async function actionError(
 	credentials: Credentials,
-	parameters: Record<string, unknown>,
+	parameters: Record<string, unknown> | ((itemIndex: number) => Record<string, unknown>),
 	options: ActionOptions = {},
 ): Promise<{ error: Error & { httpCode?: string | null; description?: string | null }; requests: RecordedRequest[] }> {
 	const { context, requests } = createExecuteContext({ properties: node.description.properties, credentials, parameters, ...options });
@@ -47,7 +47,8 @@ export async function actionError(
 	} catch (error) {
 		return { error: error as Error, requests };
 	}
-	throw new Error(`expected ${String(parameters.resource)}:${String(parameters.operation)} to fail`);
+	const first = typeof parameters === 'function' ? parameters(0) : parameters;
+	throw new Error(`expected ${String(first.resource)}:${String(first.operation)} to fail`);
 }
 
 /** Calls the sandbox's control API (/_sandbox/...) or the public API directly. */
