@@ -247,8 +247,14 @@ test('intake: 600 deliveries (30 % duplicates up to 300 apart) during 5 redeploy
 	const redeploys = (async () => {
 		for (let round = 0; round < 5; round++) {
 			await pause(60);
-			// A modified-nodes deploy of a renamed event node: it restarts; the collector node stays.
-			await helper.setFlows(eventFlow(['message:received:new'], { name: `round ${round}` }), 'nodes', credentialsFor(sbx.tokens[0]!));
+			// A modified-nodes deploy of a renamed event node: it restarts; the collector node stays. (The helper
+			// gives up waiting for "flows started" after 300 ms under load; the deploy itself goes on, so wait for
+			// the new instance instead.)
+			const previous = helper.getNode('ev');
+			await helper
+				.setFlows(eventFlow(['message:received:new'], { name: `round ${round}` }), 'nodes', credentialsFor(sbx.tokens[0]!))
+				.catch(() => undefined);
+			await eventually(() => helper.getNode('ev') !== previous && helper.getNode('ev') !== undefined, 10_000);
 		}
 	})();
 	for (let start = 0; start < bodies.length; start += 20) await Promise.all(bodies.slice(start, start + 20).map(deliver));
