@@ -512,7 +512,7 @@ async function main(): Promise<void> {
 		return `${url.origin}${url.pathname}?secret=…; static data keys: ${staticKeys.join(', ') || 'none'}`;
 	});
 
-	type Execution = { id: string; status: string; finished: boolean; data?: { resultData: N8nRun['data']['resultData'] } };
+	type Execution = { id: string; status: string; finished: boolean; mode?: string; data?: { resultData: N8nRun['data']['resultData'] } };
 	const executions = async () => {
 		const listed = await running().publicApi('GET', `/executions?workflowId=${WORKFLOW_IDS.trigger}&includeData=true`);
 		assert(listed.status === 200, `executions answered ${listed.status}`);
@@ -625,6 +625,46 @@ async function main(): Promise<void> {
 			const latest = list.find((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
 			assert(latest && latest.status === 'success', 'no successful execution carries the text sent after restart');
 			return `ready after ${ready} ms, webhook answering after ${registeredAfter} ms; subscription ${subscription.id} kept`;
+		},
+	);
+
+	await check(
+		'(d) Trigger: "Listen for test event" while published: the test listener and the published workflow each get the event',
+		async () => {
+			assert(subscription && inboundChat, 'no subscription');
+			const workflow = await running().rest('GET', `/rest/workflows/${WORKFLOW_IDS.trigger}`);
+			const started = (await running().rest('POST', `/rest/workflows/${WORKFLOW_IDS.trigger}/run`, {
+				workflowData: workflow,
+				triggerToStartFrom: { name: TRIGGER_NODE_NAME },
+			})) as { waitingForWebhook?: boolean };
+			assert(started?.waitingForWebhook === true, `n8n did not start listening: ${JSON.stringify(started).slice(0, 300)}`);
+			const testHook = await waitFor(
+				"the test listener's subscription",
+				async () => (await sandboxWebhooks()).find((hook) => hook.url.includes('/webhook-test/')),
+				15_000,
+			);
+			const text = `E2E test and production ${randomBytes(4).toString('hex')}`;
+			await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text });
+			const carrying = (list: Execution[]) => list.filter((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
+			const both = await waitFor(
+				'an execution of each webhook',
+				async () => {
+					const found = carrying(await executions());
+					return found.length >= 2 && found.every((e) => e.finished || e.status === 'success') ? found : undefined;
+				},
+				20_000,
+			);
+			const modes = both.map((e) => e.mode ?? '?').sort();
+			assert(modes.includes('manual') && modes.some((mode) => mode !== 'manual'), `execution modes: ${modes.join(', ')}`);
+			// The test listener removes only its own subscription once it got its event; the published one stays.
+			await waitFor(
+				'the test subscription removed',
+				async () => ((await sandboxWebhooks()).some((hook) => hook.id === testHook.id) ? undefined : true),
+				15_000,
+			);
+			const hooks = await ourHooks();
+			assert(hooks.length === 1 && hooks[0].id === subscription.id, 'the published subscription did not survive the test listener');
+			return `executions: ${modes.join(' + ')}`;
 		},
 	);
 
