@@ -122,7 +122,8 @@ async function main(): Promise<void> {
 	}
 	process.stdout.write(
 		`Chat Messaging sandbox listening on ${sandbox.url}\n` +
-			`Tokens (one workspace each): ${sandbox.tokens.join(', ')}\n\n` +
+			`Tokens (one workspace each): ${sandbox.tokens.join(', ')}\n` +
+			`Reference: ${sandbox.url}/docs (OpenAPI document: ${sandbox.url}/openapi.json)\n\n` +
 			`Try:\n` +
 			`  curl -H 'Authorization: Bearer ${token}' ${sandbox.url}/chats\n` +
 			`  curl -H 'Authorization: Bearer ${token}' -H 'Content-Type: application/json' \\\n` +

@@ -8,11 +8,20 @@ import { fileRoutes } from './routes/files';
 import { messageRoutes } from './routes/messages';
 import { webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspace';
+import { referenceRoutes } from './routes/reference';
 import type { SandboxRuntime } from './runtime';
 import type { Workspace } from './workspace';
 import { RateLimiter, pickFault } from './traffic';
 
-export const ROUTES: Route[] = [...chatRoutes, ...messageRoutes, ...fileRoutes, ...workspaceRoutes, ...webhookRoutes, ...controlRoutes];
+export const ROUTES: Route[] = [
+	...chatRoutes,
+	...messageRoutes,
+	...fileRoutes,
+	...workspaceRoutes,
+	...webhookRoutes,
+	...controlRoutes,
+	...referenceRoutes,
+];
 
 const NOT_FOUND_HTML =
 	'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>404 Not Found</title></head>' +

@@ -51,6 +51,21 @@ if (existsSync(join(root, 'sandbox', 'README.md'))) cpSync(join(root, 'sandbox',
 cpSync(join(root, 'LICENSE'), join(sandboxDir, 'LICENSE'));
 if (existsSync(join(sandboxDir, 'cli.js'))) chmodSync(join(sandboxDir, 'cli.js'), 0o755);
 
+// The OpenAPI document, generated from the catalogue; the sandbox serves it at /openapi.json, and /docs
+// draws it with Swagger UI's files shipped alongside (offline).
+execFileSync(
+	process.execPath,
+	[join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'openapi.ts'), join(dist, 'openapi.json')],
+	{
+		stdio: 'inherit',
+	},
+);
+cpSync(join(dist, 'openapi.json'), join(sandboxDir, 'openapi.json'));
+mkdirSync(join(sandboxDir, 'docs'), { recursive: true });
+for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE']) {
+	cpSync(join(root, 'node_modules', 'swagger-ui-dist', name), join(sandboxDir, 'docs', name));
+}
+
 // The Node-RED package is assembled by its own step (editor HTML generated from the catalogue).
 if (existsSync(join(root, 'scripts', 'build-node-red.mjs'))) {
 	execFileSync(process.execPath, [join(root, 'scripts', 'build-node-red.mjs')], { stdio: 'inherit' });

@@ -1,23 +1,29 @@
 /**
  * The executor against the sandbox over real HTTP: the catalogue and the sandbox were written from
- * the spec independently, so every operation succeeding here checks both. Also the rules a scripted
+ * the spec independently, so every operation succeeding here checks both, and every request and answer
+ * is checked against the OpenAPI document generated from the catalogue. Also the rules a scripted
  * transport cannot prove end to end: faults never duplicate a send, pagination equals a sequential walk.
  */
 import { ChatMessagingError, Executor, OPERATIONS, operationId, pacingKey, type DownloadedFile } from '../../api';
 import { startSandbox } from '../../sandbox';
 import { fetchTransport, realTiming } from '../support/fetch-transport';
+import { checkedTransport } from '../support/openapi-check';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const FAST = { paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, webhookRetryMs: 20, seed: 11 };
 
+/** Every request these tests make, and every answer, is checked against the generated OpenAPI document. */
+const openApiFindings: string[] = [];
+afterAll(() => expect([...new Set(openApiFindings)]).toEqual([]));
+
 function executorFor(sandbox: Sandbox, extra: Partial<ConstructorParameters<typeof Executor>[0]> = {}) {
 	return new Executor({
 		baseUrl: `${sandbox.url}/`,
-		transport: fetchTransport,
 		timing: realTiming,
 		token: sandbox.tokens[0],
 		retry: { baseDelayMs: 20 },
 		...extra,
+		transport: checkedTransport(extra.transport ?? fetchTransport, openApiFindings),
 	});
 }
 
@@ -199,39 +205,41 @@ describe.each([
 	['empty pages answered 404 (--empty-list-404)', { emptyList404: true }],
 ])('pagination against the sandbox, %s', (_, variant) => {
 	let sandbox: Sandbox;
-	const pages: string[] = [];
-	const recording = (extra: Partial<ConstructorParameters<typeof Executor>[0]> = {}) =>
-		executorFor(sandbox, {
+	/** An executor recording the query of every page it asks for, in its own list (stragglers of others stay out). */
+	const recording = (extra: Partial<ConstructorParameters<typeof Executor>[0]> = {}) => {
+		const pages: string[] = [];
+		const executor = executorFor(sandbox, {
 			transport: async (request) => {
 				pages.push(new URL(request.url).search);
 				return fetchTransport(request);
 			},
 			...extra,
 		});
+		return Object.assign(executor, { pages });
+	};
 	beforeAll(async () => {
 		sandbox = await startSandbox({ ...FAST, chats: 130, tokens: ['pages-token'], ...variant });
 	});
 	afterAll(() => sandbox.stop());
-	beforeEach(() => pages.splice(0));
 
 	it.each([1, 4, 8])(
 		'walks all 130 chats in sequential order with a window of %d, asking at most window - 1 pages past the end',
 		async (window) => {
 			const sequential = (await recording({ pageConcurrency: 1 }).run('chat:getAll', {})) as Array<{ id: number }>;
-			pages.splice(0);
-			const walked = (await recording({ pageConcurrency: window }).run('chat:getAll', {})) as Array<{ id: number }>;
+			const windowed = recording({ pageConcurrency: window });
+			const walked = (await windowed.run('chat:getAll', {})) as Array<{ id: number }>;
 			expect(sequential).toHaveLength(130);
 			expect(walked.map((chat) => chat.id)).toEqual(sequential.map((chat) => chat.id));
-			expect(pages.length - 3).toBeLessThanOrEqual(window - 1);
+			expect(windowed.pages.length - 3).toBeLessThanOrEqual(window - 1);
 		},
 	);
 
 	it('honours a limit, asking only the pages it needs', async () => {
 		const all = (await recording().run('chat:getAll', {})) as Array<{ id: number }>;
-		pages.splice(0);
-		const limited = (await recording().run('chat:getAll', {}, { returnAll: false, limit: 57 })) as Array<{ id: number }>;
+		const limiting = recording();
+		const limited = (await limiting.run('chat:getAll', {}, { returnAll: false, limit: 57 })) as Array<{ id: number }>;
 		expect(limited.map((chat) => chat.id)).toEqual(all.slice(0, 57).map((chat) => chat.id));
-		expect(pages).toHaveLength(2);
+		expect(limiting.pages).toHaveLength(2);
 	});
 
 	it("a filter that matches nothing gives 0 items for chats, files and a chat's messages", async () => {
