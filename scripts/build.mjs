@@ -52,8 +52,6 @@ cpSync(join(root, 'LICENSE'), join(sandboxDir, 'LICENSE'));
 if (existsSync(join(sandboxDir, 'cli.js'))) chmodSync(join(sandboxDir, 'cli.js'), 0o755);
 
 // The Node-RED package is assembled by its own step (editor HTML generated from the catalogue).
-if (existsSync(join(root, 'scripts', 'build-node-red.mjs'))) {
-	execFileSync(process.execPath, [join(root, 'scripts', 'build-node-red.mjs')], { stdio: 'inherit' });
-}
+execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-node-red.ts')], { stdio: 'inherit' });
 mkdirSync(dist, { recursive: true });
 console.log('built dist/ (n8n), dist/node-red, dist/sandbox');

@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { RESOURCES } from '../../api';
+import { LIST_DEFAULTS, RESOURCES } from '../../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../../api';
 
 /** Collection that holds an operation's optional fields. */
@@ -105,23 +105,23 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 	}
 }
 
-/** The resource and the operation each resource opens with in the editor. */
-const DEFAULT_RESOURCE: string = RESOURCES[0].key;
+/** The operation each resource opens with in the editor (the first resource opens the node). */
 const firstOperation = (resource: ResourceDescriptor): string => resource.operations[0].operation;
 
-function resourceParameter(): INodeProperties {
+function resourceParameter(resources: readonly ResourceDescriptor[]): INodeProperties {
+	const firstResource = resources[0].key;
 	return {
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: RESOURCES.map((resource) => ({ name: resource.name, value: resource.key, description: resource.description })),
-		default: DEFAULT_RESOURCE,
+		options: resources.map((resource) => ({ name: resource.name, value: resource.key, description: resource.description })),
+		default: firstResource,
 	};
 }
 
-function operationParameters(): INodeProperties[] {
-	return RESOURCES.map((resource) => ({
+function operationParameters(resources: readonly ResourceDescriptor[]): INodeProperties[] {
+	return resources.map((resource) => ({
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
@@ -201,25 +201,31 @@ function sendParameters(op: OperationDescriptor): INodeProperties[] {
 	];
 }
 
+/** Return All and Limit, described like catalogue fields so their defaults come from LIST_DEFAULTS. */
+const LIST_FIELDS: Record<keyof typeof LIST_DEFAULTS, FieldDescriptor> = {
+	returnAll: {
+		name: 'returnAll',
+		displayName: 'Return All',
+		kind: 'boolean',
+		in: 'query',
+		default: LIST_DEFAULTS.returnAll,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	limit: {
+		name: 'limit',
+		displayName: 'Limit',
+		kind: 'integer',
+		in: 'query',
+		min: 1,
+		default: LIST_DEFAULTS.limit,
+		description: 'Max number of results to return',
+	},
+};
+
 function listParameters(op: OperationDescriptor): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: show(op),
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...show(op).show, returnAll: [false] } },
-		},
+		{ ...fieldParameter(LIST_FIELDS.returnAll, false), displayOptions: show(op) },
+		{ ...fieldParameter(LIST_FIELDS.limit, false), displayOptions: { show: { ...show(op).show, returnAll: [false] } } },
 	];
 }
 
@@ -273,11 +279,14 @@ function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
 	return parameters;
 }
 
-/** Every parameter of the action node: resource, operation, then each operation's fields. */
-export function buildProperties(): INodeProperties[] {
+/**
+ * Every parameter of the action node: resource, operation, then each operation's fields. Takes the
+ * catalogue as an argument so a test can show that one more descriptor is all a new endpoint needs.
+ */
+export function buildProperties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
 	return [
-		resourceParameter(),
-		...operationParameters(),
-		...RESOURCES.flatMap((resource) => resource.operations.flatMap((op) => operationFieldParameters(op))),
+		resourceParameter(resources),
+		...operationParameters(resources),
+		...resources.flatMap((resource) => resource.operations.flatMap((op) => operationFieldParameters(op))),
 	];
 }
