@@ -120,23 +120,34 @@ export function descriptionsByVersion(node: INodeType | IVersionedNodeType): Arr
 	return versions.map((version) => [version, node.description]);
 }
 
+interface PackageJson {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+}
+const packageJson = (): PackageJson => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+/** Every n8n node the package declares, at every version it serves. */
+export function n8nNodes(): Array<{ type: string; name: string; version: number; description: INodeTypeDescription }> {
+	const pkg = packageJson();
+	return packageClasses<INodeType | IVersionedNodeType>(pkg.n8n.nodes).flatMap((node) =>
+		descriptionsByVersion(node).map(([version, description]) => ({
+			type: `${pkg.name}.${node.description.name}`,
+			name: node.description.name,
+			version,
+			description,
+		})),
+	);
+}
+
 /** `replacements`: node name → properties to use instead of the description's (a test's catalogue). */
 function n8nContract(replacements: Record<string, INodeProperties[]> = {}): N8nContract {
-	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-		name: string;
-		n8n: { nodes: string[]; credentials: string[] };
-	};
 	const contract: N8nContract = { nodes: {}, credentials: {} };
-	for (const node of packageClasses<INodeType | IVersionedNodeType>(pkg.n8n.nodes)) {
-		const versions: Record<string, ParameterContract[]> = {};
-		let credentials: string[] = [];
-		for (const [version, description] of descriptionsByVersion(node)) {
-			versions[version] = (replacements[description.name] ?? description.properties).map(parameterContract);
-			credentials = (description.credentials ?? []).map((credential) => credential.name);
-		}
-		contract.nodes[`${pkg.name}.${node.description.name}`] = { versions, credentials };
+	for (const { type, version, description } of n8nNodes()) {
+		const node = (contract.nodes[type] ??= { versions: {}, credentials: [] });
+		node.versions[version] = (replacements[description.name] ?? description.properties).map(parameterContract);
+		node.credentials = (description.credentials ?? []).map((credential) => credential.name);
 	}
-	for (const credential of packageClasses<ICredentialType>(pkg.n8n.credentials)) {
+	for (const credential of packageClasses<ICredentialType>(packageJson().n8n.credentials)) {
 		contract.credentials[credential.name] = credential.properties.map(parameterContract);
 	}
 	return contract;

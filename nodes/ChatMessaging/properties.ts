@@ -55,9 +55,17 @@ export function binaryField(op: OperationDescriptor): FieldDescriptor | undefine
 
 const show = (op: OperationDescriptor) => ({ show: { resource: [op.resource], operation: [op.operation] } });
 
+/** n8n's description style: a single sentence has no final period, several end with one. */
+function n8nText(text: string): string {
+	const trimmed = text.replace(/\.$/, '');
+	return text.replace('e.g.', '').split('. ').length > 1 ? `${trimmed}.` : trimmed;
+}
+
+/** n8n lists options alphabetically; the catalogue's order stays the default (the first one). */
+const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
+
 function hint(field: FieldDescriptor): string {
-	if (field.kind === 'stringList') return `${field.description} (comma-separated)`;
-	return field.description;
+	return n8nText(field.kind === 'stringList' ? `${field.description} (comma-separated)` : field.description);
 }
 
 /** A field as an n8n parameter of the matching type, without display options. */
@@ -88,9 +96,15 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 			const options: INodePropertyOptions[] = (field.options ?? []).map((option) => ({
 				name: option.name,
 				value: option.value,
-				...(option.description ? { description: option.description } : {}),
+				...(option.description ? { description: n8nText(option.description) } : {}),
 			}));
-			return { ...base, type: 'options', options, default: typeof field.default === 'string' ? field.default : (options[0]?.value ?? '') };
+			const firstValue = options[0]?.value ?? '';
+			return {
+				...base,
+				type: 'options',
+				options: options.sort(byName),
+				default: typeof field.default === 'string' ? field.default : firstValue,
+			};
 		}
 		case 'text':
 			return { ...base, type: 'string', typeOptions: { rows: 4 }, default: typeof field.default === 'string' ? field.default : '' };
@@ -115,7 +129,9 @@ function resourceParameter(resources: readonly ResourceDescriptor[]): INodePrope
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: resources.map((resource) => ({ name: resource.name, value: resource.key, description: resource.description })),
+		options: resources
+			.map((resource) => ({ name: resource.name, value: resource.key, description: n8nText(resource.description) }))
+			.sort(byName),
 		default: firstResource,
 	};
 }
@@ -127,12 +143,9 @@ function operationParameters(resources: readonly ResourceDescriptor[]): INodePro
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.key] } },
-		options: resource.operations.map((op) => ({
-			name: op.name,
-			value: op.operation,
-			action: op.action,
-			description: op.description,
-		})),
+		options: resource.operations
+			.map((op) => ({ name: op.name, value: op.operation, action: op.action, description: n8nText(op.description) }))
+			.sort(byName),
 		default: firstOperation(resource),
 	}));
 }
