@@ -21,7 +21,7 @@ export function field(
 export const pathId = (name: string, displayName: string, kind: FieldKind, description: string): FieldDescriptor =>
 	field('path', name, displayName, kind, description, { required: true, ...(kind === 'integer' ? { min: 1 } : {}) });
 
-export const chatId = pathId('chat_id', 'Chat ID', 'integer', 'Identifier of the chat (the `id` of a chat record)');
+export const chatId = pathId('chat_id', 'Chat ID', 'integer', 'ID of the chat (the ID field of its chat record)');
 export const messageUid = pathId('message_uid', 'Message UID', 'string', 'UID of the message, as returned when it was sent');
 export const fileUid = pathId('uid', 'File UID', 'string', 'UID of the file');
 export const webhookId = pathId('id', 'Webhook ID', 'integer', 'Identifier of the webhook subscription');

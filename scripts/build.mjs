@@ -17,6 +17,9 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 	stdio: 'inherit',
 });
 
+// The n8n parameters as literals, for the node-parameter lint rules (eslint.config.mjs).
+execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'n8n-descriptions.ts')], { stdio: 'inherit' });
+
 // n8n reads icons (light and dark) relative to the compiled node and credential files.
 for (const dir of [join(dist, 'nodes', 'ChatMessaging'), join(dist, 'nodes', 'ChatMessagingTrigger'), join(dist, 'credentials')]) {
 	for (const icon of ['chat-messaging.svg', 'chat-messaging.dark.svg']) {
@@ -67,8 +70,6 @@ for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE']) {
 }
 
 // The Node-RED package is assembled by its own step (editor HTML generated from the catalogue).
-if (existsSync(join(root, 'scripts', 'build-node-red.mjs'))) {
-	execFileSync(process.execPath, [join(root, 'scripts', 'build-node-red.mjs')], { stdio: 'inherit' });
-}
+execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-node-red.ts')], { stdio: 'inherit' });
 mkdirSync(dist, { recursive: true });
 console.log('built dist/ (n8n), dist/node-red, dist/sandbox');

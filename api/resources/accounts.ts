@@ -10,7 +10,7 @@ export const accountResource: ResourceDescriptor = {
 			resource: 'account',
 			operation: 'getAll',
 			name: 'Get Many',
-			action: 'Get many chat-app accounts',
+			action: 'Get many chat app accounts',
 			description: 'List the connected chat-app accounts',
 			method: 'GET',
 			path: '/chatapp_accounts',

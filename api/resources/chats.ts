@@ -54,7 +54,7 @@ export const chatResource: ResourceDescriptor = {
 					'stringList',
 					'Chats belonging to any of these accounts (wid values such as 123@c.us)',
 				),
-				field('query', 'group', 'Group Chats', 'boolean', 'True: group chats only; false: direct chats only'),
+				field('query', 'group', 'Group Chats', 'boolean', 'Whether to list group chats only (true) or direct chats only (false)'),
 				field('query', 'responsible', 'Responsible Emails', 'stringList', 'Chats assigned to any of these team members'),
 				field(
 					'query',
@@ -70,9 +70,15 @@ export const chatResource: ResourceDescriptor = {
 					'phoneFilter',
 					'One number, direct chats only. With a leading + the match is exact; otherwise leading zeroes are dropped and it matches part of the phone',
 				),
-				field('query', 'read', 'Read', 'boolean', 'True: read chats; false: unread chats'),
-				field('query', 'closed', 'Closed', 'boolean', 'True: closed chats; false: open chats'),
-				field('query', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Filter by the AI auto-response flag'),
+				field('query', 'read', 'Read', 'boolean', 'Whether to list read chats (true) or unread chats (false)'),
+				field('query', 'closed', 'Closed', 'boolean', 'Whether to list closed chats (true) or open chats (false)'),
+				field(
+					'query',
+					'ai_autoresponse_enabled',
+					'AI Auto-Response Enabled',
+					'boolean',
+					'Whether to list chats with the AI auto-response on (true) or off (false)',
+				),
 				field('query', 'created_after', 'Created After', 'dateTime', 'Chats created after this time'),
 				field('query', 'created_before', 'Created Before', 'dateTime', 'Chats created before this time'),
 				page,
@@ -104,10 +110,10 @@ export const chatResource: ResourceDescriptor = {
 				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', {
 					allowEmpty: true,
 				}),
-				field('body', 'closed', 'Closed', 'boolean', 'True closes the chat, false reopens it'),
-				field('body', 'read', 'Read', 'boolean', 'Marks the chat read or unread'),
+				field('body', 'closed', 'Closed', 'boolean', 'Whether the chat is closed: true closes it, false reopens it'),
+				field('body', 'read', 'Read', 'boolean', 'Whether the chat is marked read (true) or unread (false)'),
 				field('body', 'name', 'Name', 'string', 'New name; must be unique in the workspace'),
-				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Enables or disables the AI auto-response'),
+				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Whether the AI auto-response is on for the chat'),
 			],
 		},
 		{ ...chatUpdate('close', 'Close', 'Close a chat', 'Close the chat (PATCH closed: true)', [], { closed: true }), destructive: true },
@@ -122,7 +128,7 @@ export const chatResource: ResourceDescriptor = {
 		chatUpdate(
 			'setAiAutoresponse',
 			'Set AI Auto-Response',
-			'Switch the AI auto-response of a chat',
+			'Switch the AI autoresponse of a chat on or off',
 			'Enable or disable the AI agent auto-response for the chat',
 			[
 				field('body', 'ai_autoresponse_enabled', 'AI Auto-Response Enabled', 'boolean', 'Whether the AI agent answers automatically', {

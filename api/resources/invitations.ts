@@ -26,8 +26,8 @@ export const invitationResource: ResourceDescriptor = {
 			effect: 'create',
 			fields: [
 				field('body', 'email', 'Email', 'email', 'Email address of the person to invite', { required: true }),
-				field('body', 'first_name', 'First Name', 'string', 'First name'),
-				field('body', 'last_name', 'Last Name', 'string', 'Last name'),
+				field('body', 'first_name', 'First Name', 'string', 'First name of the person to invite'),
+				field('body', 'last_name', 'Last Name', 'string', 'Last name of the person to invite'),
 				field('body', 'team_title', 'Team', 'string', 'Team to join; the service uses "Default team" when empty'),
 				field('body', 'role', 'Role', 'options', 'Role of the new member', { options: ROLES, default: 'teammate' }),
 			],

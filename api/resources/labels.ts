@@ -33,7 +33,7 @@ export const labelResource: ResourceDescriptor = {
 			resource: 'label',
 			operation: 'add',
 			name: 'Add (Keep Existing)',
-			action: 'Add labels to a chat, keeping existing ones',
+			action: 'Add labels to a chat and keep existing ones',
 			description: 'Adds the labels and keeps the ones the chat already has (PUT)',
 			method: 'PUT',
 			path: '/chats/{chat_id}/labels',

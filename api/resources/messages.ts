@@ -89,7 +89,7 @@ export const messageResource: ResourceDescriptor = {
 			'Send by chat-app JID (groups, technical integrations)',
 			'/messages/to_jid',
 			[
-				field('body', 'jid', 'JID', 'jid', 'Chat-app identifier <id>@<server>, e.g. 4915112345678@c.us or a group JID', {
+				field('body', 'jid', 'JID', 'jid', 'Chat-app identifier (number@server), e.g. 4915112345678@c.us or a group JID', {
 					required: true,
 					placeholder: '4915112345678@c.us',
 				}),
@@ -123,7 +123,7 @@ export const messageResource: ResourceDescriptor = {
 		{
 			resource: 'message',
 			operation: 'getAll',
-			name: 'Get Many in Chat',
+			name: 'Get Many',
 			action: 'Get many messages of a chat',
 			description: 'The message history of a chat, newest first',
 			method: 'GET',
@@ -133,7 +133,13 @@ export const messageResource: ResourceDescriptor = {
 			pagination: { itemsKey: 'messages', pageParam: 'page', parent: 'chat:get' },
 			fields: [
 				chatId,
-				field('query', 'from_me', 'From Me', 'boolean', 'True: only messages the workspace sent; false: only received ones'),
+				field(
+					'query',
+					'from_me',
+					'From Me',
+					'boolean',
+					'Whether to list only messages the workspace sent (true) or only received ones (false)',
+				),
 				field('query', 'after', 'After', 'dateTime', 'Only messages after this time'),
 				field('query', 'before', 'Before', 'dateTime', 'Only messages before this time'),
 				field('query', 'after_message', 'After Message UID', 'string', 'Only messages newer than this message'),

@@ -1,6 +1,6 @@
 /*
  * Editor side of the Chat Messaging nodes (runs in the Node-RED editor, in the browser).
- * scripts/build-node-red.mjs puts this file into nodes-red/index.html after the catalogue metadata
+ * scripts/node-red-editor.ts puts this file into nodes-red/index.html after the catalogue metadata
  * (`CHAT_MESSAGING_CATALOGUE`, generated from api/) and the edit templates it generated from it.
  * Plain ES2017 and jQuery only: the editor loads it as an inline script, without a bundler.
  */
@@ -150,9 +150,10 @@
 			},
 			outputMode: { value: 'array' },
 			payloadFields: { value: false },
-			returnAll: { value: true },
+			// LIST_DEFAULTS of api/defaults.ts, as n8n shows them; saved flows keep the value they hold.
+			returnAll: { value: CATALOGUE.listDefaults.returnAll },
 			limit: {
-				value: 50,
+				value: CATALOGUE.listDefaults.limit,
 				validate: function (v) {
 					return v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1';
 				},

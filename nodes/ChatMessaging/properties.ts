@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { RESOURCES } from '../../api';
+import { LIST_DEFAULTS, RESOURCES } from '../../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../../api';
 
 /** Collection that holds an operation's optional fields. */
@@ -55,9 +55,17 @@ export function binaryField(op: OperationDescriptor): FieldDescriptor | undefine
 
 const show = (op: OperationDescriptor) => ({ show: { resource: [op.resource], operation: [op.operation] } });
 
+/** n8n's description style: a single sentence has no final period, several end with one. */
+function n8nText(text: string): string {
+	const trimmed = text.replace(/\.$/, '');
+	return text.replace('e.g.', '').split('. ').length > 1 ? `${trimmed}.` : trimmed;
+}
+
+/** n8n lists options alphabetically; the catalogue's order stays the default (the first one). */
+const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
+
 function hint(field: FieldDescriptor): string {
-	if (field.kind === 'stringList') return `${field.description} (comma-separated)`;
-	return field.description;
+	return n8nText(field.kind === 'stringList' ? `${field.description} (comma-separated)` : field.description);
 }
 
 /** A field as an n8n parameter of the matching type, without display options. */
@@ -88,9 +96,15 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 			const options: INodePropertyOptions[] = (field.options ?? []).map((option) => ({
 				name: option.name,
 				value: option.value,
-				...(option.description ? { description: option.description } : {}),
+				...(option.description ? { description: n8nText(option.description) } : {}),
 			}));
-			return { ...base, type: 'options', options, default: typeof field.default === 'string' ? field.default : (options[0]?.value ?? '') };
+			const firstValue = options[0]?.value ?? '';
+			return {
+				...base,
+				type: 'options',
+				options: options.sort(byName),
+				default: typeof field.default === 'string' ? field.default : firstValue,
+			};
 		}
 		case 'text':
 			return { ...base, type: 'string', typeOptions: { rows: 4 }, default: typeof field.default === 'string' ? field.default : '' };
@@ -105,34 +119,33 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 	}
 }
 
-/** The resource and the operation each resource opens with in the editor. */
-const DEFAULT_RESOURCE: string = RESOURCES[0].key;
+/** The operation each resource opens with in the editor (the first resource opens the node). */
 const firstOperation = (resource: ResourceDescriptor): string => resource.operations[0].operation;
 
-function resourceParameter(): INodeProperties {
+function resourceParameter(resources: readonly ResourceDescriptor[]): INodeProperties {
+	const firstResource = resources[0].key;
 	return {
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: RESOURCES.map((resource) => ({ name: resource.name, value: resource.key, description: resource.description })),
-		default: DEFAULT_RESOURCE,
+		options: resources
+			.map((resource) => ({ name: resource.name, value: resource.key, description: n8nText(resource.description) }))
+			.sort(byName),
+		default: firstResource,
 	};
 }
 
-function operationParameters(): INodeProperties[] {
-	return RESOURCES.map((resource) => ({
+function operationParameters(resources: readonly ResourceDescriptor[]): INodeProperties[] {
+	return resources.map((resource) => ({
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.key] } },
-		options: resource.operations.map((op) => ({
-			name: op.name,
-			value: op.operation,
-			action: op.action,
-			description: op.description,
-		})),
+		options: resource.operations
+			.map((op) => ({ name: op.name, value: op.operation, action: op.action, description: n8nText(op.description) }))
+			.sort(byName),
 		default: firstOperation(resource),
 	}));
 }
@@ -201,25 +214,31 @@ function sendParameters(op: OperationDescriptor): INodeProperties[] {
 	];
 }
 
+/** Return All and Limit, described like catalogue fields so their defaults come from LIST_DEFAULTS. */
+const LIST_FIELDS: Record<keyof typeof LIST_DEFAULTS, FieldDescriptor> = {
+	returnAll: {
+		name: 'returnAll',
+		displayName: 'Return All',
+		kind: 'boolean',
+		in: 'query',
+		default: LIST_DEFAULTS.returnAll,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	limit: {
+		name: 'limit',
+		displayName: 'Limit',
+		kind: 'integer',
+		in: 'query',
+		min: 1,
+		default: LIST_DEFAULTS.limit,
+		description: 'Max number of results to return',
+	},
+};
+
 function listParameters(op: OperationDescriptor): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: show(op),
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...show(op).show, returnAll: [false] } },
-		},
+		{ ...fieldParameter(LIST_FIELDS.returnAll, false), displayOptions: show(op) },
+		{ ...fieldParameter(LIST_FIELDS.limit, false), displayOptions: { show: { ...show(op).show, returnAll: [false] } } },
 	];
 }
 
@@ -273,11 +292,14 @@ function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
 	return parameters;
 }
 
-/** Every parameter of the action node: resource, operation, then each operation's fields. */
-export function buildProperties(): INodeProperties[] {
+/**
+ * Every parameter of the action node: resource, operation, then each operation's fields. Takes the
+ * catalogue as an argument so a test can show that one more descriptor is all a new endpoint needs.
+ */
+export function buildProperties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
 	return [
-		resourceParameter(),
-		...operationParameters(),
-		...RESOURCES.flatMap((resource) => resource.operations.flatMap((op) => operationFieldParameters(op))),
+		resourceParameter(resources),
+		...operationParameters(resources),
+		...resources.flatMap((resource) => resource.operations.flatMap((op) => operationFieldParameters(op))),
 	];
 }

@@ -38,20 +38,28 @@ describe('action node description', () => {
 		expect(action.credentials).toEqual([{ name: 'chatMessagingApi', required: true }]);
 	});
 
-	it('offers every resource and, per resource, every catalogue operation with its action text', () => {
+	it('offers every resource and, per resource, every catalogue operation with its action text, listed alphabetically', () => {
+		const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 		const resource = named(action.properties, 'resource')[0];
-		expect((resource.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(RESOURCES.map((r) => r.key));
+		expect((resource.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(
+			[...RESOURCES].sort(byName).map((r) => r.key),
+		);
+		// The catalogue's first resource and operations open the node, wherever they are listed.
+		expect(resource.default).toBe(RESOURCES[0].key);
 		for (const descriptor of RESOURCES) {
 			const operation = action.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(descriptor.key));
 			const options = operation?.options as INodePropertyOptions[];
-			expect(options.map((option) => [option.value, option.action])).toEqual(descriptor.operations.map((op) => [op.operation, op.action]));
+			expect(options.map((option) => [option.value, option.action])).toEqual(
+				[...descriptor.operations].sort(byName).map((op) => [op.operation, op.action]),
+			);
+			expect(operation?.default).toBe(descriptor.operations[0].operation);
 		}
 		const labels = action.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('label'));
 		expect((labels?.options as INodePropertyOptions[]).map((option) => option.name)).toEqual([
-			'Get',
 			'Add (Keep Existing)',
-			'Replace All',
+			'Get',
 			'Remove',
+			'Replace All',
 		]);
 	});
 

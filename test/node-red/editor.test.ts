@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
+import { LIST_DEFAULTS } from '../../api';
+
 type Definition = Record<string, any>;
 const html = readFileSync(join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'index.html'), 'utf8');
 const definitions: Record<string, Definition> = {};
@@ -68,4 +70,10 @@ test('labels name the operation unless the node has a name', () => {
 	expect(action.label.call({ resource: 'chat', operation: 'close' })).toBe('Close a chat');
 	expect(action.label.call({ resource: 'chat', operation: 'close', name: 'Done' })).toBe('Done');
 	expect(definitions['chat-messaging-event']!.label.call({ events: ['chat:created'] })).toBe('chat:created');
+});
+
+test('lists start with the shared LIST_DEFAULTS, as in n8n (up to 50 items, not every page)', () => {
+	expect(action.defaults.returnAll.value).toBe(LIST_DEFAULTS.returnAll);
+	expect(action.defaults.limit.value).toBe(LIST_DEFAULTS.limit);
+	expect(LIST_DEFAULTS.returnAll).toBe(false);
 });

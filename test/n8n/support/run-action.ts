@@ -1,5 +1,5 @@
 /** Runs the action node through n8n's execute contract against a sandbox, over real HTTP. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { ChatMessaging } from '../../../nodes/ChatMessaging/ChatMessaging.node';
 import { createExecuteContext, type Credentials, type RecordedRequest } from './n8n-context';
@@ -15,6 +15,8 @@ export interface ActionOptions {
 	continueOnFail?: boolean;
 	timeZone?: string;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	/** The node type to run (one version of a versioned node); today's node by default. */
+	nodeType?: INodeType;
 }
 
 const node = new ChatMessaging();
@@ -27,8 +29,9 @@ export async function runAction(
 	parameters: Record<string, unknown> | ((itemIndex: number) => Record<string, unknown>),
 	options: ActionOptions = {},
 ): Promise<ActionRun> {
-	const { context, requests } = createExecuteContext({ properties: node.description.properties, credentials, parameters, ...options });
-	const output = await node.execute.call(context as unknown as IExecuteFunctions);
+	const nodeType = options.nodeType ?? node;
+	const { context, requests } = createExecuteContext({ properties: nodeType.description.properties, credentials, parameters, ...options });
+	const output = (await nodeType.execute!.call(context as unknown as IExecuteFunctions)) as INodeExecutionData[][];
 	const items = output[0];
 	const first = typeof parameters === 'function' ? parameters(0) : parameters;
 	if (!items.some((item) => 'error' in item.json)) coveredOperations.add(`${String(first.resource)}:${String(first.operation)}`);

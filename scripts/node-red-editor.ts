@@ -1,44 +1,37 @@
-#!/usr/bin/env node
-// Assembles dist/node-red/, the @chat-messaging/node-red-chat-messaging package, after scripts/build.mjs
-// compiled everything with tsc:
-//   api/, nodes-red/          the compiled runtime (copied side by side so `../api` imports keep working)
-//   nodes-red/index.html      the editor, generated here from the catalogue (no runtime fetch)
-//   nodes-red/icons/          the palette icon
-//   examples/, README.md, LICENSE, package.json
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/**
+ * The Node-RED editor file (nodes-red/index.html), generated from the operation catalogue: the
+ * catalogue metadata the editor script reads, the edit templates and the help. A function of the
+ * catalogue, so a descriptor added in api/resources (or a fixture one in a test) appears here with no
+ * other edit; scripts/build-node-red.ts writes the real one and the UI contract reads it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
-const out = join(dist, 'node-red');
-const source = join(root, 'nodes-red');
-const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+import { EVENT_TYPES, JID_PATTERN, LIST_DEFAULTS, PHONE_PATTERN, RESOURCES, operationId } from '../api';
+import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
 
-const PACKAGE_NAME = '@chat-messaging/node-red-chat-messaging';
-const CATEGORY = 'chat messaging';
+export const CATEGORY = 'chat messaging';
 
-for (const compiled of ['api', 'nodes-red']) {
-	if (!existsSync(join(dist, compiled, 'index.js')))
-		throw new Error(`dist/${compiled}/index.js is missing: run scripts/build.mjs (tsc) first`);
-}
-const api = createRequire(import.meta.url)(join(dist, 'api', 'index.js'));
-
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-cpSync(join(dist, 'api'), join(out, 'api'), { recursive: true });
-cpSync(join(dist, 'nodes-red'), join(out, 'nodes-red'), { recursive: true });
-cpSync(join(source, 'icons'), join(out, 'nodes-red', 'icons'), { recursive: true });
-cpSync(join(source, 'examples'), join(out, 'examples'), { recursive: true });
-cpSync(join(source, 'README.md'), join(out, 'README.md'));
-cpSync(join(root, 'LICENSE'), join(out, 'LICENSE'));
+/** Choices of the action and event nodes' own settings: saved flows hold these values (UI contract). */
+export const CHOICES = {
+	outputMode: [
+		{ value: 'array', name: 'one message with the whole list' },
+		{ value: 'split', name: 'one message per item' },
+	],
+	waitFor: [
+		{ value: '', name: 'do not wait (result: queued)' },
+		{ value: 'sent', name: 'sent' },
+		{ value: 'delivered', name: 'delivered' },
+		{ value: 'read', name: 'read' },
+	],
+	events: EVENT_TYPES.map((event) => ({ value: event.value, name: event.name })),
+};
 
 // ---------------------------------------------------------------------------------------------
 // The catalogue metadata the editor needs, embedded as JSON.
 
 /** Validation hints per field kind: the same rules api/validation.ts enforces at run time. */
-const HINTS = {
+const HINTS: Record<string, string> = {
 	phone: 'international format with country code, digits only, optional leading + (no spaces, dashes or brackets)',
 	phoneFilter: 'digits with an optional leading +',
 	jid: '<id>@<server>, e.g. 4915112345678@c.us',
@@ -52,70 +45,77 @@ const HINTS = {
 	binary: 'a Buffer, or {data: Buffer, filename, mimeType}',
 };
 const PATTERNS = {
-	phone: api.PHONE_PATTERN.source,
+	phone: PHONE_PATTERN.source,
 	phoneFilter: '^\\+?\\d{1,15}$',
-	jid: api.JID_PATTERN.source,
-	wid: api.JID_PATTERN.source,
+	jid: JID_PATTERN.source,
+	wid: JID_PATTERN.source,
 	email: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
 };
 
-const catalogue = {
-	category: CATEGORY,
-	hints: HINTS,
-	patterns: PATTERNS,
-	eventTypes: api.EVENT_TYPES,
-	resources: api.RESOURCES.map((resource) => ({
-		key: resource.key,
-		name: resource.name,
-		description: resource.description,
-		operations: resource.operations.map((op) => ({
-			id: api.operationId(op),
-			resource: op.resource,
-			operation: op.operation,
-			name: op.name,
-			action: op.action,
-			description: op.description,
-			method: op.method,
-			path: op.path,
-			effect: op.effect,
-			paginated: !!op.pagination,
-			sendsMessage: !!op.sendsMessage,
-			requireOneOf: op.requireOneOf,
-			fields: op.fields.map((field) => ({
-				name: field.name,
-				displayName: field.displayName,
-				kind: field.kind,
-				in: field.in,
-				required: !!field.required,
-				default: field.default,
-				options: field.options,
-				allowEmpty: field.allowEmpty,
-				min: field.min,
-				max: field.max,
-				description: field.description,
-				placeholder: field.placeholder,
+/** What the editor script reads as `window.CHAT_MESSAGING_CATALOGUE`. */
+export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOURCES) {
+	return {
+		category: CATEGORY,
+		listDefaults: LIST_DEFAULTS,
+		choices: CHOICES,
+		hints: HINTS,
+		patterns: PATTERNS,
+		resources: resources.map((resource) => ({
+			key: resource.key,
+			name: resource.name,
+			description: resource.description,
+			operations: resource.operations.map((op) => ({
+				id: operationId(op),
+				resource: op.resource,
+				operation: op.operation,
+				name: op.name,
+				action: op.action,
+				description: op.description,
+				method: op.method,
+				path: op.path,
+				effect: op.effect,
+				paginated: !!op.pagination,
+				sendsMessage: !!op.sendsMessage,
+				requireOneOf: op.requireOneOf,
+				fields: op.fields.map((field) => ({
+					name: field.name,
+					displayName: field.displayName,
+					kind: field.kind,
+					in: field.in,
+					required: !!field.required,
+					default: field.default,
+					options: field.options,
+					allowEmpty: field.allowEmpty,
+					min: field.min,
+					max: field.max,
+					description: field.description,
+					placeholder: field.placeholder,
+				})),
 			})),
 		})),
-	})),
-};
+	};
+}
 
 // ---------------------------------------------------------------------------------------------
 // HTML helpers.
 
-const escapeHtml = (text) =>
-	String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (text: unknown): string =>
+	String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 /** JSON inside a <script>: `<` escaped so no `</script>` can end it early. */
-const scriptJson = (value) =>
+const scriptJson = (value: unknown): string =>
 	JSON.stringify(value)
 		.replace(/</g, '\\u003c')
 		.replace(/\u2028/g, '\\u2028')
 		.replace(/\u2029/g, '\\u2029');
 
-const rowId = (op, field) => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
+const selectOptions = (choices: ReadonlyArray<{ value: string; name: string }>): string =>
+	choices.map((choice) => `        <option value="${escapeHtml(choice.value)}">${escapeHtml(choice.name)}</option>`).join('\n');
 
-const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+const rowId = (op: OperationDescriptor, field: FieldDescriptor): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
 
-function fieldHint(op, field) {
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+function fieldHint(op: OperationDescriptor, field: FieldDescriptor): string {
 	const parts = [sentence(field.description)];
 	// Phone descriptions already spell out the format; booleans and integers show it in their widget.
 	if (HINTS[field.kind] && !['boolean', 'integer', 'phone'].includes(field.kind)) parts.push(`Format: ${HINTS[field.kind]}.`);
@@ -130,7 +130,7 @@ function fieldHint(op, field) {
 	return parts.join(' ');
 }
 
-function operationRows(op) {
+function operationRows(op: OperationDescriptor): string {
 	const rows = op.fields.map((field) => {
 		const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
 		return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
@@ -140,7 +140,7 @@ function operationRows(op) {
       </div>`;
 	});
 	if (rows.length === 0) rows.push('      <div class="form-row cm-field-help">This operation takes no parameters.</div>');
-	return `    <div class="cm-op" id="cm-op-${op.resource}-${op.operation}" data-operation="${escapeHtml(api.operationId(op))}" style="display:none">\n${rows.join('\n')}\n    </div>`;
+	return `    <div class="cm-op" id="cm-op-${op.resource}-${op.operation}" data-operation="${escapeHtml(operationId(op))}" style="display:none">\n${rows.join('\n')}\n    </div>`;
 }
 
 const STYLE = `<style>
@@ -181,7 +181,7 @@ const NAME_AND_SERVICE_ROWS = `  <div class="form-row">
     <input type="text" id="node-input-config">
   </div>`;
 
-const actionTemplate = `<script type="text/html" data-template-name="chat-messaging">
+const actionTemplate = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-template-name="chat-messaging">
 ${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
     <label for="node-input-resource"><i class="fa fa-cube"></i> Resource</label>
@@ -193,7 +193,7 @@ ${NAME_AND_SERVICE_ROWS}
   </div>
   <div class="form-row form-tips" id="cm-operation-description"></div>
   <div id="cm-operations">
-${api.RESOURCES.flatMap((resource) => resource.operations.map(operationRows)).join('\n')}
+${resources.flatMap((resource) => resource.operations.map(operationRows)).join('\n')}
   </div>
   <div class="form-row">
     <label for="node-input-payloadFields"><i class="fa fa-sign-in"></i> From payload</label>
@@ -205,8 +205,7 @@ ${api.RESOURCES.flatMap((resource) => resource.operations.map(operationRows)).jo
     <div class="form-row">
       <label for="node-input-outputMode"><i class="fa fa-list"></i> Output</label>
       <select id="node-input-outputMode" style="width:70%">
-        <option value="array">one message with the whole list</option>
-        <option value="split">one message per item</option>
+${selectOptions(CHOICES.outputMode)}
       </select>
     </div>
     <div class="cm-paginated-only">
@@ -233,10 +232,7 @@ ${api.RESOURCES.flatMap((resource) => resource.operations.map(operationRows)).jo
     <div class="form-row">
       <label for="node-input-waitFor"><i class="fa fa-hourglass-half"></i> Wait for</label>
       <select id="node-input-waitFor" style="width:70%">
-        <option value="">do not wait (result: queued)</option>
-        <option value="sent">sent</option>
-        <option value="delivered">delivered</option>
-        <option value="read">read</option>
+${selectOptions(CHOICES.waitFor)}
       </select>
     </div>
     <div class="form-row">
@@ -251,10 +247,12 @@ ${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
     <label><i class="fa fa-bell"></i> Events</label>
     <div style="display:inline-block; width:70%">
-${api.EVENT_TYPES.map(
-	(event) =>
-		`      <label style="width:auto; display:block"><input type="checkbox" class="cm-event-type" value="${escapeHtml(event.value)}" style="width:auto; margin:0 6px 0 0">${escapeHtml(event.name)} <code>${escapeHtml(event.value)}</code></label>`,
-).join('\n')}
+${CHOICES.events
+	.map(
+		(event) =>
+			`      <label style="width:auto; display:block"><input type="checkbox" class="cm-event-type" value="${escapeHtml(event.value)}" style="width:auto; margin:0 6px 0 0">${escapeHtml(event.name)} <code>${escapeHtml(event.value)}</code></label>`,
+	)
+	.join('\n')}
     </div>
   </div>
   <div class="form-row">
@@ -270,19 +268,19 @@ ${api.EVENT_TYPES.map(
 // ---------------------------------------------------------------------------------------------
 // Help texts.
 
-function fieldHelp(field) {
-	const type = field.kind === 'options' ? field.options.map((o) => o.value).join(' | ') : field.kind;
+function fieldHelp(field: FieldDescriptor): string {
+	const type = field.kind === 'options' ? (field.options ?? []).map((o) => o.value).join(' | ') : field.kind;
 	return `      <dt${field.required ? '' : ' class="optional"'}>${escapeHtml(field.name)} <span class="property-type">${escapeHtml(type)}</span></dt>
       <dd>${escapeHtml(field.displayName)}: ${escapeHtml(field.description)}</dd>`;
 }
 
-function operationHelp(op) {
+function operationHelp(op: OperationDescriptor): string {
 	const fields = op.fields.length ? `\n    <dl class="message-properties">\n${op.fields.map(fieldHelp).join('\n')}\n    </dl>` : '';
 	return `    <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
     <p>${escapeHtml(op.description)}.</p>${fields}`;
 }
 
-const actionHelp = `<script type="text/html" data-help-name="chat-messaging">
+const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-help-name="chat-messaging">
   <p>Runs one operation of the Chat Messaging Service API: choose a resource and an operation, then fill in its fields.</p>
   <h3>Inputs</h3>
   <dl class="message-properties">
@@ -307,14 +305,10 @@ const actionHelp = `<script type="text/html" data-help-name="chat-messaging">
   The node status shows the code.
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
   <h3>Details</h3>
-${catalogue.resources
+${resources
 	.map(
 		(resource) =>
-			`  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${api.RESOURCES.find(
-				(r) => r.key === resource.key,
-			)
-				.operations.map(operationHelp)
-				.join('\n')}`,
+			`  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${resource.operations.map(operationHelp).join('\n')}`,
 	)
 	.join('\n')}
   <h3>References</h3>
@@ -335,7 +329,7 @@ const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event
   <p>Emits a message for each webhook event of the chosen types.</p>
   <h3>Outputs</h3>
   <dl class="message-properties">
-    <dt>topic <span class="property-type">string</span></dt><dd>The event type: ${api.EVENT_TYPES.map((e) => `<code>${escapeHtml(e.value)}</code>`).join(', ')}.</dd>
+    <dt>topic <span class="property-type">string</span></dt><dd>The event type: ${CHOICES.events.map((e) => `<code>${escapeHtml(e.value)}</code>`).join(', ')}.</dd>
     <dt>payload <span class="property-type">object</span></dt>
     <dd><code>{event_type, chat_id, chat_name, text, message_uid, unattended, raw}</code>; <code>raw</code> is the delivery as received; a value the delivery does not carry is <code>null</code>.
     Both delivery shapes are accepted: <code>{event_type, data: {...}}</code> and <code>{event_type, chat: {...}, message: {...}}</code>.</dd>
@@ -350,45 +344,20 @@ const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event
   <p>The service needs a public HTTPS address: put Node-RED behind a reverse proxy or tunnel and set the Public URL to it.</p>
 </script>`;
 
-const editorScript = readFileSync(join(source, 'editor', 'editor.js'), 'utf8');
-const html = [
-	`<!-- Generated by scripts/build-node-red.mjs from the operation catalogue (api/). Do not edit. -->`,
-	STYLE,
-	`<script type="text/javascript">window.CHAT_MESSAGING_CATALOGUE = ${scriptJson(catalogue)};</script>`,
-	`<script type="text/javascript">\n${editorScript}</script>`,
-	configTemplate,
-	configHelp,
-	actionTemplate,
-	actionHelp,
-	eventTemplate,
-	eventHelp,
-	'',
-].join('\n\n');
-writeFileSync(join(out, 'nodes-red', 'index.html'), html);
-
-// ---------------------------------------------------------------------------------------------
-// package.json
-
-const nodeRedPackage = {
-	name: PACKAGE_NAME,
-	version: rootPackage.version,
-	description: 'Node-RED nodes for the Chat Messaging Service API: every operation, webhook events, and a shared service configuration.',
-	keywords: ['node-red', 'chat', 'messaging', 'webhook', 'chat-messaging'],
-	license: 'MIT',
-	homepage: rootPackage.homepage,
-	repository: rootPackage.repository,
-	bugs: rootPackage.bugs,
-	author: rootPackage.author,
-	engines: { node: '>=20' },
-	'node-red': {
-		version: '>=4.0.0',
-		nodes: { 'chat-messaging': 'nodes-red/index.js' },
-	},
-	dependencies: { axios: rootPackage.devDependencies.axios },
-};
-writeFileSync(join(out, 'package.json'), `${JSON.stringify(nodeRedPackage, null, 2)}\n`);
-
-const examples = readdirSync(join(out, 'examples')).filter((name) => name.endsWith('.json'));
-console.log(
-	`built dist/node-red: ${PACKAGE_NAME}@${nodeRedPackage.version}, ${api.OPERATIONS.length} operations in the editor, ${examples.length} examples`,
-);
+/** The editor file Node-RED serves for the package's nodes (nodes-red/index.html). */
+export function editorHtml(resources: readonly ResourceDescriptor[] = RESOURCES): string {
+	const editorScript = readFileSync(join(__dirname, '..', 'nodes-red', 'editor', 'editor.js'), 'utf8');
+	return [
+		`<!-- Generated by scripts/build-node-red.ts from the operation catalogue (api/). Do not edit. -->`,
+		STYLE,
+		`<script type="text/javascript">window.CHAT_MESSAGING_CATALOGUE = ${scriptJson(editorCatalogue(resources))};</script>`,
+		`<script type="text/javascript">\n${editorScript}</script>`,
+		configTemplate,
+		configHelp,
+		actionTemplate(resources),
+		actionHelp(resources),
+		eventTemplate,
+		eventHelp,
+		'',
+	].join('\n\n');
+}
