@@ -17,6 +17,8 @@ import { build, fail, onStop, ROOT, runtimes, startDemoSandbox, TOKEN, tryInboun
 const EDITOR_PORT = Number(process.env.EDITOR_PORT ?? 1880);
 const PACKAGE_NAME = '@chat-messaging/node-red-chat-messaging';
 const CONFIG_ID = 'demo-sandbox-config';
+/** The editor opens on the first tab: the flow the first thing to try shows at work. */
+const FIRST_TABS = ['react-to-inbound-messages.json', 'label-and-assign-new-chats.json'];
 
 type FlowNode = Record<string, unknown> & { id: string; type: string };
 
@@ -32,7 +34,11 @@ function exampleFlows(sandboxUrl: string, editorUrl: string): FlowNode[] {
 		credentials: { token: TOKEN },
 	};
 	const nodes = [shared];
-	for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+	const rank = (file: string) => (FIRST_TABS.includes(file) ? FIRST_TABS.indexOf(file) : FIRST_TABS.length);
+	const files = readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+	for (const file of files) {
 		for (const node of JSON.parse(readFileSync(join(dir, file), 'utf8')) as FlowNode[]) {
 			if (node.type !== 'chat-messaging-config') nodes.push(node.config ? { ...node, config: CONFIG_ID } : node);
 		}
