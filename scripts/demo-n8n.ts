@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { N8nInstance, freePort, type OwnerAccount } from '../test/e2e/n8n/n8n-instance';
-import { build, fail, onStop, ROOT, runtimes, startDemoSandbox, TOKEN, tryInbound } from './demo-support';
+import { build, ensurePortFree, fail, onStop, ROOT, runtimes, SANDBOX_PORT, startDemoSandbox, TOKEN, tryInbound } from './demo-support';
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const PACKAGE_NAME = '@chat-messaging/n8n-nodes-chat-messaging';
@@ -42,6 +42,8 @@ function installPackage(work: string, userFolder: string): void {
 }
 
 async function main(): Promise<void> {
+	await ensurePortFree(N8N_PORT, 'N8N_PORT');
+	await ensurePortFree(SANDBOX_PORT, 'SANDBOX_PORT');
 	build();
 	console.log('Node 24 and n8n (installed into ~/.cache/chat-messaging the first time: several minutes) ...');
 	const { NODE24_BIN, N8N_BIN } = runtimes('runtimes.sh', {});
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
 	if (imported.code !== 0) fail(`n8n import:workflow failed:\n${imported.stderr}`);
 
 	console.log('starting n8n ...');
-	await n8n.start().catch((error: Error) => fail(`${error.message} (is port ${N8N_PORT} in use? set N8N_PORT)`));
+	await n8n.start().catch((error: Error) => fail(error.message));
 	await n8n.setupOwnerAndApiKey(OWNER);
 	const examples = readdirSync(EXAMPLES)
 		.filter((file) => file.endsWith('.json'))

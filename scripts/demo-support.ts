@@ -3,6 +3,7 @@
  * runtimes in the cache the end-to-end tests fill, the sandbox, and one orderly stop on Ctrl-C.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 
@@ -45,6 +46,16 @@ export function tryInbound(sandboxUrl: string): string {
 		`curl -H 'Authorization: Bearer ${TOKEN}' -H 'Content-Type: application/json' \\`,
 		`       -d '{"phone":"+4915112345678","text":"Hello, I have a question"}' ${sandboxUrl}/_sandbox/incoming`,
 	].join('\n');
+}
+
+/** Refuses a taken port up front: polling it would otherwise find whatever already answers there. */
+export async function ensurePortFree(port: number, variable: string): Promise<void> {
+	const free = await new Promise<boolean>((resolve) => {
+		const probe = createServer();
+		probe.once('error', () => resolve(false));
+		probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+	});
+	if (!free) fail(`port ${port} is in use: stop what holds it or set ${variable}`);
 }
 
 export function fail(message: string): never {

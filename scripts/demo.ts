@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, fail, onStop, ROOT, runtimes, startDemoSandbox, TOKEN, tryInbound } from './demo-support';
+import { build, ensurePortFree, fail, onStop, ROOT, runtimes, SANDBOX_PORT, startDemoSandbox, TOKEN, tryInbound } from './demo-support';
 
 const EDITOR_PORT = Number(process.env.EDITOR_PORT ?? 1880);
 const PACKAGE_NAME = '@chat-messaging/node-red-chat-messaging';
@@ -74,6 +74,8 @@ function createUserDir(): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
+	await ensurePortFree(EDITOR_PORT, 'EDITOR_PORT');
+	await ensurePortFree(SANDBOX_PORT, 'SANDBOX_PORT');
 	build();
 	console.log('Node 24 and Node-RED 5 (installed into ~/.cache/chat-messaging the first time) ...');
 	const { NODE24_BIN, NODE_RED5_DIR } = runtimes('node-red-runtimes.sh', { SKIP_NODE_RED4: '1' });
@@ -110,7 +112,7 @@ async function main(): Promise<void> {
 	void exited.then(async () => {
 		if (stopping) return;
 		await stop();
-		fail(`Node-RED exited (code ${nodeRed.exitCode}); is port ${EDITOR_PORT} in use? (set EDITOR_PORT)`);
+		fail(`Node-RED exited (code ${nodeRed.exitCode})`);
 	});
 
 	for (let waited = 0; ; waited += 200) {
