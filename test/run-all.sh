@@ -2,7 +2,8 @@
 # Runs every test this repository has, installing what they need first:
 #   lint (TypeScript + ESLint + n8n's community-package scanner), the jest suites (real HTTP against
 #   the sandbox), n8n end to end (real n8n 2.x on Node 24), Node-RED end to end (Node-RED 5 on
-#   Node 24 and 4 on Node 20) and the Node-RED editor in a real browser (Debian's Chromium).
+#   Node 24 and 4 on Node 20), the Node-RED editor in a real browser (Debian's Chromium) and the demo
+#   started from a fresh clone (npm run test:demo).
 # Ends with one line "all: N passed, N failed" and exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,7 @@ stage runtimes bash test/e2e/runtimes.sh
 stage build npm run build
 stage lint npm run lint
 CHAT_MESSAGING_SKIP_BUILD=1 stage jest npx jest --ci  # built just above
-for script in test:e2e:n8n test:e2e:node-red test:browser; do
+for script in test:e2e:n8n test:e2e:node-red test:browser test:demo; do
 	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
 done
 

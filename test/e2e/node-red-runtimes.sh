@@ -3,6 +3,7 @@
 # the clone (keyed by version) so that CI's fresh clones and later sessions reuse them:
 #   Node-RED 5 (runs on Node 24, which test/e2e/runtimes.sh provides) and Node-RED 4 (runs on the machine's Node 20).
 # Prints shell assignments (NODE24_BIN, NODE_RED5_DIR, NODE_RED4_DIR) for eval. Idempotent; safe to rerun.
+# SKIP_NODE_RED4=1 leaves Node-RED 4 out (the demo needs Node-RED 5 only).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${CHAT_MESSAGING_CACHE:-$HOME/.cache/chat-messaging}"
@@ -27,8 +28,8 @@ install_node_red() {
 }
 
 NODE_RED5_DIR="$(install_node_red "$NODE_RED5_VERSION")"
-NODE_RED4_DIR="$(install_node_red "$NODE_RED4_VERSION")"
+[ "${SKIP_NODE_RED4:-}" = 1 ] || NODE_RED4_DIR="$(install_node_red "$NODE_RED4_VERSION")"
 
 echo "NODE24_BIN='$NODE24_BIN'"
 echo "NODE_RED5_DIR='$NODE_RED5_DIR'"
-echo "NODE_RED4_DIR='$NODE_RED4_DIR'"
+[ -z "${NODE_RED4_DIR:-}" ] || echo "NODE_RED4_DIR='$NODE_RED4_DIR'"

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -340,4 +340,20 @@ export class Checks {
 		this.failed += other.failed;
 		this.failures.push(...other.failures);
 	}
+}
+
+/**
+ * The example flows an installed package ships (`<userDir>/node_modules/<package>/examples`), each one's config
+ * node replaced by `configId`, the way the demo wires them: every flow on one configuration. Keyed by file name.
+ */
+export async function installedExampleFlows(userDir: string, configId: string): Promise<Record<string, Array<Record<string, unknown>>>> {
+	const dir = path.join(userDir, 'node_modules', PACKAGE_NAME, 'examples');
+	const flows: Record<string, Array<Record<string, unknown>>> = {};
+	for (const file of (await readdir(dir)).filter((name) => name.endsWith('.json')).sort()) {
+		const nodes = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Array<Record<string, unknown>>;
+		flows[file.replace(/\.json$/, '')] = nodes
+			.filter((node) => node.type !== 'chat-messaging-config')
+			.map((node) => (node.config ? { ...node, config: configId } : node));
+	}
+	return flows;
 }

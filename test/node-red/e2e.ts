@@ -18,6 +18,7 @@ import {
 	deployFlows,
 	freePort,
 	httpJson,
+	installedExampleFlows,
 	loadRuntimes,
 	makeTempDir,
 	readTextIfExists,
@@ -438,6 +439,77 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			await phase('redeploy', () => deployFlows(red.url, baseFlow(sandbox.url, publicUrl, token)));
 			await waitFor('no subscriptions left', async () => ((await view.webhooks()).length === 0 ? true : undefined), 10_000);
 		});
+
+		// The example flows the package ships, deployed next to the base flow on its one config node; a tap on
+		// the send example's output records what the flow got back.
+		const examples = await installedExampleFlows(dir, CONFIG_ID);
+		const sendExample = examples['send-attachment-and-wait-for-delivery'] ?? [];
+		const sendNode = sendExample.find((node) => node.type === 'chat-messaging');
+		const examplesDeployed = await checks.check('the example flows deploy on one config node and their event nodes subscribe', async () => {
+			assert(sendNode, `the package ships no send example; examples: ${Object.keys(examples).join(', ')}`);
+			const tap: Json = { ...collector('tap-sent-example', 'sent-example'), z: sendNode.z };
+			const tapped = sendExample.map((node) =>
+				node === sendNode ? { ...node, wires: [[...((node.wires as string[][])[0] ?? []), 'tap-sent-example']] } : node,
+			);
+			const flows = Object.entries(examples).flatMap(([name, nodes]) =>
+				name === 'send-attachment-and-wait-for-delivery' ? [...tapped, tap] : nodes,
+			);
+			await deployFlows(red.url, [...baseFlow(sandbox.url, publicUrl, token), ...flows]);
+			const events = flows.filter((node) => node.type === 'chat-messaging-event').flatMap((node) => node.events as string[]);
+			assertEqual(events.sort(), ['chat:created', 'message:received:new'], 'event types of the examples');
+			await waitFor("the examples' subscriptions", async () => ((await view.webhooks()).length === events.length ? true : undefined));
+		});
+
+		if (examplesDeployed) {
+			await checks.check('examples: a new customer gets the label "new", a teammate and one auto-reply', async () => {
+				const { teammates } = await view.get<{ teammates: Json[] }>('/workspace/teammates');
+				const teammate = teammates.find((member) => member.status === 'active')?.email;
+				assert(teammate, 'the sandbox has no active teammate');
+				const customer = '+4915177' + String(Date.now() % 1_000_000).padStart(6, '0');
+				const incoming = await view.post<Json>('/_sandbox/incoming', { phone: customer, text: 'Hello, a new customer here' });
+				assertEqual(incoming.chat_created, true, 'a new chat');
+				const reply = 'Thanks for your message, we will answer shortly.';
+				const replies = async () =>
+					(await view.get<{ messages: Json[] }>(`/chats/${String(incoming.chat_id)}/messages`)).messages.filter(
+						(m) => m.from_me === true && m.text === reply,
+					).length;
+				await waitFor('the label, the assignment and the reply', async () => {
+					const chat = await view.get<Json>(`/chats/${String(incoming.chat_id)}`);
+					const labelled = (chat.labels as string[]).includes('new') && chat.responsible_email === teammate;
+					return labelled && (await replies()) > 0 ? true : undefined;
+				});
+				await sleep(1000); // a second reply, if one were sent, would show up within this pause
+				assertEqual(await replies(), 1, 'auto-replies');
+			});
+
+			await checks.check('examples: the morning export writes one CSV row per unread chat', async () => {
+				const inject = examples['export-unread-chats-every-morning']?.find((node) => node.type === 'inject');
+				assert(inject && String(inject.crontab).trim() !== '', 'the export example has no scheduled inject');
+				const file = path.join(dir, 'unread-chats.csv');
+				await removeDir(file);
+				const injected = await httpJson('POST', `${red.url}/inject/${String(inject.id)}`);
+				assertEqual(injected.status, 200, `POST /inject status (${injected.text})`);
+				const csv = await waitFor('unread-chats.csv', () => readTextIfExists(file));
+				const [header, ...rows] = csv.trim().split('\n');
+				assertEqual(header, 'id,name,phone,last_message,responsible,labels', 'CSV header');
+				const unread = (await view.allChats()).filter((chat) => chat.read === false).map((chat) => String(chat.id));
+				assertEqual(rows.map((row) => row.split(',')[0]).sort(), unread.sort(), 'chat ids in the CSV (the unread chats)');
+			});
+
+			await checks.check('examples: the send example delivers its message with the attachment, once', async () => {
+				const inject = sendExample.find((node) => node.type === 'inject');
+				assert(inject, 'the send example has no inject node');
+				const injected = await httpJson('POST', `${red.url}/inject/${String(inject.id)}`);
+				assertEqual(injected.status, 200, `POST /inject status (${injected.text})`);
+				const [sent] = await waitFor("the send example's output", async () => (await collected(red))['sent-example']);
+				const payload = sent.payload as Json;
+				assert(['delivered', 'read'].includes(String(payload.status)), `the flow got status ${String(payload.status)}`);
+				const message = await view.get<Json>(`/messages/${String(payload.message_uid)}`);
+				assertEqual([message.has_attachment, message.attachment_filename], [true, 'price-list.pdf'], 'attachment of the message');
+				const history = await view.get<{ messages: Json[] }>(`/chats/${String(message.chat_id)}/messages`);
+				assertEqual(history.messages.filter((m) => m.text === message.text).length, 1, 'copies of the message in the chat');
+			});
+		}
 
 		await checks.check(
 			'stopping Node-RED keeps the subscriptions and their secret; after a restart an inbound message gets in',

@@ -42,6 +42,15 @@ export function freePort(): Promise<number> {
 	});
 }
 
+export interface OwnerAccount {
+	email: string;
+	firstName: string;
+	lastName: string;
+	password: string;
+}
+
+const E2E_OWNER: OwnerAccount = { email: 'owner@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class N8nInstance {
@@ -194,11 +203,11 @@ export class N8nInstance {
 	}
 
 	/** Creates the owner account (cookie session), then an API key for the public API. */
-	async setupOwnerAndApiKey(): Promise<void> {
+	async setupOwnerAndApiKey(account: OwnerAccount = E2E_OWNER): Promise<void> {
 		const owner = await fetch(`${this.baseUrl}/rest/owner/setup`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ email: 'owner@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' }),
+			body: JSON.stringify(account),
 		});
 		if (!owner.ok) throw new Error(`owner setup answered ${owner.status}: ${await owner.text()}`);
 		this.cookie = (owner.headers.getSetCookie?.() ?? []).map((cookie) => cookie.split(';')[0]).join('; ');

@@ -25,6 +25,7 @@ import {
 	TRIGGER_WEBHOOK_ID,
 	WORKFLOW_IDS,
 	credentialExport,
+	exampleWorkflows,
 	workflows,
 } from './workflows';
 
@@ -312,21 +313,18 @@ async function main(): Promise<void> {
 			cliOutputs.push(cli.stdout, cli.stderr);
 			assert(cli.code === 0, `import:credentials failed: ${describeCli(cli)}`);
 			const workflowFile = join(workDir, 'workflows.json');
-			writeFileSync(
-				workflowFile,
-				JSON.stringify(
-					workflows({
-						actionTypeVersion: actionVersion,
-						triggerTypeVersion: triggerVersion,
-						chatId: labelChat.id,
-						phone: sendPhone,
-						text: sendText,
-						labelsToAdd: labelsToAdd.join(', '),
-						labelsReplacement: labelsReplacement.join(','),
-						errorPhones,
-					}),
-				),
-			);
+			const ours = workflows({
+				actionTypeVersion: actionVersion,
+				triggerTypeVersion: triggerVersion,
+				chatId: labelChat.id,
+				phone: sendPhone,
+				text: sendText,
+				labelsToAdd: labelsToAdd.join(', '),
+				labelsReplacement: labelsReplacement.join(','),
+				errorPhones,
+			});
+			// The example workflows users import (nodes/examples), pointed at this run's credential.
+			writeFileSync(workflowFile, JSON.stringify([...ours, ...Object.values(exampleWorkflows())]));
 			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
 			cliOutputs.push(imported.stdout, imported.stderr);
 			assert(imported.code === 0, `import:workflow failed: ${describeCli(imported)}`);
@@ -456,6 +454,58 @@ async function main(): Promise<void> {
 			return 'items 1 and 3 sent, item 2 an error item naming phone';
 		},
 	);
+
+	const examples = exampleWorkflows();
+	await check('(examples) Export unread chats every morning: run now, one CSV row per unread chat', async () => {
+		const { cli, run } = await execute(examples['export-unread-chats-every-morning'].id);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const unread: string[] = [];
+		for (let page = 1; ; page++) {
+			const data = await sandbox<{ chats: SandboxChat[]; has_more_pages: boolean }>('GET', `/chats?read=false&page=${page}`);
+			unread.push(...data.chats.map((chat) => String(chat.id)));
+			if (!data.has_more_pages) break;
+		}
+		assert(unread.length > 0, 'the sandbox has no unread chat to export');
+		const rows = nodeItems(run, 'Columns');
+		assert(
+			equalSets(
+				rows.map((row) => String(row.json.id)),
+				unread,
+			),
+			`rows ${JSON.stringify(rows.map((row) => row.json.id))}, unread chats ${JSON.stringify(unread)}`,
+		);
+		assert(
+			rows.every((row) => Object.keys(row.json).sort().join() === 'id,labels,last_message,name,phone,responsible'),
+			`unexpected columns: ${JSON.stringify(rows[0]?.json)}`,
+		);
+		const [file] = nodeItems(run, 'CSV file') as Array<{
+			binary?: Record<string, { fileName?: string; mimeType?: string; data?: string }>;
+		}>;
+		const csv = file?.binary?.data;
+		assert(
+			csv?.fileName === 'unread-chats.csv' && csv.mimeType === 'text/csv',
+			`the CSV file item is ${JSON.stringify(file).slice(0, 300)}`,
+		);
+		return `${rows.length} unread chats; n8n execute ${cli.ms} ms`;
+	});
+
+	await check('(examples) Send a file and wait for delivery: delivered, with its attachment, once', async () => {
+		const { cli, run } = await execute(examples['send-attachment-and-wait-for-delivery'].id);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, 'Send with attachment, wait for delivery');
+		assert(items.length === 1, `expected 1 output item, got ${items.length}`);
+		const { message_uid: uid, status } = items[0].json;
+		assert(status === 'delivered' || status === 'read', `the output says status ${String(status)}`);
+		const message = await sandbox<{ text: string; chat_id: number; has_attachment: boolean; attachment_filename: string }>(
+			'GET',
+			`/messages/${encodeURIComponent(String(uid))}`,
+		);
+		assert(message.has_attachment && message.attachment_filename === 'price-list.pdf', `the sandbox holds ${JSON.stringify(message)}`);
+		const history = await sandbox<{ messages: Array<{ uid: string; text: string }> }>('GET', `/chats/${message.chat_id}/messages`);
+		const copies = history.messages.filter((m) => m.text === message.text).length;
+		assert(copies === 1, `the chat holds ${copies} copies of the message`);
+		return `uid ${String(uid)} ${String(status)}; n8n execute ${cli.ms} ms`;
+	});
 
 	await check(
 		'n8n start: ready, owner and API key created',
@@ -675,6 +725,64 @@ async function main(): Promise<void> {
 		const all = await sandboxWebhooks();
 		return `the sandbox holds ${all.length} subscriptions`;
 	});
+
+	await check(
+		'(examples) Auto-reply and Label and assign new chats: a new customer gets the label, a teammate and the answer',
+		async () => {
+			const active = [examples['auto-reply-to-inbound-messages'], examples['label-and-assign-new-chats']];
+			const webhookIds = active.flatMap((example) => example.nodes.map((node) => node.webhookId ?? '')).filter(Boolean);
+			const exampleHooks = async () => (await sandboxWebhooks()).filter((hook) => webhookIds.some((id) => hook.url.includes(id)));
+			for (const example of active) {
+				const activated = await running().publicApi('POST', `/workflows/${example.id}/activate`);
+				assert(
+					activated.status === 200,
+					`activating "${example.name}" answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`,
+				);
+			}
+			const hooks = await waitFor(
+				'both subscriptions',
+				async () => ((await exampleHooks()).length === 2 ? exampleHooks() : undefined),
+				10_000,
+			);
+			const { teammates } = await sandbox<{ teammates: Array<{ email: string; status: string }> }>('GET', '/workspace/teammates');
+			const teammate = required(
+				teammates.find((member) => member.status === 'active'),
+				'an active teammate',
+			).email;
+			const phone = '+4915177' + String(Date.now()).slice(-6);
+			const incoming = await sandbox<{ chat_id: number; chat_created: boolean }>('POST', '/_sandbox/incoming', {
+				phone,
+				text: 'Hello, a new customer here',
+			});
+			assert(incoming.chat_created, 'the sandbox did not create a new chat');
+			const reply = 'Thanks for your message, we will answer shortly.';
+			const chat = await waitFor(
+				'the label, the assignment and the reply',
+				async () => {
+					const record = await sandbox<{ labels: string[]; responsible_email: string | null }>('GET', `/chats/${incoming.chat_id}`);
+					const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>(
+						'GET',
+						`/chats/${incoming.chat_id}/messages`,
+					);
+					const replies = messages.filter((m) => m.from_me && m.text === reply).length;
+					return record.labels.includes('new') && record.responsible_email === teammate && replies > 0 ? { ...record, replies } : undefined;
+				},
+				20_000,
+			);
+			await sleep(1000); // a second reply, if one were sent, would show up within this pause
+			const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>(
+				'GET',
+				`/chats/${incoming.chat_id}/messages`,
+			);
+			assert(messages.filter((m) => m.from_me && m.text === reply).length === 1, 'the customer got more than one auto-reply');
+			for (const example of active) {
+				const deactivated = await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
+				assert(deactivated.status === 200, `deactivating "${example.name}" answered ${deactivated.status}`);
+			}
+			await waitFor('the subscriptions to be removed', async () => ((await exampleHooks()).length === 0 ? true : undefined), 10_000);
+			return `${hooks.map((hook) => hook.event_type).join(' + ')}; labels ${JSON.stringify(chat.labels)}, assigned to ${teammate}`;
+		},
+	);
 
 	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {
 		const stored = await running().publicApi('GET', '/workflows?limit=100');

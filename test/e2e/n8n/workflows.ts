@@ -2,6 +2,9 @@
  * The credential and the workflows the end-to-end run imports into n8n, written as n8n stores them
  * (what `n8n import:workflow` / `import:credentials` read).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 export const PACKAGE_NAME = '@chat-messaging/n8n-nodes-chat-messaging';
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.chatMessaging`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingTrigger`;
@@ -181,4 +184,25 @@ export function smokeWorkflow() {
 			parameters: { assignments: { assignments: [{ id: 'smoke', name: 'smoke', value: 'ok', type: 'string' }] } },
 		},
 	]);
+}
+
+/** The example workflows users import (nodes/examples/*.json), by file name without `.json`. */
+export const EXAMPLES_DIR = join(__dirname, '..', '..', '..', 'nodes', 'examples');
+
+export interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	[key: string]: unknown;
+}
+
+/** Every example, its credential references pointed at the given credential (as a user picks theirs after importing). */
+export function exampleWorkflows(credential: { id: string; name: string } = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME }) {
+	const examples: Record<string, ExampleWorkflow> = {};
+	for (const file of readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json'))) {
+		const example = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+		for (const node of example.nodes) if (node.credentials?.[CREDENTIAL_TYPE]) node.credentials[CREDENTIAL_TYPE] = { ...credential };
+		examples[file.replace(/\.json$/, '')] = example;
+	}
+	return examples;
 }
