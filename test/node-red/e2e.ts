@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	HTTP_NODE_ROOT,
@@ -456,7 +457,7 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			);
 			await deployFlows(red.url, [...baseFlow(sandbox.url, publicUrl, token), ...flows]);
 			const events = flows.filter((node) => node.type === 'chat-messaging-event').flatMap((node) => node.events as string[]);
-			assertEqual(events.sort(), ['chat:created', 'message:received:new'], 'event types of the examples');
+			assertEqual(events.sort(), ['chat:created', 'message:received:new', 'message:received:new'], 'event types of the examples');
 			await waitFor("the examples' subscriptions", async () => ((await view.webhooks()).length === events.length ? true : undefined));
 		});
 
@@ -494,6 +495,28 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 				assertEqual(header, 'id,name,phone,last_message,responsible,labels', 'CSV header');
 				const unread = (await view.allChats()).filter((chat) => chat.read === false).map((chat) => String(chat.id));
 				assertEqual(rows.map((row) => row.split(',')[0]).sort(), unread.sort(), 'chat ids in the CSV (the unread chats)');
+			});
+
+			await checks.check('examples: the files of an inbound message are downloaded into attachments/, byte-equal', async () => {
+				const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 29) % 256));
+				const form = new FormData();
+				form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'order.pdf');
+				const uploaded = await fetch(`${sandbox.url}/files_upload`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${token}` },
+					body: form,
+				});
+				const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+				const incoming = await view.post<Json>('/_sandbox/incoming', { phone, text: 'my order, attached', file_uid: fileUid });
+				const written = path.join(dir, 'attachments', `${String(incoming.chat_id)}-order.pdf`);
+				const content = await waitFor('the downloaded file', async () => {
+					try {
+						return await readFile(written);
+					} catch {
+						return undefined;
+					}
+				});
+				assert(Buffer.compare(content, bytes) === 0, `the file written differs from the one sent (${content.length} bytes)`);
 			});
 
 			await checks.check('examples: the send example delivers its message with the attachment, once', async () => {

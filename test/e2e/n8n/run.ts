@@ -784,6 +784,56 @@ async function main(): Promise<void> {
 		},
 	);
 
+	await check('(examples) Download the attachments of inbound messages: the file arrives as binary data, byte-equal', async () => {
+		assert(inboundChat, 'no direct chat');
+		const example = examples['download-attachments-of-inbound-messages'];
+		const activated = await running().publicApi('POST', `/workflows/${example.id}/activate`);
+		assert(activated.status === 200, `activating answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
+		try {
+			await waitFor(
+				'its subscription',
+				async () => ((await sandboxWebhooks()).some((hook) => hook.url.includes(String(example.nodes[0].webhookId))) ? true : undefined),
+				10_000,
+			);
+			const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 31) % 256));
+			const form = new FormData();
+			form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'order.pdf');
+			const uploaded = await fetch(`${sandboxUrl}/files_upload`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${TOKEN}` },
+				body: form,
+			});
+			const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+			await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text: 'my order, attached', file_uid: fileUid });
+			type Run = { status: string; data?: { resultData: N8nRun['data']['resultData'] } };
+			const run = await waitFor(
+				'the execution',
+				async () => {
+					const listed = await running().publicApi('GET', `/executions?workflowId=${example.id}&includeData=true`);
+					const [latest] = (listed.body as { data: Run[] }).data;
+					return latest && latest.status === 'success' ? latest : undefined;
+				},
+				20_000,
+			);
+			const described = run.data?.resultData.runData['Describe the file']?.[0]?.data?.main?.[0]?.[0] as
+				{ json: Record<string, unknown>; binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
+			assert(
+				described?.json.file_name === 'order.pdf' && described.json.file_type === 'application/pdf',
+				`described: ${JSON.stringify(described?.json)}`,
+			);
+			const binary = described?.binary?.attachment_0;
+			assert(binary, 'no binary attachment_0 on the item');
+			// n8n keeps small binaries inline (base64) or in its binary store (an id): either way the size is the file's.
+			assert(
+				binary.data ? Buffer.from(binary.data, 'base64').equals(bytes) : Number.parseInt(String(binary.fileSize), 10) > 0,
+				`binary: ${JSON.stringify(binary).slice(0, 200)}`,
+			);
+			return `order.pdf, ${binary.data ? 'bytes equal' : `stored as ${binary.fileSize}`}`;
+		} finally {
+			await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
+		}
+	});
+
 	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {
 		const stored = await running().publicApi('GET', '/workflows?limit=100');
 		const executionsJson = JSON.stringify(await executions());
