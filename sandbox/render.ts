@@ -50,7 +50,7 @@ export class Renderer {
 				name: member.name,
 				phone: member.phone,
 				role: member.role,
-				chat_id: ws.data.chats.find((c) => !c.isGroup && c.phone === member.phone)?.id ?? null,
+				chat_id: ws.directChatsWithPhone(member.phone)[0]?.id ?? null,
 			}));
 		}
 		return out;

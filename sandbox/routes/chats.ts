@@ -4,18 +4,12 @@ import { phoneFilter } from '../phone';
 import { idParam, route, type RequestContext, type Route } from '../router';
 import { chatListQuery, chatPatchBody, labelsBody, noteBody, parseWith } from '../schemas';
 import { INVALID_PHONE } from '../errors';
-import { pageOf } from '../paging';
+import { pageOf } from '../pages';
 
 export const CHAT_PAGE_SIZE = 50;
 
-/** Latest message first; chats without messages last; ties by name ascending. */
-export function compareChats(a: ChatRecord, b: ChatRecord): number {
-	const at = a.lastMessageAt ?? Number.NEGATIVE_INFINITY;
-	const bt = b.lastMessageAt ?? Number.NEGATIVE_INFINITY;
-	if (at !== bt) return bt - at;
-	const an = a.name.toLowerCase();
-	const bn = b.name.toLowerCase();
-	return an < bn ? -1 : an > bn ? 1 : a.id - b.id;
+function* matchingChats(chats: Iterable<ChatRecord>, filters: ((chat: ChatRecord) => boolean)[]): Generator<ChatRecord> {
+	for (const chat of chats) if (filters.every((f) => f(chat))) yield chat;
 }
 
 function listChats(ctx: RequestContext) {
@@ -53,12 +47,11 @@ function listChats(ctx: RequestContext) {
 	if (createdAfter !== undefined) filters.push((c) => c.createdAt > createdAfter);
 	if (createdBefore !== undefined) filters.push((c) => c.createdAt < createdBefore);
 
-	const matching = ws.data.chats.filter((c) => filters.every((f) => f(c))).sort(compareChats);
-	const { slice, hasMore } = pageOf(matching, q.page ?? 1, CHAT_PAGE_SIZE, ctx.runtime.options);
-	return {
-		has_more_pages: hasMore,
-		chats: slice.map((c) => ctx.runtime.renderer.chat(ws, c)),
-	};
+	// The chats are kept in list order: a page walks them only as far as it needs, and sorts nothing.
+	const ordered = ws.chatsInOrder();
+	const matching = filters.length === 0 ? ordered : matchingChats(ordered, filters);
+	const { items, hasMorePages } = pageOf(matching, q.page ?? 1, CHAT_PAGE_SIZE, ctx.runtime.options.emptyList404);
+	return { has_more_pages: hasMorePages, chats: items.map((c) => ctx.runtime.renderer.chat(ws, c)) };
 }
 
 function chatOf(ctx: RequestContext): ChatRecord {
@@ -88,7 +81,7 @@ function patchChat(ctx: RequestContext) {
 		if (clash && clash.id !== chat.id) throw ApiError.field(['name'], 'A chat with this name already exists in the workspace');
 	}
 	if (responsible !== undefined) chat.responsibleEmail = responsible;
-	if (body.name !== undefined) chat.name = body.name;
+	if (body.name !== undefined) ws.renameChat(chat, body.name);
 	if (body.closed !== undefined) chat.closed = body.closed;
 	if (body.read !== undefined) {
 		chat.read = body.read;

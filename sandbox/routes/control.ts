@@ -17,7 +17,7 @@ function incoming(ctx: RequestContext) {
 	} else {
 		let phone: string | null = null;
 		if (body.jid !== undefined) {
-			chat = ws.data.chats.find((c) => c.jid === body.jid);
+			chat = ws.findChatByJid(body.jid);
 			if (!chat) {
 				const [id, server] = body.jid.split('@');
 				if (server !== 'c.us') throw ApiError.notFound('Chat');
@@ -29,7 +29,7 @@ function incoming(ctx: RequestContext) {
 			if (!phone) throw ApiError.field(['phone'], INVALID_PHONE);
 		}
 		if (!chat && phone) {
-			const candidates = ws.data.chats.filter((c) => !c.isGroup && c.phone === phone);
+			const candidates = ws.directChatsWithPhone(phone);
 			const accountsByRecency = [...ws.data.accounts].sort(
 				(a, b) => (b.status === 'connected' ? 1 : 0) - (a.status === 'connected' ? 1 : 0) || b.connectedOn - a.connectedOn,
 			);

@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import type { FileRecord } from '../model';
 import { RawReply, publicRoute, route, type PublicRequestContext, type RequestContext, type Route } from '../router';
 import { fileFromUrlBody, fileListQuery, parseWith } from '../schemas';
-import { pageOf } from '../paging';
+import { pageOf } from '../pages';
 
 export const FILE_PAGE_SIZE = 50;
 const MB = 1024 * 1024;
@@ -134,7 +134,7 @@ function listFiles(ctx: RequestContext) {
 		.filter((f) => f.filename.toLowerCase().includes(needle))
 		.slice()
 		.reverse();
-	const { slice, hasMore } = pageOf(matching, q.page ?? 1, FILE_PAGE_SIZE, ctx.runtime.options);
+	const { items: slice, hasMorePages: hasMore } = pageOf(matching, q.page ?? 1, FILE_PAGE_SIZE, ctx.runtime.options.emptyList404);
 	return {
 		has_more_pages: hasMore,
 		files: slice.map((f) => ctx.runtime.renderer.file(ctx.ws, f, ctx.baseUrl)),

@@ -4,7 +4,7 @@ import type { OutgoingContent } from '../messaging';
 import { sanitizePhoneForSending } from '../phone';
 import { idParam, route, type RequestContext, type Route } from '../router';
 import { messageListQuery, parseWith, reactionBody, sendToChatBody, sendToChatNameBody, sendToJidBody, sendToPhoneBody } from '../schemas';
-import { pageOf } from '../paging';
+import { pageOf } from '../pages';
 
 export const MESSAGE_PAGE_SIZE = 50;
 
@@ -22,7 +22,7 @@ function sendInto(ctx: RequestContext, chat: ChatRecord, content: OutgoingConten
 function sendToPhone(ctx: RequestContext, phone: string, content: OutgoingContent, accountId?: string, chatName?: string) {
 	const { ws, runtime } = ctx;
 	const account = runtime.messaging.sendingAccount(ws, accountId);
-	const existing = ws.data.chats.find((c) => !c.isGroup && c.phone === phone && c.accountId === account.id);
+	const existing = ws.directChatsWithPhone(phone).find((c) => c.accountId === account.id);
 	if (existing) return sendInto(ctx, existing, content);
 	if (chatName !== undefined && ws.findChatByName(chatName)) {
 		throw ApiError.field(['chat_name'], 'A chat with this name already exists in the workspace');
@@ -55,7 +55,7 @@ function postToChatName(ctx: RequestContext) {
 function postToJid(ctx: RequestContext) {
 	const body = parseWith(sendToJidBody, ctx.body);
 	const content = { text: body.text, fileUid: body.file_uid, replyTo: body.reply_to };
-	const chat = ctx.ws.data.chats.find((c) => c.jid === body.jid);
+	const chat = ctx.ws.findChatByJid(body.jid);
 	if (chat) return sendInto(ctx, chat, content);
 	// A contact JID of a number never messaged before works like a phone send.
 	const [id, server] = body.jid.split('@') as [string, string];
@@ -99,7 +99,7 @@ function listChatMessages(ctx: RequestContext) {
 	if (after !== undefined) messages = messages.filter((m) => m.createdAt > after);
 	if (before !== undefined) messages = messages.filter((m) => m.createdAt < before);
 	messages.reverse();
-	const { slice, hasMore } = pageOf(messages, q.page ?? 1, MESSAGE_PAGE_SIZE, ctx.runtime.options);
+	const { items: slice, hasMorePages: hasMore } = pageOf(messages, q.page ?? 1, MESSAGE_PAGE_SIZE, ctx.runtime.options.emptyList404);
 	return {
 		has_more_pages: hasMore,
 		messages: slice.map((m) => ctx.runtime.renderer.message(ctx.ws, m, ctx.baseUrl)),
