@@ -6,5 +6,15 @@ export * from './executor';
 export * from './pacing';
 export * from './events';
 export * from './defaults';
-export { prepareRequest, coerceField, isBlank, isRecord, PHONE_PATTERN, JID_PATTERN } from './validation';
+export {
+	prepareRequest,
+	coerceField,
+	isBlank,
+	isRecord,
+	PHONE_PATTERN,
+	PHONE_FILTER_PATTERN,
+	JID_PATTERN,
+	EMAIL_PATTERN,
+	INTEGER_TEXT,
+} from './validation';
 export { EVENT_TYPES } from './fields';

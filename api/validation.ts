@@ -8,11 +8,11 @@ import type { BinaryInput, FieldDescriptor, OperationDescriptor } from './types'
 /** International format: optional `+`, country code (no leading 0), digits only, E.164 length. */
 export const PHONE_PATTERN = /^\+?[1-9]\d{6,14}$/;
 /** The chat-list phone filter: part of a number, digits with an optional `+`. */
-const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
+export const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
 /** `<id>@<server>`, as chat-app JIDs and account wids are written. */
 export const JID_PATTERN = /^[^\s@]+@[^\s@]+$/;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const INTEGER_TEXT = /^-?\d+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const INTEGER_TEXT = /^-?\d+$/;
 /**
  * RFC 3339 / ISO 8601 (`T`, `t` or a space between date and time; seconds and fractions optional), the
  * spec's own `YYYY-MM-DD HH:MM:SS ±ZZZZ` (so a record's timestamp can be fed back), or a date alone.

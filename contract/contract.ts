@@ -21,7 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
-import { editorCatalogue, editorHtml } from '../scripts/node-red-editor';
+import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
 export const CONTRACT_FILES = { n8n: join(__dirname, 'n8n.json'), nodeRed: join(__dirname, 'node-red.json') };
@@ -159,8 +159,6 @@ export interface EditorDefinition {
 	credentials?: Record<string, unknown>;
 	[key: string]: unknown;
 }
-
-export type EditorCatalogue = ReturnType<typeof editorCatalogue>;
 
 /** Node-RED's editor as the browser runs it: the node definitions and the catalogue it embeds. */
 export function loadEditor(html: string): { definitions: Record<string, EditorDefinition>; catalogue: EditorCatalogue } {

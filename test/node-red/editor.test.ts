@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
-import { LIST_DEFAULTS } from '../../api';
+import { EMAIL_PATTERN, INTEGER_TEXT, JID_PATTERN, LIST_DEFAULTS, PHONE_FILTER_PATTERN, PHONE_PATTERN } from '../../api';
 
 type Definition = Record<string, any>;
 const html = readFileSync(join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'index.html'), 'utf8');
@@ -76,4 +76,18 @@ test('lists start with the shared LIST_DEFAULTS, as in n8n (up to 50 items, not 
 	expect(action.defaults.returnAll.value).toBe(LIST_DEFAULTS.returnAll);
 	expect(action.defaults.limit.value).toBe(LIST_DEFAULTS.limit);
 	expect(LIST_DEFAULTS.returnAll).toBe(false);
+});
+
+test("the editor checks fixed values with the executor's own patterns (api/validation.ts), per field kind", () => {
+	const { patterns } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as { patterns: Record<string, string> };
+	expect(patterns).toMatchObject({
+		phone: PHONE_PATTERN.source,
+		phoneFilter: PHONE_FILTER_PATTERN.source,
+		jid: JID_PATTERN.source,
+		wid: JID_PATTERN.source,
+		email: EMAIL_PATTERN.source,
+		integer: INTEGER_TEXT.source,
+	});
+	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([expect.stringMatching(/^Phone: digits/)]);
+	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual(['Email: an email address']);
 });
