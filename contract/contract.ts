@@ -155,7 +155,7 @@ function n8nContract(replacements: Record<string, INodeProperties[]> = {}): N8nC
 
 /** A node definition as the editor registers it (RED.nodes.registerType). */
 export interface EditorDefinition {
-	defaults?: Record<string, { value?: unknown }>;
+	defaults?: Record<string, { value?: unknown; validate?: (this: object, value: never) => unknown }>;
 	credentials?: Record<string, unknown>;
 	[key: string]: unknown;
 }
