@@ -9,7 +9,8 @@ import { RESOURCES, type OperationDescriptor, type ResourceDescriptor } from '..
 import { chatId, field } from '../../api/fields';
 import { compareContracts, currentContract, loadEditor, readContract } from '../../contract/contract';
 import { buildProperties } from '../../nodes/ChatMessaging/properties';
-import { editorHtml } from '../../scripts/node-red-editor';
+import { editorHtml, editorMessages } from '../../scripts/node-red-editor';
+import { editorHelp } from '../../scripts/node-red-help';
 
 const pin: OperationDescriptor = {
 	resource: 'chat',
@@ -50,6 +51,8 @@ test('the Node-RED editor offers it, with its fields and their rules', () => {
 	]);
 	expect(html).toContain('id="cm-op-chat-pin"');
 	expect(html).toContain('id="node-input-cm-chat-pin-until"');
+	expect(editorMessages(withPin)['chat-messaging'].fields.chat!.pin).toMatchObject({ until: { label: 'Pinned Until' } });
+	expect(editorHelp(withPin)).toContain('<code>PUT /chats/{chat_id}/pin</code>');
 	const validate = definitions['chat-messaging']!.defaults!.fields!.validate as (this: object, v: object) => unknown;
 	expect(validate.call({ resource: 'chat', operation: 'pin' }, { chat_id: { value: 'x', type: 'str' } })).toEqual([
 		'Chat ID: a whole number',
