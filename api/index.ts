@@ -15,5 +15,6 @@ export {
 	PHONE_FILTER_PATTERN,
 	JID_PATTERN,
 	EMAIL_PATTERN,
+	INTEGER_TEXT,
 } from './validation';
 export { EVENT_TYPES } from './fields';

@@ -12,7 +12,7 @@ export const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
 /** `<id>@<server>`, as chat-app JIDs and account wids are written. */
 export const JID_PATTERN = /^[^\s@]+@[^\s@]+$/;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const INTEGER_TEXT = /^-?\d+$/;
+export const INTEGER_TEXT = /^-?\d+$/;
 /**
  * RFC 3339 / ISO 8601 (`T`, `t` or a space between date and time; seconds and fractions optional), the
  * spec's own `YYYY-MM-DD HH:MM:SS ±ZZZZ` (so a record's timestamp can be fed back), or a date alone.

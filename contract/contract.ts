@@ -21,7 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
-import { editorCatalogue, editorHtml } from '../scripts/node-red-editor';
+import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
 export const CONTRACT_FILES = { n8n: join(__dirname, 'n8n.json'), nodeRed: join(__dirname, 'node-red.json') };
@@ -155,12 +155,10 @@ function n8nContract(replacements: Record<string, INodeProperties[]> = {}): N8nC
 
 /** A node definition as the editor registers it (RED.nodes.registerType). */
 export interface EditorDefinition {
-	defaults?: Record<string, { value?: unknown }>;
+	defaults?: Record<string, { value?: unknown; validate?: (this: object, value: never) => unknown }>;
 	credentials?: Record<string, unknown>;
 	[key: string]: unknown;
 }
-
-export type EditorCatalogue = ReturnType<typeof editorCatalogue>;
 
 /** Node-RED's editor as the browser runs it: the node definitions and the catalogue it embeds. */
 export function loadEditor(html: string): { definitions: Record<string, EditorDefinition>; catalogue: EditorCatalogue } {

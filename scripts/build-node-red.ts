@@ -3,6 +3,7 @@
  * compiled everything with tsc (run with tsx: it reads the catalogue from the sources):
  *   api/, nodes-red/          the compiled runtime (copied side by side so `../api` imports keep working)
  *   nodes-red/index.html      the editor, generated from the catalogue (scripts/node-red-editor.ts)
+ *   nodes-red/locales/en-US/  its texts (index.json) and the nodes' help (index.html, scripts/node-red-help.ts)
  *   nodes-red/icons/          the palette icon
  *   examples/, README.md, LICENSE, package.json
  */
@@ -10,7 +11,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 
 import { OPERATIONS } from '../api';
-import { editorHtml } from './node-red-editor';
+import { editorHtml, editorMessages } from './node-red-editor';
+import { editorHelp } from './node-red-help';
 
 const root = join(__dirname, '..');
 const dist = join(root, 'dist');
@@ -35,6 +37,11 @@ cpSync(join(source, 'README.md'), join(out, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(out, 'LICENSE'));
 
 writeFileSync(join(out, 'nodes-red', 'index.html'), editorHtml());
+// Node-RED reads a node file's texts and help from locales/<language>/<file name>.{json,html} beside it.
+const locale = join(out, 'nodes-red', 'locales', 'en-US');
+mkdirSync(locale, { recursive: true });
+writeFileSync(join(locale, 'index.json'), `${JSON.stringify(editorMessages(), null, 2)}\n`);
+writeFileSync(join(locale, 'index.html'), editorHelp());
 
 // ---------------------------------------------------------------------------------------------
 // package.json

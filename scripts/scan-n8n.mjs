@@ -17,11 +17,15 @@ import { analyzePackage, buildScanConfig, SOURCE_FILE_PATTERNS } from '@n8n/scan
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
+/** @param {string} command @param {string[]} args @param {string} cwd */
 function run(command, args, cwd) {
 	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
-/** Per-file counts with the scanner's own configuration (analyzePackage reports only pass/fail). */
+/**
+ * Per-file counts with the scanner's own configuration (analyzePackage reports only pass/fail).
+ * @param {string} dir @param {string[]} patterns
+ */
 async function count(dir, patterns) {
 	const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
 	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await buildScanConfig() });
@@ -36,6 +40,7 @@ async function count(dir, patterns) {
 	};
 }
 
+/** @param {string} label @param {string} dir @param {string[]} patterns */
 async function scan(label, dir, patterns) {
 	const verdict = await analyzePackage(dir, patterns);
 	const counts = await count(dir, patterns);

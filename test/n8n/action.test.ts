@@ -535,6 +535,5 @@ describe('coverage', () => {
 	it('every operation of the catalogue ran against the sandbox', () => {
 		const missing = OPERATIONS.map(operationId).filter((id) => !coveredOperations.has(id));
 		expect(missing).toEqual([]);
-		expect(OPERATIONS).toHaveLength(42);
 	});
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
-import { LIST_DEFAULTS } from '../../api';
+import { EMAIL_PATTERN, INTEGER_TEXT, JID_PATTERN, LIST_DEFAULTS, OPERATIONS, PHONE_FILTER_PATTERN, PHONE_PATTERN } from '../../api';
 
 type Definition = Record<string, any>;
 const html = readFileSync(join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'index.html'), 'utf8');
@@ -76,4 +76,41 @@ test('lists start with the shared LIST_DEFAULTS, as in n8n (up to 50 items, not 
 	expect(action.defaults.returnAll.value).toBe(LIST_DEFAULTS.returnAll);
 	expect(action.defaults.limit.value).toBe(LIST_DEFAULTS.limit);
 	expect(LIST_DEFAULTS.returnAll).toBe(false);
+});
+
+test("the editor checks fixed values with the executor's own patterns (api/validation.ts), per field kind", () => {
+	const { patterns } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as { patterns: Record<string, string> };
+	expect(patterns).toMatchObject({
+		phone: PHONE_PATTERN.source,
+		phoneFilter: PHONE_FILTER_PATTERN.source,
+		jid: JID_PATTERN.source,
+		wid: JID_PATTERN.source,
+		email: EMAIL_PATTERN.source,
+		integer: INTEGER_TEXT.source,
+	});
+	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([expect.stringMatching(/^Phone: digits/)]);
+	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual(['Email: an email address']);
+});
+
+describe('texts and help in locales/en-US, as Node-RED loads them beside the node file', () => {
+	const locale = join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'locales', 'en-US');
+	const messages = JSON.parse(readFileSync(join(locale, 'index.json'), 'utf8')) as Record<string, unknown>;
+	const help = readFileSync(join(locale, 'index.html'), 'utf8');
+	const lookup = (key: string): unknown => key.split('.').reduce<any>((node, part) => node?.[part], messages);
+
+	test('every text the templates point at (data-i18n) is in the message catalogue', () => {
+		const keys = [...html.matchAll(/data-i18n="(?:\[\w+\])?([^"]+)"/g)].map((match) => match[1]!);
+		expect(keys.length).toBeGreaterThan(100);
+		expect(keys.filter((key) => typeof lookup(key) !== 'string')).toEqual([]);
+		expect(lookup('chat-messaging.fields.message.sendToPhone.phone.label')).toBe('Phone Number');
+		expect(lookup('chat-messaging.fields.chat.close.chat_id.help')).toMatch(/Never read from msg\.payload/);
+	});
+
+	test('the help of each node type, with every operation, is in the help file and no longer in the editor HTML', () => {
+		for (const type of ['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']) {
+			expect(help).toContain(`data-help-name="${type}"`);
+			expect(html).not.toContain(`data-help-name="${type}"`);
+		}
+		for (const op of OPERATIONS) expect(help).toContain(`<code>${op.method} ${op.path}</code>`);
+	});
 });

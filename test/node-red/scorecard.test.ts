@@ -148,6 +148,8 @@ describe('Node-RED scorecard of dist/node-red', () => {
 			'LICENSE',
 			'nodes-red/index.js',
 			'nodes-red/index.html',
+			'nodes-red/locales/en-US/index.json',
+			'nodes-red/locales/en-US/index.html',
 			'nodes-red/icons/chat-messaging.svg',
 			'api/index.js',
 		]) {
@@ -157,12 +159,13 @@ describe('Node-RED scorecard of dist/node-red', () => {
 		expect(files.some((file) => file.endsWith('.ts') || file.includes('test'))).toBe(false);
 	});
 
-	test('the editor HTML registers the three types with templates and help, and embeds every operation', () => {
+	test('the editor HTML registers the three types with templates (their help in locales/en-US), and embeds every operation', () => {
 		const html = readFileSync(join(packageDir, 'nodes-red', 'index.html'), 'utf8');
+		const help = readFileSync(join(packageDir, 'nodes-red', 'locales', 'en-US', 'index.html'), 'utf8');
 		for (const type of ['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']) {
 			expect(html).toContain(`RED.nodes.registerType('${type}'`);
 			expect(html).toContain(`data-template-name="${type}"`);
-			expect(html).toContain(`data-help-name="${type}"`);
+			expect(help).toContain(`data-help-name="${type}"`);
 		}
 		const catalogueJson = /window\.CHAT_MESSAGING_CATALOGUE = (\{.*?\});<\/script>/s.exec(html)![1]!;
 		const catalogue = JSON.parse(catalogueJson);
