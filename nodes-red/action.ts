@@ -11,6 +11,7 @@ import {
 	inputError,
 	internalError,
 	isBlank,
+	LIST_DEFAULTS,
 	operationId,
 	WAIT_TARGETS,
 	type Attachment,
@@ -190,8 +191,10 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
 	// Off unless the user turned it on (flows saved before the option existed included).
 	const fillFromPayload = definition.payloadFields === true || definition.payloadFields === 'true';
-	const returnAll = definition.returnAll !== false && definition.returnAll !== 'false';
-	const limit = Number(definition.limit ?? 50);
+	// The editor stores both; a flow written by hand without them gets the catalogue's defaults, as n8n does.
+	const returnAll =
+		definition.returnAll === undefined ? LIST_DEFAULTS.returnAll : definition.returnAll === true || definition.returnAll === 'true';
+	const limit = Number(definition.limit ?? LIST_DEFAULTS.limit);
 	const attachmentSetting = (isPlainObject(definition.attachment) ? definition.attachment : undefined) as TypedValue | undefined;
 	const attachmentName = String(definition.attachmentName ?? '');
 	const waitFor = String(definition.waitFor ?? '');

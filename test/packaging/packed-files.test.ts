@@ -85,5 +85,11 @@ test('sandbox package: its code, main and bin', () => {
 	const files = packed(dir);
 	const required = ['package.json', 'README.md', 'LICENSE', ...mainOf(pkg), ...(Object.values(pkg.bin) as string[])];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
-	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|[\w/-]+\.js)$/.test(file))).toEqual([]);
+	// Besides code: the OpenAPI document it serves at /openapi.json, and Swagger UI's files for /docs.
+	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|[\w/-]+\.js)$/.test(file)).sort()).toEqual([
+		'docs/LICENSE',
+		'docs/swagger-ui.css',
+		'openapi.json',
+	]);
+	expect(files).toContain('docs/swagger-ui-bundle.js');
 });
