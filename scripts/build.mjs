@@ -74,6 +74,38 @@ for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE']) {
 	cpSync(join(root, 'node_modules', 'swagger-ui-dist', name), join(sandboxDir, 'docs', name));
 }
 
+// The client package: its code beside a copy of the compiled api/ (relative imports keep working), typings
+// generated from the catalogue, its README.
+const clientDir = join(dist, 'client');
+mkdirSync(join(clientDir, 'client'), { recursive: true });
+cpSync(join(clientDir, 'index.js'), join(clientDir, 'client', 'index.js'));
+rmSync(join(clientDir, 'index.js'));
+cpSync(join(dist, 'api'), join(clientDir, 'api'), { recursive: true });
+execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'client-types.ts'), join(clientDir, 'client', 'index.d.ts')], {
+	stdio: 'inherit',
+});
+writeFileSync(
+	join(clientDir, 'package.json'),
+	JSON.stringify(
+		{
+			name: '@chat-messaging/client',
+			version: rootPackage.version,
+			description: 'A typed client for the Chat Messaging Service API, from the same catalogue and executor as the n8n and Node-RED nodes.',
+			license: 'MIT',
+			repository: rootPackage.repository,
+			bugs: rootPackage.bugs,
+			keywords: ['chat', 'messaging', 'api-client'],
+			main: 'client/index.js',
+			types: 'client/index.d.ts',
+			engines: { node: '>=20' },
+		},
+		null,
+		2,
+	) + '\n',
+);
+cpSync(join(root, 'client', 'README.md'), join(clientDir, 'README.md'));
+cpSync(join(root, 'LICENSE'), join(clientDir, 'LICENSE'));
+
 // The Node-RED package is assembled by its own step (editor HTML generated from the catalogue).
 execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-node-red.ts')], { stdio: 'inherit' });
 mkdirSync(dist, { recursive: true });

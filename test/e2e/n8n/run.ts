@@ -821,14 +821,16 @@ async function main(): Promise<void> {
 				described?.json.file_name === 'order.pdf' && described.json.file_type === 'application/pdf',
 				`described: ${JSON.stringify(described?.json)}`,
 			);
-			const binary = described?.binary?.attachment_0;
-			assert(binary, 'no binary attachment_0 on the item');
-			// n8n keeps small binaries inline (base64) or in its binary store (an id): either way the size is the file's.
-			assert(
-				binary.data ? Buffer.from(binary.data, 'base64').equals(bytes) : Number.parseInt(String(binary.fileSize), 10) > 0,
-				`binary: ${JSON.stringify(binary).slice(0, 200)}`,
-			);
-			return `order.pdf, ${binary.data ? 'bytes equal' : `stored as ${binary.fileSize}`}`;
+			const fromTrigger = run.data?.resultData.runData['Inbound message with attachments']?.[0]?.data?.main?.[0]?.[0] as
+				{ binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
+			const binary = fromTrigger?.binary?.attachment_0;
+			assert(binary, `no binary attachment_0 on the trigger's item: ${JSON.stringify(fromTrigger).slice(0, 300)}`);
+			// n8n keeps the bytes inline (base64), or in its filesystem store under the user folder (an id).
+			const stored = binary.id?.startsWith('filesystem-v2:')
+				? readFileSync(join(userFolder, '.n8n', 'storage', binary.id.slice('filesystem-v2:'.length)))
+				: Buffer.from(String(binary.data), 'base64');
+			assert(stored.equals(bytes), `the stored attachment differs (${stored.length} bytes, ${JSON.stringify(binary).slice(0, 200)})`);
+			return `order.pdf, ${stored.length} bytes, equal`;
 		} finally {
 			await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
 		}
