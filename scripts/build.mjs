@@ -81,9 +81,13 @@ mkdirSync(join(clientDir, 'client'), { recursive: true });
 cpSync(join(clientDir, 'index.js'), join(clientDir, 'client', 'index.js'));
 rmSync(join(clientDir, 'index.js'));
 cpSync(join(dist, 'api'), join(clientDir, 'api'), { recursive: true });
-execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'client-types.ts'), join(clientDir, 'client', 'index.d.ts')], {
-	stdio: 'inherit',
-});
+execFileSync(
+	process.execPath,
+	[join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'client-types.ts'), join(clientDir, 'client', 'index.d.ts')],
+	{
+		stdio: 'inherit',
+	},
+);
 writeFileSync(
 	join(clientDir, 'package.json'),
 	JSON.stringify(
