@@ -14,13 +14,14 @@ const isRecord = (value: unknown): value is IDataObject => !!value && typeof val
 /** Reads the bytes of an input item's binary property, naming the parameter when they are missing. */
 async function readBinary(context: IExecuteFunctions, itemIndex: number, parameter: string): Promise<BinaryInput> {
 	const propertyName = String(context.getNodeParameter(parameter, itemIndex, 'data') ?? '').trim();
-	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file');
+	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file', 'Input Binary Field');
 	const item = context.getInputData()[itemIndex];
 	if (!item?.binary?.[propertyName]) {
 		const available = Object.keys(item?.binary ?? {});
 		throw inputError(
 			parameter,
 			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
+			'Input Binary Field',
 		);
 	}
 	const metadata = context.helpers.assertBinaryData(itemIndex, propertyName);
@@ -60,20 +61,21 @@ async function readAttachment(context: IExecuteFunctions, itemIndex: number): Pr
 	if (mode === 'binary') return { binary: await readBinary(context, itemIndex, 'binaryPropertyName') };
 	if (mode === 'url') {
 		const url = String(context.getNodeParameter('attachmentUrl', itemIndex, '') ?? '').trim();
-		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL');
-		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`);
+		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL', 'Attachment URL');
+		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`, 'Attachment URL');
 		return { url };
 	}
-	throw inputError('attachment', `must be none, binary or url, got "${mode}"`);
+	throw inputError('attachment', `must be none, binary or url, got "${mode}"`, 'Attachment');
 }
 
 function readWait(context: IExecuteFunctions, itemIndex: number): { target: WaitTarget; timeoutMs: number } | undefined {
 	const target = String(context.getNodeParameter('waitForStatus', itemIndex, 'none') ?? 'none');
 	if (target === 'none' || !target) return undefined;
 	if (!(WAIT_TARGETS as readonly string[]).includes(target))
-		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`);
+		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`, 'Wait for Status');
 	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, 60));
-	if (!Number.isFinite(seconds) || seconds <= 0) throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`);
+	if (!Number.isFinite(seconds) || seconds <= 0)
+		throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`, 'Wait Timeout (Seconds)');
 	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
 }
 
@@ -97,7 +99,8 @@ async function downloadItem(
 	itemIndex: number,
 ): Promise<OutputItem> {
 	const property = String(context.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
-	if (!property) throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in');
+	if (!property)
+		throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in', 'Put Output File in Field');
 	const file = (await executor.run(op, input)) as DownloadedFile;
 	const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
 	return {
@@ -116,7 +119,7 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
 	const op = OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
-	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`);
+	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`, 'Operation');
 	const input = await readInput(context, op, itemIndex);
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
 
@@ -131,7 +134,7 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 		const result = await executor.run(op, input, { returnAll, limit });
 		const json = resultToJson(op, result);
 		return jsonItems(limit === undefined ? json : json.slice(0, limit));
