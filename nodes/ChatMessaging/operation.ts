@@ -12,16 +12,32 @@ import { binaryField, isListOperation, optionalCollectionName, optionalFields, t
 const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** Reads the bytes of an input item's binary property, naming the parameter when they are missing. */
-async function readBinary(context: IExecuteFunctions, itemIndex: number, parameter: string): Promise<BinaryInput> {
+export async function readBinary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label = 'Input Binary Field',
+): Promise<BinaryInput> {
 	const propertyName = String(context.getNodeParameter(parameter, itemIndex, 'data') ?? '').trim();
-	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file', 'Input Binary Field');
+	return await readBinaryProperty(context, itemIndex, propertyName, parameter, label);
+}
+
+/** The bytes of the binary property `propertyName` of an input item; errors name `parameter` as `label`. */
+export async function readBinaryProperty(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	parameter: string,
+	label: string,
+): Promise<BinaryInput> {
+	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file', label);
 	const item = context.getInputData()[itemIndex];
 	if (!item?.binary?.[propertyName]) {
 		const available = Object.keys(item?.binary ?? {});
 		throw inputError(
 			parameter,
 			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
-			'Input Binary Field',
+			label,
 		);
 	}
 	const metadata = context.helpers.assertBinaryData(itemIndex, propertyName);
@@ -91,7 +107,7 @@ export function resultToJson(op: OperationDescriptor, result: unknown): IDataObj
 }
 
 /** The downloaded bytes as n8n binary data, the file record as the item's JSON. */
-async function downloadItem(
+export async function downloadItem(
 	context: IExecuteFunctions,
 	executor: Executor,
 	op: OperationDescriptor,
@@ -112,7 +128,7 @@ async function downloadItem(
 /** One output item of an operation, before n8n's pairing. */
 export type OutputItem = Pick<INodeExecutionData, 'json' | 'binary'>;
 
-const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
+export const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
 
 /** Runs the item's operation; every parameter is read and checked before the first request. */
 export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
