@@ -4,7 +4,8 @@
  * owner signs in through the sign-in page, and the checks work the node's panel as a user would:
  * - the chat picker (resource locator, From List) lists the sandbox's chats, and the chosen chat runs;
  * - Send To switches the addressing field (Phone Number / Chat picker / Chat Name);
- * - a tri-state filter left on Any sends no filter (read from a recording proxy in front of the sandbox).
+ * - a tri-state filter set to Open sends closed=false; set to Any in the panel it sends no filter (read from
+ *   a recording proxy in front of the sandbox).
  * Screenshots go to docs/screenshots/n8n-*.png. Prints `N passed, N failed`; exits 1 on a failure.
  *
  * Environment: E2E_SKIP_BUILD=1 packs the dist/ already built; N8N_EDITOR_PORT (default 5680);
@@ -131,7 +132,11 @@ async function openNode(page: Page, base: string, workflowId: string): Promise<v
 
 /** Closes the panel and runs the workflow from the canvas' Execute button. */
 async function executeFromCanvas(page: Page): Promise<void> {
+	// Escape closes an open dropdown; the panel's close button closes the panel.
 	await page.keyboard.press('Escape');
+	const close = page.locator('[data-test-id="ndv-close-button"]:visible');
+	if ((await close.count()) > 0) await close.first().click();
+	await page.locator('[data-test-id="node-feature-request"]').first().waitFor({ state: 'hidden', timeout: 10_000 });
 	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 }
 
@@ -218,7 +223,12 @@ async function main(): Promise<void> {
 						chat_id: { __rl: true, mode: 'list', value: '' },
 					}),
 					workflow(IDS.send, 'Editor: Send To', { text: 'Hello from the editor test', options: {} }),
-					workflow(IDS.filter, 'Editor: tri-state Any', { resource: 'chat', operation: 'getAll', limit: 5, filters: { closed: 'any' } }),
+					workflow(IDS.filter, 'Editor: tri-state filter', {
+						resource: 'chat',
+						operation: 'getAll',
+						limit: 5,
+						filters: { closed: 'false' },
+					}),
 				]),
 			);
 			const workflows = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
@@ -241,6 +251,8 @@ async function main(): Promise<void> {
 			browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 			page = await context.newPage();
+			// "Leave without saving?" when a check moves on from a changed workflow: leave.
+			page.on('dialog', (dialog) => void dialog.accept());
 			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
 			const form = page.locator('[data-test-id="signin-form"]');
 			await form.waitFor({ timeout: 30_000 });
@@ -314,20 +326,46 @@ async function main(): Promise<void> {
 		return `${phoneShot}, ${chatShot}`;
 	});
 
-	await check('a tri-state filter left on Any sends no filter', async () => {
+	await check('a tri-state filter: Open sends closed=false; set to Any in the panel, it sends no filter', async () => {
 		const p = currentPage();
+		const listAfter = async (before: number) =>
+			await waitFor('GET /chats?… through the proxy', () => proxy!.requests.slice(before).find((line) => line.startsWith('GET /chats?')));
+		// Saved with Closed = Open: the filter goes out.
+		await p.goto(`${base}/workflow/${IDS.filter}`, { waitUntil: 'domcontentloaded' });
+		await p.locator(`[data-node-name="${NODE_NAME}"]`).first().waitFor({ timeout: 30_000 });
+		let before = proxy!.requests.length;
+		try {
+			await executeFromCanvas(p);
+		} catch (error) {
+			mkdirSync(join(workDir, 'shots'), { recursive: true });
+			await p.screenshot({ path: join(workDir, 'shots', 'tri-state-failure.png') });
+			throw error;
+		}
+		const open = await listAfter(before);
+		assert(new URL(open.slice(4), 'http://x').searchParams.get('closed') === 'false', `Open did not send closed=false: ${open}`);
+		// The user sets it to Any.
 		await openNode(p, base, IDS.filter);
-		const panel = p.locator('[data-test-id="node-parameters"]').first();
-		await panel.getByText('Closed', { exact: true }).first().waitFor({ timeout: 15_000 });
-		const shot = await shoot(p, 'tri-state-filter');
-		const before = proxy!.requests.length;
-		await executeFromCanvas(p);
-		const list = await waitFor('GET /chats?… through the proxy', () =>
-			proxy!.requests.slice(before).find((line) => line.startsWith('GET /chats?')),
+		const closed = p.locator('[data-test-id="parameter-input-closed"]').first();
+		await closed.waitFor({ timeout: 15_000 });
+		await closed.click();
+		const options = p.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
+		await options.first().waitFor({ timeout: 10_000 });
+		const labels = (await options.allInnerTexts()).map((text) => text.split('\n')[0]!.trim());
+		assert(
+			['Any', 'Closed', 'Open'].every((label) => labels.includes(label)),
+			`the choices are ${JSON.stringify(labels)}`,
 		);
-		const query = new URL(list.slice(4), 'http://x').searchParams;
-		assert(!query.has('closed'), `Any sent a filter: ${list}`);
-		return `${list}; ${shot}`;
+		await options
+			.filter({ has: p.getByText('Any', { exact: true }) })
+			.first()
+			.click();
+		await sleep(400);
+		const shot = await shoot(p, 'tri-state-filter');
+		before = proxy!.requests.length;
+		await executeFromCanvas(p);
+		const any = await listAfter(before);
+		assert(!new URL(any.slice(4), 'http://x').searchParams.has('closed'), `Any sent a filter: ${any}`);
+		return `choices ${JSON.stringify(labels)}; Open → ${open}; Any → ${any}; ${shot}`;
 	});
 
 	await browser?.close();
