@@ -14,9 +14,10 @@ import { startSandbox } from '../sandbox';
 import { Collector, helper, nodesUnderTest, startNodeHttp } from '../test/node-red/support';
 import { check, percentile, printTable, record, sleep, target, type Row } from './lib';
 
+type TriggerModule = typeof import('../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
+/** The built node, as n8n loads it (see contestants.ts for why not the source). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const built =
-	require('../dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js') as typeof import('../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
+const built = require('../dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js') as TriggerModule;
 const trigger = new built.ChatMessagingTrigger();
 
 const DELIVERIES = 2_000;

@@ -6,7 +6,7 @@
  *     (27 requests per second: concurrency cannot beat the service's rate, and must not try).
  *  2. The executor's own cost per call (validation, URL building, unwrap; pacing off) versus the
  *     same fetch transport called directly and versus a bare fetch, on loopback without latency.
- * Run: npm run bench
+ * Run: npm run bench:pagination
  */
 import { Executor } from '../api';
 import { startSandbox } from '../sandbox';

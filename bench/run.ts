@@ -4,8 +4,9 @@
  * ratios to the rate floor (a bare client firing at exactly the allowance) and to a careful sequential keep-alive
  * loop; each checks that the contestants produced the same data. Ends with one JSON line of every ratio.
  *
- * Options: --only=list,sends,shared,events,overhead,growth,load (default: all); --rounds=N for the listing (default 2);
- * BENCH_SKIP_BUILD=1 uses dist/ as it is (cold load and tarballs need a build). The real-n8n contestants run only when
+ * Options: --only=list,sends,shared,events,overhead,growth,load (default: all); --rounds=N for the listing (default 2).
+ * `npm run bench` builds first (the nodes run from dist/, as n8n loads them); `npx tsx bench/run.ts` uses dist/ as it
+ * is. The real-n8n contestants run only when
  * test/e2e/runtimes.sh has installed n8n into ~/.cache/chat-messaging (a note is printed otherwise).
  * Benchmarks are not tests: nothing here is asserted on time, and none of it runs in test/run-all.sh.
  */
