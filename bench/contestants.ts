@@ -57,12 +57,13 @@ interface FlowAction {
 }
 
 /**
- * A running Node-RED with one tab per action node (each with its own configuration node, all on the same base URL and
- * token) and a Catch node per tab: the flows users deploy side by side.
+ * A running Node-RED with the action nodes side by side, each with its own configuration node (its own HTTP client;
+ * all on the same base URL and token), and a Catch node: the flows users deploy. One tab, because the test helper
+ * registers the Catch node type once per Catch node it is given.
  */
 export class NodeRedFlows {
 	private readonly outputs = new Map<string, Collector>();
-	private readonly caught = new Map<string, Collector>();
+	private caught?: Collector;
 
 	private constructor() {}
 
@@ -70,11 +71,11 @@ export class NodeRedFlows {
 		const flows = new NodeRedFlows();
 		const configs = [...new Set(actions.map((action) => action.config))];
 		const flow: Array<Record<string, unknown>> = [
+			{ id: 'bench-tab', type: 'tab', label: 'bench' },
 			...actions.flatMap((action, index) => [
-				{ id: `tab-${action.id}`, type: 'tab', label: action.id },
 				{
 					id: action.id,
-					z: `tab-${action.id}`,
+					z: 'bench-tab',
 					type: 'chat-messaging',
 					name: '',
 					config: action.config,
@@ -83,34 +84,24 @@ export class NodeRedFlows {
 					wires: [[`${action.id}-out`]],
 					...action.props,
 				},
-				{ id: `${action.id}-out`, z: `tab-${action.id}`, type: 'helper', x: 300, y: 100 + index * 100 },
-				{
-					id: `${action.id}-catch`,
-					z: `tab-${action.id}`,
-					type: 'catch',
-					scope: null,
-					x: 100,
-					y: 150 + index * 100,
-					wires: [[`${action.id}-caught`]],
-				},
-				{ id: `${action.id}-caught`, z: `tab-${action.id}`, type: 'helper', x: 300, y: 150 + index * 100 },
+				{ id: `${action.id}-out`, z: 'bench-tab', type: 'helper', x: 300, y: 100 + index * 100 },
 			]),
+			{ id: 'bench-catch', z: 'bench-tab', type: 'catch', scope: null, x: 100, y: 50, wires: [['bench-caught']] },
+			{ id: 'bench-caught', z: 'bench-tab', type: 'helper', x: 300, y: 50 },
 			...configs.map((id) => ({ id, type: 'chat-messaging-config', name: `configuration ${id}`, baseUrl, publicUrl: '' })),
 			...extraNodes,
 		];
 		const credentials = Object.fromEntries(configs.map((id) => [id, { token }]));
 		await helper.load(nodesUnderTest as never, flow, credentials);
-		for (const action of actions) {
-			flows.outputs.set(action.id, new Collector(`${action.id}-out`));
-			flows.caught.set(action.id, new Collector(`${action.id}-caught`));
-		}
+		for (const action of actions) flows.outputs.set(action.id, new Collector(`${action.id}-out`));
+		flows.caught = new Collector('bench-caught');
 		return flows;
 	}
 
 	/** Feeds `msgs` to the action node at once (as fast as a flow would) and resolves with its `count` outputs. */
 	async run(actionId: string, msgs: NodeMessage[], count = msgs.length, timeoutMs = 600_000): Promise<NodeMessage[]> {
 		const out = this.outputs.get(actionId)!;
-		const caught = this.caught.get(actionId)!;
+		const caught = this.caught!;
 		const before = out.messages.length;
 		const caughtBefore = caught.messages.length;
 		const node = helper.getNode(actionId) as unknown as { receive(msg: NodeMessage): void };
