@@ -82,8 +82,12 @@ export async function startRealN8n(sandboxUrl: string, token: string): Promise<R
 	]);
 
 	const n8n = new N8nInstance(NODE24_BIN, N8N_BIN, userFolder, N8N_PORT, BROKER_PORT, logDir);
+	// However the bench ends (an error, Ctrl-C), no n8n outlives it.
+	const killNow = () => n8n.killNow();
+	process.on('exit', killNow);
 	const stop = async () => {
 		await n8n.stop();
+		process.off('exit', killNow);
 		rmSync(workDir, { recursive: true, force: true });
 	};
 	try {
@@ -168,6 +172,7 @@ export async function startRealN8n(sandboxUrl: string, token: string): Promise<R
 	} catch (error) {
 		console.log(`  note: the real n8n could not be set up (${(error as Error).message.split(token).join('<token>')}); logs in ${logDir}`);
 		await n8n.stop();
+		process.off('exit', killNow);
 		return undefined;
 	}
 }

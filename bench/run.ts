@@ -434,6 +434,9 @@ async function main(): Promise<void> {
 	console.log(JSON.stringify({ bench: 'chat-messaging', ratios, targets: Object.fromEntries(targets.map((t) => [t.name, t.met])) }));
 }
 
+// Ctrl-C ends the run through process.exit, so the exit handlers stop what it started (the real n8n).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
 main().catch((error: unknown) => {
 	console.error(error instanceof BenchError ? error.message : error);
 	process.exit(1);
