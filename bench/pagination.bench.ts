@@ -3,10 +3,10 @@
  * Variants are interleaved sample by sample so machine noise hits them alike; medians are reported.
  *  1. Return All over 1,000 chats (20 pages) against the sandbox with 120 ms of latency per request
  *     (a distant service): sequential versus 2, 4 and 8 pages at once, with the client's pacing on
- *     (27 requests per second: concurrency cannot beat the service's rate, and must not try).
+ *     (28 requests per second: concurrency cannot beat the service's rate, and must not try).
  *  2. The executor's own cost per call (validation, URL building, unwrap; pacing off) versus the
  *     same fetch transport called directly and versus a bare fetch, on loopback without latency.
- * Run: npm run bench
+ * Run: npm run bench:pagination
  */
 import { Executor } from '../api';
 import { startSandbox } from '../sandbox';

@@ -2,7 +2,7 @@
  * How the sandbox scales with the size of a workspace: time per GET /chats page (the first page, a middle page, a
  * filtered page, and the first page right after a new inbound message reorders the list) and peak memory, at 1k, 5k,
  * 20k and 100k chats. Each size runs in its own process so its peak memory is its own. Medians of 15 requests.
- * Prints a table and one JSON line. Run: npx tsx bench/sandbox-growth.bench.ts [sizes, e.g. 1000,5000]
+ * Prints a table and one JSON line. Run: npm run bench:growth [-- sizes, e.g. 1000,5000]; npm run bench runs it as part of its growth scenario
  */
 import { execFileSync } from 'child_process';
 import { startSandbox } from '../sandbox';

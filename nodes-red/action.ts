@@ -27,6 +27,9 @@ import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types
 
 export const ACTION_TYPE = 'chat-messaging';
 
+/** Messages one action node works on at once: enough to keep the paced request queue full at any latency here. */
+const MESSAGES_IN_FLIGHT = 16;
+
 export interface TypedValue {
 	value?: unknown;
 	type?: string;
@@ -207,7 +210,25 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 		node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
 	}
 
+	// Messages arriving faster than answers come back run side by side (the config node's shared pacer keeps them under
+	// the service's rate), up to MESSAGES_IN_FLIGHT; the rest wait their turn here, in arrival order.
+	let inFlight = 0;
+	const waiting: Array<() => void> = [];
+	const turn = (): Promise<void> => {
+		if (inFlight < MESSAGES_IN_FLIGHT) {
+			inFlight++;
+			return Promise.resolve();
+		}
+		return new Promise((resolve) => waiting.push(resolve));
+	};
+	const release = () => {
+		const next = waiting.shift();
+		if (next) next();
+		else inFlight--;
+	};
+
 	node.on('input', async (msg, send, done) => {
+		await turn();
 		try {
 			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
 			if (waitFor && !(WAIT_TARGETS as readonly string[]).includes(waitFor))
@@ -257,6 +278,8 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(error) });
 			annotateMessage(msg, error);
 			done(toNodeError(error));
+		} finally {
+			release();
 		}
 	});
 }

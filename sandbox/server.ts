@@ -130,6 +130,7 @@ export function createSandboxServer(runtime: SandboxRuntime): Server {
 			ws.data.apiCalls += 1;
 			const wait = limiter.take(ws.token);
 			if (wait > 0) {
+				ws.rateLimited += 1;
 				return sendError(res, ApiError.coded('rate_limit_exceeded', 'Rate limit exceeded, retry later', { 'retry-after': String(wait) }));
 			}
 			fault = pickFault(faultRng, options.faultRate, options.faultKinds);

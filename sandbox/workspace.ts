@@ -32,6 +32,8 @@ function lowerBound(order: readonly ChatRecord[], chat: ChatRecord): number {
  * what the indexes cover (chats, names, latest messages) goes through here.
  */
 export class Workspace {
+	/** Public API requests refused with 429 since start (not persisted): benchmarks check clients stay under the rate. */
+	rateLimited = 0;
 	readonly chatById = new Map<number, ChatRecord>();
 	readonly messageByUid = new Map<string, MessageRecord>();
 	/** Chats in list order. */

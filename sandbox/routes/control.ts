@@ -127,6 +127,11 @@ function queue(ctx: RequestContext) {
 	return { queued: [...ctx.ws.data.queue], quota: { total: ctx.ws.data.quota.total, used: ctx.ws.data.quota.used } };
 }
 
+/** Public API requests since start and how many of them the rate limit refused (429). */
+function traffic(ctx: RequestContext) {
+	return { api_calls: ctx.ws.data.apiCalls, rate_limited: ctx.ws.rateLimited };
+}
+
 function setQuota(ctx: RequestContext) {
 	const body = parseWith(controlQuotaBody, ctx.body);
 	if (body.total !== undefined) ctx.ws.data.quota.total = body.total;
@@ -160,6 +165,7 @@ export const controlRoutes: Route[] = [
 	route('GET', '/_sandbox/notes', notes, 'control'),
 	route('GET', '/_sandbox/queue', queue, 'control'),
 	route('POST', '/_sandbox/quota', setQuota, 'control'),
+	route('GET', '/_sandbox/traffic', traffic, 'control'),
 	route('GET', '/_sandbox/labels', labels, 'control'),
 	route('GET', '/_sandbox/webhooks', webhooks, 'control'),
 	route('GET', '/_sandbox/chats/:chat_id/raw', getChatRaw, 'control'),

@@ -21,6 +21,12 @@ describe('rate limit', () => {
 			expect(limited!.body).toMatchObject({ status: 'error', error_code: 'rate_limit_exceeded' });
 			expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 			expect((await call(sbx, 'GET', '/_sandbox/deliveries')).status).toBe(200);
+			// The control API counts what the limit refused, and is not counted itself.
+			const refused = statuses.filter((status) => status === 429).length;
+			expect((await call(sbx, 'GET', '/_sandbox/traffic')).body).toMatchObject({
+				status: 'ok',
+				data: { api_calls: 14, rate_limited: refused },
+			});
 		} finally {
 			await sbx.stop();
 		}

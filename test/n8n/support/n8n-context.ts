@@ -164,8 +164,20 @@ export function createExecuteContext(options: ExecuteOptions) {
 	const requests: RecordedRequest[] = [];
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const node = { ...makeNode('chatMessaging'), onError: options.onError };
-	const paramsOf = (itemIndex: number) =>
-		resolveParameters(options.properties, typeof options.parameters === 'function' ? options.parameters(itemIndex) : options.parameters);
+	// Resolved once per item, as n8n holds a node's parameters: resolving against every property on each
+	// getNodeParameter call made this stand-in, not the node, the cost `npm run bench` measured.
+	const resolved = new Map<number, Parameters>();
+	const paramsOf = (itemIndex: number) => {
+		let values = resolved.get(itemIndex);
+		if (!values) {
+			values = resolveParameters(
+				options.properties,
+				typeof options.parameters === 'function' ? options.parameters(itemIndex) : options.parameters,
+			);
+			resolved.set(itemIndex, values);
+		}
+		return values;
+	};
 	const http = authenticatedHttp(options.credentials, requests, node);
 	const unauthenticated = plainHttp(requests, node);
 	const context = {
