@@ -3,7 +3,7 @@
  * suite's n8n context: real HTTP with axios, as n8n sends it), and the Node-RED nodes inside a real Node-RED runtime
  * (node-red-node-test-helper), fed messages and read at their outputs.
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { Executor } from '../api';
 import type { NodeMessage } from '../nodes-red/types';
 import { createExecuteContext } from '../test/n8n/support/n8n-context';
@@ -17,7 +17,8 @@ import { pacingKey } from '../api';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const built = require('../dist/nodes/ChatMessaging/ChatMessaging.node.js') as typeof import('../nodes/ChatMessaging/ChatMessaging.node');
-const actionNode = new built.ChatMessaging();
+// Version 1's parameters (sendToPhone, chat_id as text): both versions run the same executor and item loop.
+const actionNode = new built.ChatMessaging().getNodeType(1) as INodeType & Required<Pick<INodeType, 'execute'>>;
 
 /** An executor as a script would make one: fetch, real time, pacing shared per base URL and token. */
 export function scriptExecutor(baseUrl: string, token: string, options: { paced?: boolean } = {}): Executor {

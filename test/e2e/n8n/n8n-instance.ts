@@ -10,6 +10,8 @@ import { join } from 'node:path';
 
 export interface CliResult {
 	code: number | null;
+	/** The signal that ended the process, when one did (code is then null). */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 	ms: number;
@@ -122,12 +124,12 @@ export class N8nInstance {
 				clearTimeout(timer);
 				reject(error);
 			});
-			child.on('close', (code) => {
+			child.on('close', (code, signal) => {
 				clearTimeout(timer);
 				// A CLI command can leave its task-runner child behind; end the whole group.
 				killGroup(child, 'SIGKILL');
 				this.live.delete(child);
-				resolve({ code, stdout, stderr, ms: Date.now() - started });
+				resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
 			});
 		});
 	}

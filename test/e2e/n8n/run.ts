@@ -174,7 +174,7 @@ function nodeOutputs(run: N8nRun | undefined, nodeName: string): Items[] {
 
 function describeCli(cli: CliResult): string {
 	const tail = (text: string) => text.trim().split('\n').slice(-8).join('\n');
-	return `exit code ${cli.code}\nstdout: ${tail(cli.stdout)}\nstderr: ${tail(cli.stderr)}`;
+	return `exit code ${cli.code}${cli.signal ? ` (ended by ${cli.signal})` : ''}\nstdout: ${tail(cli.stdout)}\nstderr: ${tail(cli.stderr)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
