@@ -21,7 +21,7 @@ import {
 	type OperationDescriptor,
 	type WaitTarget,
 } from '../api';
-import { resolveConfig } from './config';
+import { CONFIG_TYPE, resolveConfig } from './config';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from './errors';
 import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
 
@@ -205,6 +205,11 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 		op = findOperation(opId);
 	} catch {
 		node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
+	}
+	// Said at deploy, not at the first message: a configuration deployed without its token cannot work.
+	const config = typeof definition.config === 'string' && definition.config ? RED.nodes.getNode(definition.config) : null;
+	if (op && config?.type === CONFIG_TYPE && !config.credentials?.token) {
+		node.status({ fill: 'red', shape: 'ring', text: 'no API token in the configuration' });
 	}
 
 	node.on('input', async (msg, send, done) => {

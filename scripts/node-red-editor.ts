@@ -147,15 +147,45 @@ const messageKey = (value: string): string => value.replace(/[:.]/g, '_') || 'no
 const fieldKey = (op: OperationDescriptor, field: FieldDescriptor): string =>
 	`chat-messaging.fields.${op.resource}.${op.operation}.${field.name}`;
 
-function operationRows(op: OperationDescriptor): string {
-	const rows = op.fields.map((field) => {
-		const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
-		return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
+/** Fields every run of the operation needs: the required ones and those of a "give one of" rule (a send's text). */
+export const isPrimaryField = (op: OperationDescriptor, field: FieldDescriptor): boolean =>
+	!!field.required || !!op.requireOneOf?.includes(field.name);
+
+/** Id fields the editor offers a searchable list for (served by nodes-red/admin.ts). */
+export const PICKERS: Record<string, string> = { chat_id: 'chat' };
+const pickerOf = (field: FieldDescriptor): string | undefined => (field.kind === 'integer' ? PICKERS[field.name] : undefined);
+
+function fieldRow(op: OperationDescriptor, field: FieldDescriptor): string {
+	const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
+	const picker = pickerOf(field);
+	const width = picker ? 'calc(70% - 40px)' : '70%';
+	const pickButton = picker
+		? `\n        <button type="button" class="red-ui-button cm-pick" data-picker="${picker}" ${i18n(`chat-messaging.picker.${picker}.button`, '[title]')}><i class="fa fa-search"></i></button>`
+		: '';
+	return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
         <label for="${rowId(op, field)}"><span ${i18n(`${fieldKey(op, field)}.label`)}></span>${marker}</label>
-        <input type="text" id="${rowId(op, field)}" style="width:70%" placeholder="${escapeHtml(field.placeholder ?? '')}">
+        <input type="text" id="${rowId(op, field)}" style="width:${width}" placeholder="${escapeHtml(field.placeholder ?? '')}">${pickButton}
         <div class="cm-field-help" ${i18n(`${fieldKey(op, field)}.help`)}></div>
       </div>`;
-	});
+}
+
+/**
+ * One operation's fields: what it needs first, then the optional ones in a section folded by default
+ * (as the core nodes keep advanced settings out of the way); a list's optional fields are its filters.
+ */
+function operationRows(op: OperationDescriptor): string {
+	const primary = op.fields.filter((field) => isPrimaryField(op, field));
+	const optional = op.fields.filter((field) => !isPrimaryField(op, field));
+	const rows = primary.map((field) => fieldRow(op, field));
+	if (optional.length) {
+		const title = op.effect === 'read' ? 'filters' : 'options';
+		rows.push(`      <div class="cm-optional">
+        <div class="form-row cm-optional-toggle"><a href="#" class="cm-optional-header"><i class="fa fa-angle-right"></i> <span ${i18n(`chat-messaging.optional.${title}`)}></span> <span class="cm-optional-count">(${optional.length})</span></a></div>
+        <div class="cm-optional-body" style="display:none">
+${optional.map((field) => fieldRow(op, field)).join('\n')}
+        </div>
+      </div>`);
+	}
 	if (rows.length === 0) rows.push(`      <div class="form-row cm-field-help" ${i18n('chat-messaging.noParameters')}></div>`);
 	return `    <div class="cm-op" id="cm-op-${op.resource}-${op.operation}" data-operation="${escapeHtml(operationId(op))}" style="display:none">\n${rows.join('\n')}\n    </div>`;
 }
@@ -164,6 +194,23 @@ const STYLE = `<style>
   .cm-field-help { margin: 2px 0 0 105px; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #888); }
   .cm-required { color: var(--red-ui-text-color-error, #d00); }
   #cm-operation-description { margin-left: 105px; }
+  .cm-optional-header { font-weight: bold; text-decoration: none; }
+  .cm-optional-header .fa { transition: transform 0.2s; width: 10px; }
+  .cm-optional.cm-open .cm-optional-header .fa { transform: rotate(90deg); }
+  .cm-optional-count { font-weight: normal; color: var(--red-ui-secondary-text-color, #888); }
+  .cm-pick { margin-left: 4px; }
+  .cm-picker { margin: 4px 0 0 105px; width: 70%; border: 1px solid var(--red-ui-secondary-border-color, #ccc); padding: 6px; }
+  .cm-picker-search { width: 100%; box-sizing: border-box; }
+  .cm-picker-list { list-style: none; margin: 4px 0; padding: 0; max-height: 220px; overflow-y: auto; }
+  .cm-picker-list li { padding: 3px 6px; cursor: pointer; }
+  .cm-picker-list li:hover { background: var(--red-ui-list-item-background-hover, #eee); }
+  .cm-picker-list small, .cm-picker-chosen { color: var(--red-ui-secondary-text-color, #888); }
+  .cm-picker-chosen { margin-left: 105px; font-size: 0.85em; }
+  .cm-test-result.cm-ok { color: var(--red-ui-text-color-success, #3a3); }
+  .cm-test-result.cm-failed { color: var(--red-ui-text-color-error, #d00); }
+  /* Per-operation help: the help sidebar shows the selected node's operation only (editor.ts). */
+  .red-ui-help .cm-help-op { display: none; }
+  .red-ui-help .cm-help-op.cm-help-selected { display: block; }
 </style>`;
 
 /** A form row's label: its icon, then its text from the message catalogue. */
@@ -186,6 +233,11 @@ const configTemplate = `<script type="text/html" data-template-name="chat-messag
   <div class="form-row">
     ${label('node-config-input-publicUrl', 'fa-share-square-o', 'chat-messaging-config.label.publicUrl')}
     <input type="text" id="node-config-input-publicUrl" placeholder="https://nodered.example.com">
+  </div>
+  <div class="form-row">
+    <label></label>
+    <button type="button" class="red-ui-button" id="node-config-cm-test"><i class="fa fa-plug"></i> <span ${i18n('chat-messaging-config.testConnection')}></span></button>
+    <span class="cm-test-result" id="node-config-cm-test-result"></span>
   </div>
   <div class="form-tips" ${i18n('chat-messaging-config.tip', '[html]')}></div>
 </script>`;
@@ -300,6 +352,8 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 	return {
 		'chat-messaging-config': {
 			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL' },
+			testConnection: 'Test connection',
+			testing: 'Testing…',
 			tip:
 				'The token is stored as a credential: it is never exported with the flow. <b>Public URL</b> is needed by the event node only: ' +
 				'the public HTTPS address at which the service reaches this Node-RED (its HTTP node root is appended).',
@@ -321,6 +375,8 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				seconds: 'seconds',
 			},
 			noParameters: 'This operation takes no parameters.',
+			optional: { filters: 'Filters', options: 'Optional fields' },
+			picker: { chat: { button: 'Search the chats of the workspace' } },
 			payloadFields: {
 				checkbox: 'fill empty fields from <code>msg.payload.&lt;field&gt;</code>',
 				help:

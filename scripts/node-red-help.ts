@@ -1,9 +1,10 @@
 /**
  * The help of the Node-RED nodes (locales/en-US/index.html, one `data-help-name` script per node type),
  * generated from the catalogue: every operation with its endpoint and fields stays documented in the
- * help sidebar, out of the editor HTML Node-RED loads up front.
+ * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
+ * operations by name and shows the details of the selected node's operation only.
  */
-import { RESOURCES } from '../api';
+import { operationId, RESOURCES } from '../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
 import { CHOICES, escapeHtml } from './node-red-editor';
 
@@ -13,11 +14,25 @@ function fieldHelp(field: FieldDescriptor): string {
       <dd>${escapeHtml(field.displayName)}: ${escapeHtml(field.description)}</dd>`;
 }
 
+/**
+ * One operation's help, in a block the editor shows only for the selected node's operation
+ * (nodes-red/editor/editor.ts marks it; the editor's style hides the others).
+ */
 function operationHelp(op: OperationDescriptor): string {
 	const fields = op.fields.length ? `\n    <dl class="message-properties">\n${op.fields.map(fieldHelp).join('\n')}\n    </dl>` : '';
-	return `    <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
-    <p>${escapeHtml(op.description)}.</p>${fields}`;
+	return `    <div class="cm-help-op" data-operation="${escapeHtml(operationId(op))}">
+    <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
+    <p>${escapeHtml(op.description)}.</p>${fields}
+    </div>`;
 }
+
+/** The operations of each resource by name: what the node can do, at a glance. */
+const operationIndex = (resources: readonly ResourceDescriptor[]): string =>
+	`  <ul>\n${resources
+		.map(
+			(resource) => `    <li><b>${escapeHtml(resource.name)}</b>: ${resource.operations.map((op) => escapeHtml(op.name)).join(', ')}</li>`,
+		)
+		.join('\n')}\n  </ul>`;
 
 const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-help-name="chat-messaging">
   <p>Runs one operation of the Chat Messaging Service API: choose a resource and an operation, then fill in its fields.</p>
@@ -44,13 +59,11 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
   <code>msg.http_status</code> and <code>msg.chatMessagingError</code> (all details; also <code>msg.error.cause</code> on Node-RED 4.1+).
   The node status shows the code.
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
-  <h3>Details</h3>
-${resources
-	.map(
-		(resource) =>
-			`  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${resource.operations.map(operationHelp).join('\n')}`,
-	)
-	.join('\n')}
+  <h3>Operations</h3>
+${operationIndex(resources)}
+  <h3>Selected operation</h3>
+  <p class="cm-help-hint">Select a node on the workspace to see its operation's fields here.</p>
+${resources.flatMap((resource) => resource.operations.map(operationHelp)).join('\n')}
   <h3>References</h3>
   <ul><li>Event node: <code>chat-messaging-event</code> in the same palette category.</li></ul>
 </script>`;

@@ -23,11 +23,14 @@
 	}
 	interface EventNode {
 		name?: string;
+		config?: string;
 		events?: string[];
 	}
 	interface ConfigNode {
+		id: string;
 		name?: string;
 		baseUrl?: string;
+		credentials?: Record<string, unknown>;
 	}
 
 	const CATALOGUE = window.CHAT_MESSAGING_CATALOGUE;
@@ -76,7 +79,7 @@
 			case 'dateTime':
 				return ['str', 'date', ...SOURCES];
 			case 'binary':
-				return ['msg', 'flow', 'global', 'bin', 'jsonata'];
+				return [OPTIONAL_MSG, 'flow', 'global', 'bin', 'jsonata'];
 			default:
 				return ['str', ...SOURCES];
 		}
@@ -111,18 +114,178 @@
 	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
 	const isUrl = (value: unknown): boolean => !URL_PATTERN || URL_PATTERN.test(String(value ?? '').trim());
 
+	/**
+	 * Node-RED takes a validator's text (or list of texts) as the reason a property is invalid only when
+	 * the validator declares two parameters (value, options); with one, any text counts as "valid".
+	 */
+	type Validator<Node, Value> = (this: Node, value: Value, options?: unknown) => boolean | string | string[];
+	const validator = <Node, Value>(check: (this: Node, value: Value) => boolean | string | string[]): Validator<Node, Value> =>
+		function (this: Node, value: Value, _options?: unknown) {
+			return check.call(this, value);
+		};
+
+	/**
+	 * Whether the editor knows the config node has no token: it knows a node's credentials once its dialog
+	 * was opened (has_token from the server, or the token typed); a node never opened is not judged.
+	 */
+	const tokenMissing = (node: { credentials?: Record<string, unknown> }): boolean => {
+		const credentials = node.credentials;
+		if (!credentials) return false;
+		return !credentials.token && credentials.has_token !== true;
+	};
+
+	/** The config node an event node points at must be valid and have a Public URL: the service posts events there. */
+	function eventConfigProblem(id: string): true | string {
+		const config = id && id !== '_ADD_' ? RED.nodes.node(id) : null;
+		if (!config) return 'Service: choose a Chat Messaging configuration';
+		if (config.valid === false) return 'Service: the configuration is incomplete (URL or API token)';
+		if (!String(config.publicUrl ?? '').trim()) return 'Service: set the Public URL in the configuration (event nodes need it)';
+		return true;
+	}
+
+	/** msg, where an empty value is allowed: an optional Buffer (attachment, file) left empty is no error. */
+	const OPTIONAL_MSG: TypedInputType = {
+		value: 'msg',
+		label: 'msg.',
+		validate: (value: string) => value === '' || RED.utils.validatePropertyExpression(value),
+	};
+
 	RED.nodes.registerType<ConfigNode>('chat-messaging-config', {
 		category: 'config',
 		defaults: {
 			name: { value: '' },
-			baseUrl: { value: '', required: true, validate: (v: string) => isUrl(v) || 'Service URL: an http(s) URL' },
-			publicUrl: { value: '', validate: (v: string) => !v || isUrl(v) || 'Public URL: an http(s) URL' },
+			baseUrl: {
+				value: '',
+				required: true,
+				// The token is a credential, not a property: its check rides on the Service URL (Node-RED
+				// validates credentials only while the dialog is open).
+				validate: validator<ConfigNode, string>(function (v) {
+					const problems: string[] = [];
+					if (!isUrl(v)) problems.push('Service URL: an http(s) URL');
+					if (tokenMissing(this)) problems.push('API token: missing');
+					return problems.length ? problems : true;
+				}),
+			},
+			publicUrl: { value: '', validate: validator<ConfigNode, string>((v) => !v || isUrl(v) || 'Public URL: an http(s) URL') },
 		},
 		credentials: { token: { type: 'password', required: true } },
 		label: function () {
 			return this.name || this.baseUrl || 'chat messaging';
 		},
+		oneditprepare: function () {
+			const id = this.id;
+			const $result = $('#node-config-cm-test-result');
+			$('#node-config-cm-test').on('click', () => {
+				$result.removeClass('cm-ok').removeClass('cm-failed').text('Testing…');
+				// The typed token goes to this Node-RED only (its admin API), never back: an unchanged one is
+				// Node-RED's placeholder, and the server uses the stored token instead.
+				$.ajax<{ ok: boolean; message: string }>({
+					url: 'chat-messaging/test-connection',
+					method: 'POST',
+					contentType: 'application/json',
+					dataType: 'json',
+					data: JSON.stringify({
+						config: id,
+						baseUrl: $('#node-config-input-baseUrl').val(),
+						token: $('#node-config-input-token').val(),
+					}),
+				})
+					.done((answer) => $result.addClass(answer.ok ? 'cm-ok' : 'cm-failed').text(answer.message))
+					.fail((xhr) => $result.addClass('cm-failed').text(xhr.responseJSON?.message ?? `Test failed (HTTP ${xhr.status})`));
+			});
+		},
 	});
+
+	/** The help sidebar shows the details of one operation: the selected node's (see scripts/node-red-help.ts). */
+	function showOperationHelp(opId: string | undefined): void {
+		$('.red-ui-help .cm-help-op').each(function () {
+			$(this).toggleClass('cm-help-selected', $(this).attr('data-operation') === opId);
+		});
+		$('.red-ui-help .cm-help-hint').toggle(!opId || !operationsById[opId]);
+	}
+	// The help sidebar renders a node's help on this same event, before this listener (registered later) runs.
+	// (RED.events is absent only where the script runs outside an editor: the UI contract reads its definitions.)
+	RED.events?.on('view:selection-changed', (selection) => {
+		const nodes = selection.nodes ?? [];
+		const node = nodes.length === 1 ? nodes[0] : undefined;
+		if (node && node.type === 'chat-messaging') showOperationHelp(`${String(node.resource)}:${String(node.operation)}`);
+		else showOperationHelp(undefined);
+	});
+
+	interface ChatChoice {
+		id: number;
+		name: string;
+		phone: string | null;
+		closed: boolean;
+	}
+
+	/**
+	 * The searchable chat list under a chat id field: pages of chats from the admin endpoint
+	 * (nodes-red/admin.ts, which uses the deployed config node's stored token); a click puts the id
+	 * into the field as a number.
+	 */
+	function toggleChatPicker($row: JQuery, $input: JQuery): void {
+		const open = $row.find('.cm-picker');
+		if (open.length) {
+			open.remove();
+			return;
+		}
+		const $picker = $('<div class="cm-picker"></div>');
+		const $search = $('<input type="text" class="cm-picker-search" placeholder="Search by name or phone">').appendTo($picker);
+		const $list = $('<ol class="cm-picker-list"></ol>').appendTo($picker);
+		const $message = $('<div class="cm-picker-message"></div>').appendTo($picker);
+		const $more = $('<button type="button" class="red-ui-button red-ui-button-small cm-picker-more">More</button>').appendTo($picker);
+		$row.find('.cm-field-help').after($picker);
+		let page = 1;
+		let request = 0;
+		const load = (reset: boolean): void => {
+			const config = String($('#node-input-config').val() || '');
+			if (reset) {
+				page = 1;
+				$list.empty();
+			}
+			$more.hide();
+			if (!config || config === '_ADD_') {
+				$message.text('Choose a Service (configuration node) first');
+				return;
+			}
+			const mine = ++request;
+			$message.text('Loading…');
+			$.getJSON<{ chats: ChatChoice[]; hasMore: boolean }>('chat-messaging/chats', { config, search: $search.val(), page })
+				.done((answer) => {
+					if (mine !== request) return; // a newer search is under way
+					for (const chat of answer.chats) {
+						const $item = $('<li class="cm-picker-item"></li>').attr('data-chat-id', String(chat.id));
+						$item.text(chat.name || `#${chat.id}`);
+						$item.append(` <small>#${chat.id}${chat.phone ? ` · ${chat.phone}` : ''}${chat.closed ? ' · closed' : ''}</small>`);
+						$item.on('click', () => {
+							$input.typedInput('type', 'num');
+							$input.typedInput('value', String(chat.id));
+							$row.find('.cm-picker-chosen').remove();
+							$row.find('.cm-field-help').after($('<div class="cm-picker-chosen"></div>').text(`Chat: ${chat.name}`));
+							$picker.remove();
+						});
+						$item.appendTo($list);
+					}
+					$message.text(answer.chats.length || page > 1 ? '' : 'No chat matches');
+					$more.toggle(answer.hasMore);
+				})
+				.fail((xhr) => {
+					if (mine === request) $message.text(xhr.responseJSON?.message ?? `Could not list the chats (HTTP ${xhr.status})`);
+				});
+		};
+		let searchTimer: number | undefined;
+		$search.on('input', () => {
+			window.clearTimeout(searchTimer);
+			searchTimer = window.setTimeout(() => load(true), 250);
+		});
+		$more.on('click', () => {
+			page += 1;
+			load(false);
+		});
+		load(true);
+		$search.focus();
+	}
 
 	RED.nodes.registerType<ActionNode>('chat-messaging', {
 		category: CATALOGUE.category,
@@ -138,13 +301,13 @@
 			operation: {
 				value: 'sendToChat',
 				required: true,
-				validate: function (v: string) {
+				validate: validator<ActionNode, string>(function (v) {
 					return !!operationsById[`${this.resource}:${v}`] || 'Choose an operation';
-				},
+				}),
 			},
 			fields: {
 				value: {},
-				validate: function (v: Record<string, Typed> | undefined) {
+				validate: validator<ActionNode, Record<string, Typed> | undefined>(function (v) {
 					const op = operationsById[`${this.resource}:${this.operation}`];
 					if (!op || !v) return true;
 					const errors: string[] = [];
@@ -154,7 +317,7 @@
 						if (problem) errors.push(problem);
 					}
 					return errors.length ? errors : true;
-				},
+				}),
 			},
 			outputMode: { value: 'array' },
 			payloadFields: { value: false },
@@ -162,15 +325,18 @@
 			returnAll: { value: CATALOGUE.listDefaults.returnAll },
 			limit: {
 				value: CATALOGUE.listDefaults.limit,
-				validate: (v: unknown) =>
-					v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1',
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1',
+				),
 			},
 			attachment: { value: { value: '', type: 'msg' } },
 			attachmentName: { value: '' },
 			waitFor: { value: '' },
 			waitTimeout: {
 				value: 60,
-				validate: (v: unknown) => v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0',
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0',
+				),
 			},
 		},
 		label: function () {
@@ -203,6 +369,26 @@
 					$input.typedInput('type', value.type);
 					$input.typedInput('value', value.value);
 				}
+				const $op = $(`#cm-op-${op.resource}-${op.operation}`);
+				// The optional section starts open when a saved flow set one of its fields.
+				const optionalSet = op.fields.some((field) => {
+					const stored = saved[field.name];
+					return !!stored && stored.value !== '' && $op.find(`.cm-optional-body .cm-field-row[data-field="${field.name}"]`).length > 0;
+				});
+				$op.find('.cm-optional').toggleClass('cm-open', optionalSet);
+				$op.find('.cm-optional-body').toggle(optionalSet);
+				$op.find('.cm-optional-header').on('click', function (event) {
+					event.preventDefault();
+					const $section = $(this).closest('.cm-optional');
+					const opening = !$section.hasClass('cm-open');
+					$section.toggleClass('cm-open', opening);
+					$section.find('.cm-optional-body').toggle(opening);
+				});
+				$op.find('.cm-pick').on('click', function () {
+					const $row = $(this).closest('.cm-field-row');
+					const field = op.fields.find((candidate) => candidate.name === $row.attr('data-field'));
+					if (field) toggleChatPicker($row, $(`#${rowId(op, field)}`));
+				});
 			};
 
 			const fillOperations = (): void => {
@@ -227,16 +413,20 @@
 				$('.cm-paginated-only').toggle(op.paginated);
 				$('.cm-send-only').toggle(op.sendsMessage);
 				$('#node-input-returnAll').trigger('change');
+				showOperationHelp(op.id);
 			};
 
 			$resource.on('change', fillOperations);
 			$operation.on('change', showOperation);
 			$('#node-input-returnAll').on('change', function () {
-				$('.cm-limit-row').toggle(!$(this).is(':checked'));
+				const allPages = $(this).is(':checked');
+				$('.cm-limit-row').toggle(!allPages);
+				// A page number and "every page" contradict each other: Page shows only while All pages is off.
+				$('#cm-operations .cm-field-row[data-field="page"]').toggle(!allPages);
 			});
 			const attachment = this.attachment && typeof this.attachment === 'object' ? this.attachment : { value: '', type: 'msg' };
 			const $attachment = $('#node-input-cm-attachment');
-			$attachment.typedInput({ types: ['msg', 'flow', 'global', 'str', 'bin', 'jsonata', 'env'], default: attachment.type });
+			$attachment.typedInput({ types: [OPTIONAL_MSG, 'flow', 'global', 'str', 'bin', 'jsonata', 'env'], default: attachment.type });
 			$attachment.typedInput('type', attachment.type);
 			$attachment.typedInput('value', attachment.value);
 			$operation.val(this.operation);
@@ -260,16 +450,16 @@
 	RED.nodes.registerType<EventNode>('chat-messaging-event', {
 		category: CATALOGUE.category,
 		color: COLOR,
-		icon: 'chat-messaging.svg',
+		icon: 'chat-messaging-event.svg',
 		paletteLabel: 'chat event',
 		inputs: 0,
 		outputs: 1,
 		defaults: {
 			name: { value: '' },
-			config: { value: '', type: 'chat-messaging-config', required: true },
+			config: { value: '', type: 'chat-messaging-config', required: true, validate: validator<EventNode, string>(eventConfigProblem) },
 			events: {
 				value: ['message:received:new'],
-				validate: (v: unknown) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type',
+				validate: validator<EventNode, unknown>((v) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type'),
 			},
 			downloadAttachments: { value: false },
 		},
