@@ -17,15 +17,21 @@ import {
 	type Attachment,
 	type BinaryInput,
 	type DownloadedFile,
+	type Executor,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type Timing,
 	type WaitTarget,
 } from '../api';
+import { replyWatchFor, waitForReply } from '../api/replies';
 import { CONFIG_TYPE, resolveConfig } from './config';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from './errors';
-import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
+import { realTiming } from './transport';
+import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage, SendFunction } from './types';
 
 export const ACTION_TYPE = 'chat-messaging';
+/** How long a send waits for the customer's reply unless the node says otherwise (seconds). */
+export const DEFAULT_REPLY_TIMEOUT_S = 300;
 
 export interface TypedValue {
 	value?: unknown;
@@ -178,6 +184,40 @@ function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]): NodeMe
 	});
 }
 
+/**
+ * Send and wait for reply: the send's result leaves on output 1 at once; then the customer's next
+ * message in that chat leaves on output 2 (msg.payload the reply as an event, msg.sent the send's
+ * result), or, after the time-out, msg.payload {timedOut, waitedMs, chat_id, message_uid} on output 3.
+ */
+async function sendAndAwaitReply(
+	RED: NodeAPI,
+	node: NodeInstance,
+	msg: NodeMessage,
+	send: SendFunction,
+	sent: Record<string, unknown>,
+	options: { executor: Executor; timeoutMs: number; timing: Timing; cancelled: () => boolean },
+): Promise<void> {
+	const sentMsg = RED.util.cloneMessage(msg);
+	sentMsg.payload = sent;
+	send([sentMsg, null, null]);
+	const watch = await replyWatchFor(options.executor, sent);
+	node.status({ fill: 'blue', shape: 'ring', text: `waiting for a reply in chat ${String(watch.chat_id)}` });
+	const outcome = await waitForReply(options.executor, watch, options);
+	if ('cancelled' in outcome) return;
+	const out = RED.util.cloneMessage(msg);
+	out.sent = sent;
+	if ('reply' in outcome) {
+		out.payload = outcome.reply;
+		out.topic = outcome.reply.event_type;
+		node.status({ fill: 'green', shape: 'dot', text: `reply in chat ${String(watch.chat_id)}` });
+		send([null, out, null]);
+	} else {
+		out.payload = { timedOut: true, waitedMs: outcome.waitedMs, chat_id: watch.chat_id, message_uid: watch.message_uid };
+		node.status({ fill: 'yellow', shape: 'ring', text: `no reply within ${Math.round(options.timeoutMs / 1000)} s` });
+		send([null, null, out]);
+	}
+}
+
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
@@ -199,6 +239,31 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	const attachmentName = String(definition.attachmentName ?? '');
 	const waitFor = String(definition.waitFor ?? '');
 	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
+	// Send and wait for reply: output 1 the send's result at once, output 2 the reply, output 3 the time-out.
+	const waitsForReply = definition.waitForReply === true || definition.waitForReply === 'true';
+	const replyTimeoutMs = Math.max(1, Number(definition.replyTimeout ?? DEFAULT_REPLY_TIMEOUT_S) || DEFAULT_REPLY_TIMEOUT_S) * 1000;
+	let closing = false;
+	/** Pauses between looks for a reply end early when the node closes (redeploy, stop). */
+	const wakeUps = new Set<() => void>();
+	const replyTiming = {
+		...realTiming,
+		sleep: (ms: number) =>
+			new Promise<void>((resolve) => {
+				if (closing) return resolve(); // closed during a look: no new pause
+				const wake = () => {
+					clearTimeout(timer);
+					wakeUps.delete(wake);
+					resolve();
+				};
+				const timer = setTimeout(wake, ms);
+				wakeUps.add(wake);
+			}),
+	};
+	node.on('close', (_removed, done) => {
+		closing = true;
+		for (const wake of [...wakeUps]) wake();
+		done();
+	});
 
 	let op: OperationDescriptor | undefined;
 	try {
@@ -240,6 +305,16 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			}
 
 			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
+			if (op.sendsMessage && waitsForReply) {
+				await sendAndAwaitReply(RED, node, msg, send, result as Record<string, unknown>, {
+					executor,
+					timeoutMs: replyTimeoutMs,
+					timing: replyTiming,
+					cancelled: () => closing,
+				});
+				done();
+				return;
+			}
 			if (op.download) {
 				// As Node-RED's file-in node: the bytes in msg.payload, the name beside them.
 				const file = result as DownloadedFile;

@@ -318,7 +318,18 @@ ${selectOptions('waitFor')}
       ${label('node-input-waitTimeout', 'fa-clock-o', 'chat-messaging.label.waitTimeout')}
       <input type="number" id="node-input-waitTimeout" min="1" style="width:100px"> <span ${i18n('chat-messaging.label.seconds')}></span>
     </div>
+    <div class="form-row">
+      ${label('node-input-waitForReply', 'fa-reply', 'chat-messaging.label.waitForReply')}
+      <input type="checkbox" id="node-input-waitForReply" style="width:auto">
+      <span ${i18n('chat-messaging.waitForReply.checkbox')}></span>
+    </div>
+    <div class="form-row cm-reply-only">
+      ${label('node-input-replyTimeout', 'fa-hourglass-end', 'chat-messaging.label.replyTimeout')}
+      <input type="number" id="node-input-replyTimeout" min="1" style="width:100px"> <span ${i18n('chat-messaging.label.seconds')}></span>
+      <div class="cm-field-help" ${i18n('chat-messaging.waitForReply.help')}></div>
+    </div>
   </div>
+  <input type="hidden" id="node-input-outputs">
 </script>`;
 
 const eventTemplate = `<script type="text/html" data-template-name="chat-messaging-event">
@@ -372,7 +383,15 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				attachmentName: 'File name',
 				waitFor: 'Wait for',
 				waitTimeout: 'Wait up to',
+				waitForReply: 'Reply',
+				replyTimeout: 'Wait for reply',
 				seconds: 'seconds',
+			},
+			waitForReply: {
+				checkbox: "wait for the customer's reply (outputs: result, reply, no reply)",
+				help:
+					"Output 1: the send's result at once. Output 2: the customer's next message in that chat (msg.payload, the send in msg.sent). " +
+					'Output 3: no reply within this time (msg.payload.timedOut).',
 			},
 			noParameters: 'This operation takes no parameters.',
 			optional: { filters: 'Filters', options: 'Optional fields' },

@@ -52,6 +52,15 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
     A send returns <code>{message_uid}</code> (plus <code>file</code> when an attachment was uploaded, and <code>status</code> and
     <code>message</code> when <i>Wait for</i> is set). Other msg properties are kept.</dd>
   </dl>
+  <p>With <i>Reply: wait for the customer's reply</i> on, a send has three outputs:</p>
+  <ol class="node-ports">
+    <li>Result<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd>the send's result, at once.</dd></dl></li>
+    <li>Reply<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd>the customer's next message in that chat,
+    as the event node emits it (<code>{event_type: "message:received:new", chat_id, text, message_uid, ...}</code>); <code>msg.sent</code> holds the send's result.</dd></dl></li>
+    <li>No reply<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd><code>{timedOut: true, waitedMs, chat_id, message_uid}</code>
+    when nothing came within <i>Wait for reply</i> seconds.</dd></dl></li>
+  </ol>
+  <p>The node looks for the reply by reading the chat's messages after the sent one (every tenth of the time-out, at least every 2 s and at most every 60 s); no webhook subscription is needed.</p>
   <h3>Errors</h3>
   <p>Bad input is reported before any request, naming the field. A failed call goes to Catch nodes with
   <code>msg.error.message</code> (the service's message), <code>msg.error.code</code> and <code>msg.error_code</code> (the service's

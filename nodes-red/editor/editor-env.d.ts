@@ -81,6 +81,7 @@ interface EditorNodeDefinition<Node> {
 	credentials?: Record<string, { type: string; required?: boolean }>;
 	label?: (this: Node) => string;
 	labelStyle?: (this: Node) => string;
+	outputLabels?: (this: Node, index: number) => string;
 	oneditprepare?: (this: Node) => void;
 	oneditsave?: (this: Node) => void;
 }

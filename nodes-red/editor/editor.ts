@@ -16,6 +16,7 @@
 	}
 	interface ActionNode {
 		name?: string;
+		outputs?: number;
 		resource: string;
 		operation: string;
 		fields?: Record<string, Typed>;
@@ -332,6 +333,15 @@
 			attachment: { value: { value: '', type: 'msg' } },
 			attachmentName: { value: '' },
 			waitFor: { value: '' },
+			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
+			waitForReply: { value: false },
+			replyTimeout: {
+				value: 300,
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || Number(v) > 0 || 'Reply time-out: seconds, more than 0',
+				),
+			},
+			outputs: { value: 1 },
 			waitTimeout: {
 				value: 60,
 				validate: validator<ActionNode, unknown>(
@@ -345,6 +355,9 @@
 		},
 		labelStyle: function () {
 			return this.name ? 'node_label_italic' : '';
+		},
+		outputLabels: function (index: number) {
+			return this.outputs === 3 ? (['result', 'reply', 'no reply (time-out)'][index] ?? '') : '';
 		},
 		oneditprepare: function () {
 			const saved = this.fields || {};
@@ -413,8 +426,18 @@
 				$('.cm-paginated-only').toggle(op.paginated);
 				$('.cm-send-only').toggle(op.sendsMessage);
 				$('#node-input-returnAll').trigger('change');
+				updateOutputs();
 				showOperationHelp(op.id);
 			};
+
+			/** One output, or three (result, reply, time-out) for a send that waits for the reply. */
+			const updateOutputs = (): void => {
+				const op = operationsById[`${$resource.val()}:${$operation.val()}`];
+				const waits = !!op && op.sendsMessage && $('#node-input-waitForReply').is(':checked');
+				$('.cm-reply-only').toggle(waits);
+				$('#node-input-outputs').val(waits ? '3' : '1');
+			};
+			$('#node-input-waitForReply').on('change', updateOutputs);
 
 			$resource.on('change', fillOperations);
 			$operation.on('change', showOperation);
