@@ -23,6 +23,7 @@ interface JQuery {
 	next(selector?: string): JQuery;
 	after(content: JQuery): JQuery;
 	append(...content: Array<JQuery | string>): JQuery;
+	appendTo(target: JQuery): JQuery;
 	remove(): JQuery;
 	addClass(name: string): JQuery;
 	removeClass(name: string): JQuery;
@@ -43,7 +44,6 @@ interface JQuery {
 	show(): JQuery;
 	hide(): JQuery;
 	empty(): JQuery;
-	appendTo(target: JQuery): JQuery;
 	each(callback: (this: HTMLElement) => void): JQuery;
 	map<T>(callback: (this: HTMLElement) => T): { get(): T[] };
 	typedInput(options: { types: Array<string | TypedInputType>; default?: string }): JQuery;

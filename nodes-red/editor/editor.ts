@@ -197,20 +197,25 @@
 		},
 	});
 
-	/** The help sidebar shows the details of one operation: the selected node's (see scripts/node-red-help.ts). */
+	/**
+	 * The help sidebar shows the details of one operation: the selected node's (see scripts/node-red-help.ts).
+	 * A style rule rather than classes on the help's elements: the sidebar re-renders its content at times
+	 * of its own (its tree list selects the node type after the selection event), and a rule outlives that.
+	 */
 	function showOperationHelp(opId: string | undefined): void {
-		$('.red-ui-help .cm-help-op').each(function () {
-			$(this).toggleClass('cm-help-selected', $(this).attr('data-operation') === opId);
-		});
-		$('.red-ui-help .cm-help-hint').toggle(!opId || !operationsById[opId]);
+		let $style = $('#cm-help-style');
+		if (!$style.length) $style = $('<style id="cm-help-style"></style>').appendTo($('head'));
+		$style.text(
+			opId && operationsById[opId]
+				? `.red-ui-help .cm-help-op[data-operation="${opId}"] { display: block; } .red-ui-help .cm-help-hint { display: none; }`
+				: '',
+		);
 	}
-	// The help sidebar renders a node's help on this same event, before this listener (registered later) runs.
 	// (RED.events is absent only where the script runs outside an editor: the UI contract reads its definitions.)
 	RED.events?.on('view:selection-changed', (selection) => {
 		const nodes = selection.nodes ?? [];
 		const node = nodes.length === 1 ? nodes[0] : undefined;
-		if (node && node.type === 'chat-messaging') showOperationHelp(`${String(node.resource)}:${String(node.operation)}`);
-		else showOperationHelp(undefined);
+		showOperationHelp(node && node.type === 'chat-messaging' ? `${String(node.resource)}:${String(node.operation)}` : undefined);
 	});
 
 	interface ChatChoice {

@@ -180,7 +180,6 @@ describe('texts and help in locales/en-US, as Node-RED loads them beside the nod
 		const blocks = [...help.matchAll(/<div class="cm-help-op" data-operation="([^"]+)">/g)].map((match) => match[1]);
 		expect(blocks).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
 		expect(html).toContain('.red-ui-help .cm-help-op { display: none; }');
-		expect(html).toContain('.red-ui-help .cm-help-op.cm-help-selected { display: block; }');
 	});
 
 	test('the help of each node type, with every operation, is in the help file and no longer in the editor HTML', () => {
