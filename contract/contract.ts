@@ -21,6 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
+import { buildV2Properties } from '../nodes/ChatMessaging/v2/properties';
 import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
@@ -139,12 +140,12 @@ export function n8nNodes(): Array<{ type: string; name: string; version: number;
 	);
 }
 
-/** `replacements`: node name → properties to use instead of the description's (a test's catalogue). */
-function n8nContract(replacements: Record<string, INodeProperties[]> = {}): N8nContract {
+/** `replacements`: node name → version → properties to use instead of the description's (a test's catalogue). */
+function n8nContract(replacements: Record<string, Record<number, INodeProperties[]>> = {}): N8nContract {
 	const contract: N8nContract = { nodes: {}, credentials: {} };
 	for (const { type, version, description } of n8nNodes()) {
 		const node = (contract.nodes[type] ??= { versions: {}, credentials: [] });
-		node.versions[version] = (replacements[description.name] ?? description.properties).map(parameterContract);
+		node.versions[version] = (replacements[description.name]?.[version] ?? description.properties).map(parameterContract);
 		node.credentials = (description.credentials ?? []).map((credential) => credential.name);
 	}
 	for (const credential of packageClasses<ICredentialType>(packageJson().n8n.credentials)) {
@@ -213,7 +214,7 @@ function operationFields(catalogue: EditorCatalogue): Record<string, Record<stri
 /** The contract of the packages as they are, with the action node and editor built from `resources`. */
 export function currentContract(resources: readonly ResourceDescriptor[] = RESOURCES): UiContract {
 	return {
-		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: buildProperties(resources) }),
+		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: { 1: buildProperties(resources), 2: buildV2Properties(resources) } }),
 		nodeRed: nodeRedContract(resources),
 	};
 }

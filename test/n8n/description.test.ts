@@ -11,7 +11,7 @@ import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 
-const action = new ChatMessaging().description;
+const action = new ChatMessaging().getNodeType(1).description;
 const triggerDescription = new ChatMessagingTrigger().description;
 const credential = new ChatMessagingApi();
 
