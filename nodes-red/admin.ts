@@ -1,6 +1,7 @@
 /**
  * Admin endpoints the editor calls (under Node-RED's httpAdminRoot, behind its authentication):
- *   GET  chat-messaging/chats?config=<id>&search=<text>&page=<n>  one page of chats for the chat picker
+ *   GET  chat-messaging/lookup/<list>?config=<id>&search=<text>&page=<token>  one page of a pick list
+ *        (chat, teammate, account, webhook, file, invitation, label: api/lookups.ts, as n8n's lists)
  *   POST chat-messaging/test-connection {config, baseUrl?, token?}  the config dialog's Test connection
  *
  * They run server-side with the config node's STORED token: the token never travels to the browser.
@@ -8,7 +9,7 @@
  * first", and Test connection accepts the URL and token typed in the dialog (sent once, over the
  * editor's own connection) and answers without echoing them. Every answer goes through redaction.
  */
-import { ChatMessagingError, Executor, findOperation, normalizeBaseUrl, redactError } from '../api';
+import { ChatMessagingError, Executor, findOperation, LOOKUPS, lookup, normalizeBaseUrl, redactError, type LookupKey } from '../api';
 import { CONFIG_TYPE, type ConfigNode } from './config';
 import { asChatMessagingError } from './errors';
 import { createHttpClient, realTiming } from './transport';
@@ -19,13 +20,6 @@ export const ADMIN_PREFIX = '/chat-messaging';
 export const READ_PERMISSION = `${CONFIG_TYPE}.read`;
 /** Node-RED's password inputs show this placeholder for a stored credential left unchanged. */
 const UNCHANGED_PASSWORD = '__PWRD__';
-
-export interface ChatChoice {
-	id: number;
-	name: string;
-	phone: string | null;
-	closed: boolean;
-}
 
 function reply(res: HttpResponse, status: number, body: unknown): void {
 	res.status(status).json(body);
@@ -42,50 +36,32 @@ const deployedConfig = (RED: NodeAPI, id: unknown): ConfigNode | undefined => {
 	return node && node.type === CONFIG_TYPE && typeof node.getExecutor === 'function' ? node : undefined;
 };
 
-/** A search for the chat picker: digits (with an optional +) search the phone, anything else the name. */
-export function chatSearchInput(search: string, page: number): Record<string, unknown> {
-	const text = search.trim();
-	const input: Record<string, unknown> = { page };
-	if (/^\+?\d{3,}$/.test(text)) input.phone = text;
-	else if (text) input.name = text.replace(/,/g, ' ');
-	return input;
-}
-
 export function registerAdminRoutes(RED: NodeAPI): void {
 	const admin = RED.httpAdmin;
 	if (!admin) return; // the node test helper may run without an admin app
 	const canRead: HttpMiddleware = RED.auth?.needsPermission(READ_PERMISSION) ?? ((_req, _res, next) => next());
-	const listChats = findOperation('chat:getAll');
 	const getWorkspace = findOperation('workspace:get');
 
-	admin.get(`${ADMIN_PREFIX}/chats`, canRead, (req: HttpRequest, res: HttpResponse) => {
+	admin.get(`${ADMIN_PREFIX}/lookup/:list`, canRead, (req: HttpRequest, res: HttpResponse) => {
 		const query = (req.query ?? {}) as Record<string, unknown>;
+		const list = String(req.params.list ?? '');
+		if (!Object.prototype.hasOwnProperty.call(LOOKUPS, list))
+			return reply(res, 404, { message: `Unknown list "${list}"`, code: 'unknown_list' });
 		const config = deployedConfig(RED, query.config);
 		if (!config) {
 			return reply(res, 409, {
-				message: 'Deploy the Chat Messaging configuration node first: the chat list is read with its stored token',
+				message: 'Deploy the Chat Messaging configuration node first: the list is read with its stored token',
 				code: 'not_deployed',
 			});
 		}
-		const page = Math.max(1, Math.floor(Number(query.page ?? 1)) || 1);
+		const pageToken = typeof query.page === 'string' && query.page ? query.page : undefined;
 		let secrets: string[] = [];
 		Promise.resolve()
 			.then(() => {
 				secrets = [String(config.credentials?.token ?? '')].filter(Boolean);
-				return config.getExecutor().run(listChats, chatSearchInput(String(query.search ?? ''), page));
+				return lookup(config.getExecutor(), list as LookupKey, String(query.search ?? ''), pageToken);
 			})
-			.then((result) => {
-				// One page asked for by number: the service's `data` ({chats, has_more_pages}), or the list itself.
-				const data = (result && typeof result === 'object' ? result : {}) as Record<string, unknown>;
-				const chats = (Array.isArray(result) ? result : Array.isArray(data.chats) ? data.chats : []) as Array<Record<string, unknown>>;
-				const choices: ChatChoice[] = chats.map((chat) => ({
-					id: Number(chat.id),
-					name: String(chat.name ?? ''),
-					phone: typeof chat.phone === 'string' ? chat.phone : null,
-					closed: chat.closed === true,
-				}));
-				reply(res, 200, { chats: choices, page, hasMore: data.has_more_pages === true });
-			})
+			.then((page) => reply(res, 200, page))
 			.catch((error: unknown) => reply(res, 502, failure(error, secrets)));
 	});
 

@@ -100,6 +100,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 					options: field.options,
 					min: field.min,
 					max: field.max,
+					picker: field.picker,
+					triState: field.triState,
 				})),
 			})),
 		})),
@@ -151,16 +153,15 @@ const fieldKey = (op: OperationDescriptor, field: FieldDescriptor): string =>
 export const isPrimaryField = (op: OperationDescriptor, field: FieldDescriptor): boolean =>
 	!!field.required || !!op.requireOneOf?.includes(field.name);
 
-/** Id fields the editor offers a searchable list for (served by nodes-red/admin.ts). */
-export const PICKERS: Record<string, string> = { chat_id: 'chat' };
-const pickerOf = (field: FieldDescriptor): string | undefined => (field.kind === 'integer' ? PICKERS[field.name] : undefined);
+/** Fields with a pick list (api/lookups.ts, served by nodes-red/admin.ts): the catalogue's `picker`. */
+const pickerOf = (field: FieldDescriptor): string | undefined => field.picker;
 
 function fieldRow(op: OperationDescriptor, field: FieldDescriptor): string {
 	const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
 	const picker = pickerOf(field);
 	const width = picker ? 'calc(70% - 40px)' : '70%';
 	const pickButton = picker
-		? `\n        <button type="button" class="red-ui-button cm-pick" data-picker="${picker}" ${i18n(`chat-messaging.picker.${picker}.button`, '[title]')}><i class="fa fa-search"></i></button>`
+		? `\n        <button type="button" class="red-ui-button cm-pick" data-picker="${picker}" ${i18n(`chat-messaging.picker.${picker}`, '[title]')}><i class="fa fa-search"></i></button>`
 		: '';
 	return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
         <label for="${rowId(op, field)}"><span ${i18n(`${fieldKey(op, field)}.label`)}></span>${marker}</label>
@@ -394,7 +395,15 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 			},
 			noParameters: 'This operation takes no parameters.',
 			optional: { filters: 'Filters', options: 'Optional fields' },
-			picker: { chat: { button: 'Search the chats of the workspace' } },
+			picker: {
+				chat: 'Search the chats of the workspace',
+				teammate: 'Choose from the teammates',
+				account: 'Choose from the chat-app accounts',
+				webhook: 'Choose from the webhook subscriptions',
+				file: 'Search the uploaded files',
+				invitation: 'Choose from the pending invitations',
+				label: 'Choose from the labels in use',
+			},
 			payloadFields: {
 				checkbox: 'fill empty fields from <code>msg.payload.&lt;field&gt;</code>',
 				help:

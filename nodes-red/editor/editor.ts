@@ -56,12 +56,19 @@
 			case 'integer':
 				return ['num', 'str', ...SOURCES];
 			case 'boolean':
+				// A filter says what each choice does (Any / Closed / Open); saved values stay '', 'true', 'false'.
 				return [
 					{
 						value: 'boolean',
 						label: 'true/false',
 						icon: 'red/images/typedInput/bool.svg',
-						options: [{ value: '', label: '(not set)' }, 'true', 'false'],
+						options: field.triState
+							? [
+									{ value: '', label: 'Any' },
+									{ value: 'true', label: field.triState.true },
+									{ value: 'false', label: field.triState.false },
+								]
+							: [{ value: '', label: '(not set)' }, 'true', 'false'],
 					},
 					...SOURCES,
 				];
@@ -218,36 +225,55 @@
 		showOperationHelp(node && node.type === 'chat-messaging' ? `${String(node.resource)}:${String(node.operation)}` : undefined);
 	});
 
-	interface ChatChoice {
-		id: number;
-		name: string;
-		phone: string | null;
-		closed: boolean;
+	interface LookupPage {
+		results: Array<{ name: string; value: string; description?: string }>;
+		nextPageToken?: string;
 	}
 
 	/**
-	 * The searchable chat list under a chat id field: pages of chats from the admin endpoint
-	 * (nodes-red/admin.ts, which uses the deployed config node's stored token); a click puts the id
-	 * into the field as a number.
+	 * The searchable list under a field with a pick list (chat, teammate, account, file, ...): pages from
+	 * the admin endpoint (nodes-red/admin.ts, api/lookups.ts as n8n's lists; it uses the deployed config
+	 * node's stored token). A click puts the value into the field: a number for ids, added to the list
+	 * for list fields, else the text. Typing stays possible.
 	 */
-	function toggleChatPicker($row: JQuery, $input: JQuery): void {
+	function togglePicker($row: JQuery, $input: JQuery, field: Field): void {
 		const open = $row.find('.cm-picker');
 		if (open.length) {
 			open.remove();
 			return;
 		}
+		const list = String(field.picker);
 		const $picker = $('<div class="cm-picker"></div>');
-		const $search = $('<input type="text" class="cm-picker-search" placeholder="Search by name or phone">').appendTo($picker);
+		const $search = $('<input type="text" class="cm-picker-search" placeholder="Search">').appendTo($picker);
 		const $list = $('<ol class="cm-picker-list"></ol>').appendTo($picker);
 		const $message = $('<div class="cm-picker-message"></div>').appendTo($picker);
 		const $more = $('<button type="button" class="red-ui-button red-ui-button-small cm-picker-more">More</button>').appendTo($picker);
 		$row.find('.cm-field-help').after($picker);
-		let page = 1;
+		let nextPage: string | undefined;
 		let request = 0;
+		const choose = (value: string, name: string): void => {
+			if (field.kind === 'integer') {
+				$input.typedInput('type', 'num');
+				$input.typedInput('value', value);
+			} else if (field.kind === 'stringList' && $input.typedInput('type') === 'str') {
+				const current = String($input.typedInput('value') || '')
+					.split(',')
+					.map((item) => item.trim())
+					.filter(Boolean);
+				if (!current.includes(value)) current.push(value);
+				$input.typedInput('value', current.join(', '));
+			} else {
+				$input.typedInput('type', 'str');
+				$input.typedInput('value', value);
+			}
+			$row.find('.cm-picker-chosen').remove();
+			$row.find('.cm-field-help').after($('<div class="cm-picker-chosen"></div>').text(`Chosen: ${name}`));
+			$picker.remove();
+		};
 		const load = (reset: boolean): void => {
 			const config = String($('#node-input-config').val() || '');
 			if (reset) {
-				page = 1;
+				nextPage = undefined;
 				$list.empty();
 			}
 			$more.hide();
@@ -257,27 +283,22 @@
 			}
 			const mine = ++request;
 			$message.text('Loading…');
-			$.getJSON<{ chats: ChatChoice[]; hasMore: boolean }>('chat-messaging/chats', { config, search: $search.val(), page })
+			$.getJSON<LookupPage>(`chat-messaging/lookup/${list}`, { config, search: $search.val(), page: nextPage ?? '' })
 				.done((answer) => {
 					if (mine !== request) return; // a newer search is under way
-					for (const chat of answer.chats) {
-						const $item = $('<li class="cm-picker-item"></li>').attr('data-chat-id', String(chat.id));
-						$item.text(chat.name || `#${chat.id}`);
-						$item.append(` <small>#${chat.id}${chat.phone ? ` · ${chat.phone}` : ''}${chat.closed ? ' · closed' : ''}</small>`);
-						$item.on('click', () => {
-							$input.typedInput('type', 'num');
-							$input.typedInput('value', String(chat.id));
-							$row.find('.cm-picker-chosen').remove();
-							$row.find('.cm-field-help').after($('<div class="cm-picker-chosen"></div>').text(`Chat: ${chat.name}`));
-							$picker.remove();
-						});
+					for (const result of answer.results) {
+						const $item = $('<li class="cm-picker-item"></li>').attr('data-value', result.value);
+						$item.text(result.name || result.value);
+						if (result.description) $item.append($('<small></small>').text(` · ${result.description}`));
+						$item.on('click', () => choose(result.value, result.name || result.value));
 						$item.appendTo($list);
 					}
-					$message.text(answer.chats.length || page > 1 ? '' : 'No chat matches');
-					$more.toggle(answer.hasMore);
+					$message.text(answer.results.length || nextPage ? '' : 'Nothing matches');
+					nextPage = answer.nextPageToken;
+					$more.toggle(!!nextPage);
 				})
 				.fail((xhr) => {
-					if (mine === request) $message.text(xhr.responseJSON?.message ?? `Could not list the chats (HTTP ${xhr.status})`);
+					if (mine === request) $message.text(xhr.responseJSON?.message ?? `Could not read the list (HTTP ${xhr.status})`);
 				});
 		};
 		let searchTimer: number | undefined;
@@ -285,10 +306,7 @@
 			window.clearTimeout(searchTimer);
 			searchTimer = window.setTimeout(() => load(true), 250);
 		});
-		$more.on('click', () => {
-			page += 1;
-			load(false);
-		});
+		$more.on('click', () => load(false));
 		load(true);
 		$search.focus();
 	}
@@ -405,7 +423,7 @@
 				$op.find('.cm-pick').on('click', function () {
 					const $row = $(this).closest('.cm-field-row');
 					const field = op.fields.find((candidate) => candidate.name === $row.attr('data-field'));
-					if (field) toggleChatPicker($row, $(`#${rowId(op, field)}`));
+					if (field) togglePicker($row, $(`#${rowId(op, field)}`), field);
 				});
 			};
 

@@ -1,9 +1,9 @@
 /**
  * The admin endpoints the dialogs call (nodes-red/admin.ts), through Node-RED's admin app in the test
- * helper, against the sandbox: the chat picker's list and the config node's Test connection. The
+ * helper, against the sandbox: the pick lists (api/lookups, as n8n's) and the config node's Test connection. The
  * token is stored server-side and never appears in an answer.
  */
-import { ADMIN_PREFIX, chatSearchInput, READ_PERMISSION, registerAdminRoutes } from '../../nodes-red/admin';
+import { ADMIN_PREFIX, READ_PERMISSION, registerAdminRoutes } from '../../nodes-red/admin';
 import type { NodeAPI } from '../../nodes-red/types';
 import {
 	configNode,
@@ -35,38 +35,40 @@ async function loadConfig(token = TOKEN): Promise<void> {
 	await helper.load(nodesUnderTest as never, [{ id: TAB, type: 'tab', label: 'admin' }, configNode(sbx)], credentialsFor(token));
 }
 
-test('the chat list: the first page of chats, then the next page, with id, name, phone and closed', async () => {
+const CHATS = `${ADMIN_PREFIX}/lookup/chat`;
+
+test('the chat list: a page of chats as api/lookups gives it (value = id), then the next page by its token', async () => {
 	await loadConfig();
 	const expected = await sandboxData(sbx, '/chats?page=1');
-	const response = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: CONFIG_ID }).expect(200);
-	expect(response.body.chats).toEqual(
-		expected.chats.map((chat: any) => ({ id: chat.id, name: chat.name, phone: chat.phone, closed: chat.closed })),
-	);
-	const second = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: CONFIG_ID, page: 2 }).expect(200);
-	expect(second.body.chats.map((chat: any) => chat.id)).toEqual(
-		(await sandboxData(sbx, '/chats?page=2')).chats.map((chat: any) => chat.id),
+	const response = await helper.request().get(CHATS).query({ config: CONFIG_ID }).expect(200);
+	expect(response.body.results.map((chat: any) => chat.value)).toEqual(expected.chats.map((chat: any) => String(chat.id)));
+	expect(response.body.results[0].name).toContain(expected.chats[0].name);
+	expect(response.body.nextPageToken).toBe('2');
+	const second = await helper.request().get(CHATS).query({ config: CONFIG_ID, page: '2' }).expect(200);
+	expect(second.body.results.map((chat: any) => chat.value)).toEqual(
+		(await sandboxData(sbx, '/chats?page=2')).chats.map((chat: any) => String(chat.id)),
 	);
 	expect(JSON.stringify([response.body, second.body])).not.toContain(TOKEN);
 });
 
-test('the chat list searches by name, and by phone for digits', async () => {
+test('the chat list searches by name, and by phone for digits; other lists (teammates) come from the same route', async () => {
 	await loadConfig();
 	const some = (await sandboxData(sbx, '/chats?page=1')).chats.find((chat: any) => !chat.is_group && chat.phone);
 	const word = String(some.name).split(' ')[0]!;
-	const byName = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: CONFIG_ID, search: word }).expect(200);
-	expect(byName.body.chats.length).toBeGreaterThan(0);
-	expect(byName.body.chats.every((chat: any) => chat.name.toLowerCase().includes(word.toLowerCase()))).toBe(true);
-	const byPhone = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: CONFIG_ID, search: some.phone }).expect(200);
-	expect(byPhone.body.chats.map((chat: any) => chat.id)).toContain(some.id);
-	expect(chatSearchInput('  +4915 ', 1)).toEqual({ page: 1, phone: '+4915' });
-	expect(chatSearchInput('Anna, Bob', 1)).toEqual({ page: 1, name: 'Anna  Bob' });
-	expect(chatSearchInput('+4915112', 3)).toEqual({ page: 3, phone: '+4915112' });
-	expect(chatSearchInput('', 1)).toEqual({ page: 1 });
+	const byName = await helper.request().get(CHATS).query({ config: CONFIG_ID, search: word }).expect(200);
+	expect(byName.body.results.length).toBeGreaterThan(0);
+	expect(byName.body.results.every((chat: any) => chat.name.toLowerCase().includes(word.toLowerCase()))).toBe(true);
+	const byPhone = await helper.request().get(CHATS).query({ config: CONFIG_ID, search: some.phone }).expect(200);
+	expect(byPhone.body.results.map((chat: any) => chat.value)).toContain(String(some.id));
+	const mates = await helper.request().get(`${ADMIN_PREFIX}/lookup/teammate`).query({ config: CONFIG_ID }).expect(200);
+	const expectedMates = (await sandboxData(sbx, '/workspace/teammates')).teammates.filter((mate: any) => mate.status === 'active');
+	expect(mates.body.results.map((mate: any) => mate.value).sort()).toEqual(expectedMates.map((mate: any) => mate.email).sort());
+	await helper.request().get(`${ADMIN_PREFIX}/lookup/nothing`).query({ config: CONFIG_ID }).expect(404);
 });
 
 test('a config node that is not deployed: the chat list says to deploy first', async () => {
 	await loadConfig();
-	const response = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: 'not-deployed-yet' }).expect(409);
+	const response = await helper.request().get(CHATS).query({ config: 'not-deployed-yet' }).expect(409);
 	expect(response.body).toEqual({
 		message: expect.stringMatching(/^Deploy the Chat Messaging configuration node first/),
 		code: 'not_deployed',
@@ -75,7 +77,7 @@ test('a config node that is not deployed: the chat list says to deploy first', a
 
 test('a wrong stored token: the chat list reports the service error, without the token', async () => {
 	await loadConfig('wrong-token-abc123');
-	const response = await helper.request().get(`${ADMIN_PREFIX}/chats`).query({ config: CONFIG_ID }).expect(502);
+	const response = await helper.request().get(CHATS).query({ config: CONFIG_ID }).expect(502);
 	expect(response.body.message).toMatch(/token|auth|401/i);
 	expect(response.text).not.toContain('wrong-token-abc123');
 });
@@ -129,7 +131,7 @@ test("both routes sit behind Node-RED's permission check for the config node typ
 	expect(asked).toEqual([READ_PERMISSION]);
 	expect(READ_PERMISSION).toBe('chat-messaging-config.read');
 	expect(routes).toEqual([
-		{ method: 'GET', path: `${ADMIN_PREFIX}/chats`, middleware: guard },
+		{ method: 'GET', path: `${ADMIN_PREFIX}/lookup/:list`, middleware: guard },
 		{ method: 'POST', path: `${ADMIN_PREFIX}/test-connection`, middleware: guard },
 	]);
 });

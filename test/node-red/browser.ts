@@ -4,7 +4,7 @@
  * requests the nodes make). Adds the action node from the palette, checks the dialog (needed fields
  * first, the optional ones folded, Page hidden while All pages is on), the config node's validation
  * (red triangle, Deploy warning, Test connection), deploys, picks a chat from the searchable list and
- * runs the node, checks that a filter left at "(not set)" (any) sends no filter, the three outputs of
+ * runs the node, checks that a filter left at Any sends no filter, the three outputs of
  * send-and-wait-for-reply and the per-operation help, and that the token is neither exported nor
  * written to flows.json. Screenshots go to docs/screenshots/node-red-*.png.
  * Run: `npm run test:browser`. Ends with `N passed, N failed`; exits non-zero on failure.
@@ -455,7 +455,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 					await page.locator('.cm-picker-item').first().waitFor({ state: 'visible', timeout: 10_000 });
 					const listed = await page
 						.locator('.cm-picker-item')
-						.evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-chat-id'))));
+						.evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-value'))));
 					assertEqual(
 						listed,
 						firstPage.map((chat) => Number(chat.id)),
@@ -468,14 +468,17 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 						return names.length > 0 && names.every((name) => name.toLowerCase().includes(word.toLowerCase())) ? names : undefined;
 					});
 					await docsShot(page, 'chat-picker');
-					await page.locator(`.cm-picker-item[data-chat-id="${String(target.id)}"]`).click();
+					await page.locator(`.cm-picker-item[data-value="${String(target.id)}"]`).click();
 					const chatIdInput = '#node-input-cm-message-sendToChat-chat_id';
 					assertEqual(
 						await page.evaluate((id) => [(window as any).$(id).typedInput('type'), (window as any).$(id).typedInput('value')], chatIdInput),
 						['num', String(target.id)],
 						'the chat id field after the click',
 					);
-					assert(/Chat: /.test(await page.locator('.cm-picker-chosen').innerText()), 'the chosen chat is not named under the field');
+					assert(
+						(await page.locator('.cm-picker-chosen').innerText()).includes(String(target.name)),
+						'the chosen chat is not named under the field',
+					);
 					await setTypedInput(page, 'node-input-cm-message-sendToChat-text', 'str', text);
 					await closeNodeDialog(page);
 				},
@@ -525,13 +528,17 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 					assertEqual(sends.length, 1, 'POSTs to the chosen chat');
 				});
 
-				await checks.check('Get Many with Closed left at "(not set)" (any) and Read = false: the request filters read only', async () => {
+				await checks.check('Get Many with Closed left at Any and Read = Unread: the request filters read only', async () => {
 					await openNode(page, actionId);
 					await chooseOperation(page, 'Chat', 'Get Many');
 					await page.click('#cm-op-chat-getAll .cm-optional-header');
 					await setTypedInput(page, 'node-input-cm-chat-getAll-read', 'boolean', 'false');
 					const closedValue = await page.evaluate(() => (window as any).$('#node-input-cm-chat-getAll-closed').typedInput('value'));
-					assertEqual(closedValue, '', 'Closed starts at (not set)');
+					assertEqual(closedValue, '', 'Closed starts at Any');
+					const closedChoice = await page
+						.locator('#cm-op-chat-getAll .cm-field-row[data-field="closed"] .red-ui-typedInput-option-label')
+						.innerText();
+					assertEqual(closedChoice.trim(), 'Any', 'the label of the Closed choice');
 					await closeNodeDialog(page);
 					await deployFromEditor(page);
 					const before = recorded.length;
