@@ -6,6 +6,7 @@
  * replaces msg.payload (other msg properties are kept).
  */
 import {
+	DEFAULT_SEND_TO,
 	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
 	inputError,
@@ -13,6 +14,9 @@ import {
 	isBlank,
 	LIST_DEFAULTS,
 	operationId,
+	SEND_OPERATION,
+	SEND_TARGETS,
+	sendOperation,
 	WAIT_TARGETS,
 	type Attachment,
 	type BinaryInput,
@@ -266,10 +270,15 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	});
 
 	let op: OperationDescriptor | undefined;
+	let opProblem = `unknown operation "${opId}": choose a resource and an operation`;
 	try {
-		op = findOperation(opId);
+		// "Send" (one operation with Send To, as the editor offers it) runs the send descriptor of its choice.
+		op = opId === `message:${SEND_OPERATION.operation}` ? sendOperation(String(definition.sendTo ?? DEFAULT_SEND_TO)) : findOperation(opId);
 	} catch {
-		node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
+		if (opId === `message:${SEND_OPERATION.operation}`) {
+			opProblem = `unknown Send To "${String(definition.sendTo)}": use one of ${SEND_TARGETS.map((target) => target.value).join(', ')}`;
+			node.status({ fill: 'red', shape: 'ring', text: `unknown Send To ${String(definition.sendTo)}` });
+		} else node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
 	}
 	// Said at deploy, not at the first message: a configuration deployed without its token cannot work.
 	const config = typeof definition.config === 'string' && definition.config ? RED.nodes.getNode(definition.config) : null;
@@ -279,7 +288,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 
 	node.on('input', async (msg, send, done) => {
 		try {
-			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
+			if (!op) throw inputError(opProblem.startsWith('unknown Send To') ? 'sendTo' : 'operation', opProblem);
 			if (waitFor && !(WAIT_TARGETS as readonly string[]).includes(waitFor))
 				throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
 			const executor = resolveConfig(RED, definition.config).getExecutor();

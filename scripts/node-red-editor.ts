@@ -17,7 +17,10 @@ import {
 	PHONE_FILTER_PATTERN,
 	PHONE_PATTERN,
 	RESOURCES,
+	SEND_OPERATION,
+	SEND_TARGETS,
 	operationId,
+	sendFields,
 } from '../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
 
@@ -37,6 +40,50 @@ export const CHOICES = {
 	],
 	events: EVENT_TYPES.map((event) => ({ value: event.value, name: event.name })),
 };
+
+// ---------------------------------------------------------------------------------------------
+// One Send with Send To (api/send.ts): an editor-side operation `message:send` whose node property
+// `sendTo` picks which of the four send descriptors runs (nodes-red/action.ts); the four stay
+// available for flows saved with them.
+
+/** A send field and the Send To choices that show it; `key` tells apart two fields of one wire name. */
+export interface SendRow {
+	field: FieldDescriptor;
+	sendTo: string[];
+	key: string;
+}
+
+export function sendRows(): SendRow[] {
+	const seen = new Set<string>();
+	return sendFields().map(({ field, sendTo }) => {
+		const key = seen.has(field.name) ? `${field.name}-${sendTo.join('-')}` : field.name;
+		seen.add(field.name);
+		return { field, sendTo: [...sendTo], key };
+	});
+}
+
+/** The Send operation as the editor lists it: first in the Message resource. */
+export const SEND_DESCRIPTOR: OperationDescriptor = {
+	resource: 'message',
+	operation: SEND_OPERATION.operation,
+	name: SEND_OPERATION.name,
+	action: SEND_OPERATION.action,
+	description: 'Send a message to a phone number, a chat, a chat by its name or a JID. Costs 1 credit, 2 with an attachment',
+	method: 'POST',
+	path: '(by Send To)',
+	effect: 'create',
+	requireOneOf: ['text', 'file_uid'],
+	sendsMessage: true,
+	fields: sendRows().map((row) => row.field),
+};
+
+/** The resources as the editor shows them: Send first among the Message operations. */
+export const editorResources = (resources: readonly ResourceDescriptor[]): ResourceDescriptor[] =>
+	resources.map((resource) =>
+		resource.key === 'message' && !resource.operations.some((op) => op.operation === SEND_DESCRIPTOR.operation)
+			? { ...resource, operations: [SEND_DESCRIPTOR, ...resource.operations] }
+			: resource,
+	);
 
 // ---------------------------------------------------------------------------------------------
 // The catalogue metadata the editor needs, embedded as JSON.
@@ -77,7 +124,9 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		choices: CHOICES,
 		hints: HINTS,
 		patterns: PATTERNS,
-		resources: resources.map((resource) => ({
+		// In api/send.ts order: the first is DEFAULT_SEND_TO.
+		sendTargets: SEND_TARGETS.map((target) => ({ value: target.value, name: target.name, operation: target.operation })),
+		resources: editorResources(resources).map((resource) => ({
 			key: resource.key,
 			name: resource.name,
 			description: resource.description,
@@ -91,7 +140,9 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 				effect: op.effect,
 				paginated: !!op.pagination,
 				sendsMessage: !!op.sendsMessage,
-				fields: op.fields.map((field) => ({
+				fields: op.fields.map((field, index) => ({
+					key: op === SEND_DESCRIPTOR ? (sendRows()[index]?.key ?? field.name) : field.name,
+					sendTo: op === SEND_DESCRIPTOR ? sendRows()[index]?.sendTo : undefined,
 					name: field.name,
 					displayName: field.displayName,
 					kind: field.kind,
@@ -120,7 +171,11 @@ const scriptJson = (value: unknown): string =>
 		.replace(/\u2028/g, '\\u2028')
 		.replace(/\u2029/g, '\\u2029');
 
-const rowId = (op: OperationDescriptor, field: FieldDescriptor): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
+/** A field's key in its operation: the wire name, or for Send a name told apart from a namesake (sendRows). */
+const fieldKeyIn = (op: OperationDescriptor, field: FieldDescriptor): string =>
+	op === SEND_DESCRIPTOR ? (sendRows().find((row) => row.field === field)?.key ?? field.name) : field.name;
+const rowId = (op: OperationDescriptor, field: FieldDescriptor): string =>
+	`node-input-cm-${op.resource}-${op.operation}-${fieldKeyIn(op, field)}`;
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
@@ -147,7 +202,7 @@ const i18n = (key: string, attribute = ''): string => `data-i18n="${attribute}${
 /** i18next nests keys at dots and takes a colon for a namespace: `message:sent:new` → `message_sent_new`. */
 const messageKey = (value: string): string => value.replace(/[:.]/g, '_') || 'none';
 const fieldKey = (op: OperationDescriptor, field: FieldDescriptor): string =>
-	`chat-messaging.fields.${op.resource}.${op.operation}.${field.name}`;
+	`chat-messaging.fields.${op.resource}.${op.operation}.${fieldKeyIn(op, field)}`;
 
 /** Fields every run of the operation needs: the required ones and those of a "give one of" rule (a send's text). */
 export const isPrimaryField = (op: OperationDescriptor, field: FieldDescriptor): boolean =>
@@ -163,7 +218,15 @@ function fieldRow(op: OperationDescriptor, field: FieldDescriptor): string {
 	const pickButton = picker
 		? `\n        <button type="button" class="red-ui-button cm-pick" data-picker="${picker}" ${i18n(`chat-messaging.picker.${picker}`, '[title]')}><i class="fa fa-search"></i></button>`
 		: '';
-	return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
+	const sendTo =
+		op === SEND_DESCRIPTOR
+			? ` data-send-to="${escapeHtml(
+					sendRows()
+						.find((row) => row.field === field)
+						?.sendTo.join(' ') ?? '',
+				)}"`
+			: '';
+	return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}"${sendTo}>
         <label for="${rowId(op, field)}"><span ${i18n(`${fieldKey(op, field)}.label`)}></span>${marker}</label>
         <input type="text" id="${rowId(op, field)}" style="width:${width}" placeholder="${escapeHtml(field.placeholder ?? '')}">${pickButton}
         <div class="cm-field-help" ${i18n(`${fieldKey(op, field)}.help`)}></div>
@@ -185,6 +248,14 @@ function operationRows(op: OperationDescriptor): string {
         <div class="cm-optional-body" style="display:none">
 ${optional.map((field) => fieldRow(op, field)).join('\n')}
         </div>
+      </div>`);
+	}
+	if (op === SEND_DESCRIPTOR) {
+		rows.unshift(`      <div class="form-row">
+        ${label('node-input-sendTo', 'fa-location-arrow', 'chat-messaging.label.sendTo')}
+        <select id="node-input-sendTo" style="width:70%">
+${SEND_TARGETS.map((target) => `          <option value="${escapeHtml(target.value)}" ${i18n(`chat-messaging.sendTo.${target.value}`)}></option>`).join('\n')}
+        </select>
       </div>`);
 	}
 	if (rows.length === 0) rows.push(`      <div class="form-row cm-field-help" ${i18n('chat-messaging.noParameters')}></div>`);
@@ -272,7 +343,9 @@ ${NAME_AND_SERVICE_ROWS}
   </div>
   <div class="form-row form-tips" id="cm-operation-description"></div>
   <div id="cm-operations">
-${resources.flatMap((resource) => resource.operations.map(operationRows)).join('\n')}
+${editorResources(resources)
+	.flatMap((resource) => resource.operations.map(operationRows))
+	.join('\n')}
   </div>
   <div class="form-row">
     ${label('node-input-payloadFields', 'fa-sign-in', 'chat-messaging.label.payloadFields')}
@@ -359,7 +432,7 @@ ${CHOICES.events
  */
 export function editorMessages(resources: readonly ResourceDescriptor[] = RESOURCES) {
 	const fields = (op: OperationDescriptor) =>
-		Object.fromEntries(op.fields.map((field) => [field.name, { label: field.displayName, help: fieldHint(op, field) }]));
+		Object.fromEntries(op.fields.map((field) => [fieldKeyIn(op, field), { label: field.displayName, help: fieldHint(op, field) }]));
 	return {
 		'chat-messaging-config': {
 			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL' },
@@ -385,6 +458,7 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				waitTimeout: 'Wait up to',
 				waitForReply: 'Reply',
 				replyTimeout: 'Wait for reply',
+				sendTo: 'Send To',
 				seconds: 'seconds',
 			},
 			waitForReply: {
@@ -413,10 +487,14 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 			attachmentHelp:
 				'Optional: a Buffer, {data: Buffer, filename, mimeType}, or a public http(s) URL the service downloads. ' +
 				'It is uploaded first and attached via file_uid (2 credits).',
+			sendTo: Object.fromEntries(SEND_TARGETS.map((target) => [target.value, target.name])),
 			outputMode: Object.fromEntries(CHOICES.outputMode.map((choice) => [messageKey(choice.value), choice.name])),
 			waitFor: Object.fromEntries(CHOICES.waitFor.map((choice) => [messageKey(choice.value), choice.name])),
 			fields: Object.fromEntries(
-				resources.map((resource) => [resource.key, Object.fromEntries(resource.operations.map((op) => [op.operation, fields(op)]))]),
+				editorResources(resources).map((resource) => [
+					resource.key,
+					Object.fromEntries(resource.operations.map((op) => [op.operation, fields(op)])),
+				]),
 			),
 		},
 		'chat-messaging-event': {

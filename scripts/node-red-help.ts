@@ -4,9 +4,9 @@
  * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
  * operations by name and shows the details of the selected node's operation only.
  */
-import { operationId, RESOURCES } from '../api';
+import { findOperation, operationId, RESOURCES, SEND_TARGETS } from '../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
-import { CHOICES, escapeHtml } from './node-red-editor';
+import { CHOICES, editorResources, escapeHtml, SEND_DESCRIPTOR } from './node-red-editor';
 
 function fieldHelp(field: FieldDescriptor): string {
 	const type = field.kind === 'options' ? (field.options ?? []).map((o) => o.value).join(' | ') : field.kind;
@@ -20,6 +20,17 @@ function fieldHelp(field: FieldDescriptor): string {
  */
 function operationHelp(op: OperationDescriptor): string {
 	const fields = op.fields.length ? `\n    <dl class="message-properties">\n${op.fields.map(fieldHelp).join('\n')}\n    </dl>` : '';
+	if (op === SEND_DESCRIPTOR) {
+		const targets = SEND_TARGETS.map((target) => {
+			const sender = findOperation(target.operation);
+			return `      <li><b>${escapeHtml(target.name)}</b>: ${escapeHtml(target.description)} (<code>${escapeHtml(sender.method)} ${escapeHtml(sender.path)}</code>)</li>`;
+		}).join('\n');
+		return `    <div class="cm-help-op" data-operation="${escapeHtml(operationId(op))}">
+    <h4>${escapeHtml(op.name)}</h4>
+    <p>${escapeHtml(op.description)}. <i>Send To</i> chooses the address:</p>
+    <ul>\n${targets}\n    </ul>${fields}
+    </div>`;
+	}
 	return `    <div class="cm-help-op" data-operation="${escapeHtml(operationId(op))}">
     <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
     <p>${escapeHtml(op.description)}.</p>${fields}
@@ -69,10 +80,12 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
   The node status shows the code.
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
   <h3>Operations</h3>
-${operationIndex(resources)}
+${operationIndex(editorResources(resources))}
   <h3>Selected operation</h3>
   <p class="cm-help-hint">Select a node on the workspace to see its operation's fields here.</p>
-${resources.flatMap((resource) => resource.operations.map(operationHelp)).join('\n')}
+${editorResources(resources)
+	.flatMap((resource) => resource.operations.map(operationHelp))
+	.join('\n')}
   <h3>References</h3>
   <ul><li>Event node: <code>chat-messaging-event</code> in the same palette category.</li></ul>
 </script>`;

@@ -17,6 +17,7 @@
 	interface ActionNode {
 		name?: string;
 		outputs?: number;
+		sendTo?: string;
 		resource: string;
 		operation: string;
 		fields?: Record<string, Typed>;
@@ -119,7 +120,16 @@
 		return null;
 	}
 
-	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
+	/** A field's row: by its key (the wire name, or for Send one told apart from a namesake). */
+	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.key}`;
+	const SEND_ID = 'message:send';
+	/** The first Send To choice (api/send.ts DEFAULT_SEND_TO). */
+	const DEFAULT_SEND_TO = CATALOGUE.sendTargets[0]?.value ?? 'phone';
+	/** The send operations Send replaces in the list (still shown for a node saved with one). */
+	const SEND_TARGET_OPERATIONS = CATALOGUE.sendTargets.map((target) => target.operation);
+	/** Whether a field applies: every field does, except Send's, which apply to their Send To choices. */
+	const fieldApplies = (op: Operation, field: Field, sendTo: string | undefined): boolean =>
+		op.id !== SEND_ID || !field.sendTo || field.sendTo.includes(sendTo || DEFAULT_SEND_TO);
 	const isUrl = (value: unknown): boolean => !URL_PATTERN || URL_PATTERN.test(String(value ?? '').trim());
 
 	/**
@@ -336,6 +346,7 @@
 					if (!op || !v) return true;
 					const errors: string[] = [];
 					for (const field of op.fields) {
+						if (!fieldApplies(op, field, this.sendTo)) continue;
 						const typed = v[field.name];
 						const problem = typed && checkStatic(field, typed.value, typed.type);
 						if (problem) errors.push(problem);
@@ -356,6 +367,8 @@
 			attachment: { value: { value: '', type: 'msg' } },
 			attachmentName: { value: '' },
 			waitFor: { value: '' },
+			// Which send runs for operation "send" (api/send.ts); the four send operations keep working.
+			sendTo: { value: DEFAULT_SEND_TO },
 			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
 			waitForReply: { value: false },
 			replyTimeout: {
@@ -432,8 +445,12 @@
 				if (!resource) return;
 				const current = $operation.val() || this.operation;
 				$operation.empty();
-				for (const op of resource.operations) $('<option>').val(op.operation).text(op.name).attr('title', op.action).appendTo($operation);
-				const keep = resource.operations.some((op) => op.operation === current);
+				for (const op of resource.operations) {
+					// Send covers the four sends; one stays listed when this node was saved with it.
+					if (SEND_TARGET_OPERATIONS.includes(op.id) && !(resource.key === this.resource && op.operation === this.operation)) continue;
+					$('<option>').val(op.operation).text(op.name).attr('title', op.action).appendTo($operation);
+				}
+				const keep = $operation.find(`option[value="${current}"]`).length > 0;
 				$operation.val(keep ? current : resource.operations[0]?.operation);
 				showOperation();
 			};
@@ -448,6 +465,7 @@
 				$('.cm-list-only').toggle(op.effect === 'read');
 				$('.cm-paginated-only').toggle(op.paginated);
 				$('.cm-send-only').toggle(op.sendsMessage);
+				showSendTo();
 				$('#node-input-returnAll').trigger('change');
 				updateOutputs();
 				showOperationHelp(op.id);
@@ -461,6 +479,19 @@
 				$('#node-input-outputs').val(waits ? '3' : '1');
 			};
 			$('#node-input-waitForReply').on('change', updateOutputs);
+
+			/** Send: the fields of the chosen Send To only. */
+			const showSendTo = (): void => {
+				const sendTo = String($('#node-input-sendTo').val() || DEFAULT_SEND_TO);
+				$('#cm-op-message-send .cm-field-row').each(function () {
+					$(this).toggle(
+						String($(this).attr('data-send-to') ?? '')
+							.split(' ')
+							.includes(sendTo),
+					);
+				});
+			};
+			$('#node-input-sendTo').on('change', showSendTo);
 
 			$resource.on('change', fillOperations);
 			$operation.on('change', showOperation);
@@ -482,7 +513,9 @@
 			const op = operationsById[`${$('#node-input-resource').val()}:${$('#node-input-operation').val()}`];
 			const fields: Record<string, Typed> = {};
 			if (op) {
+				const sendTo = String($('#node-input-sendTo').val() || '');
 				for (const field of op.fields) {
+					if (!fieldApplies(op, field, sendTo)) continue;
 					const $input = $(`#${rowId(op, field)}`);
 					fields[field.name] = { value: $input.typedInput('value'), type: $input.typedInput('type') };
 				}

@@ -216,16 +216,41 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		});
 		if (!opened) return;
 
-		await checks.check('Message → Send to Phone Number shows Phone Number and Text, and the send options', async () => {
-			await chooseOperation(page, 'Message', 'Send to Phone Number');
-			const labels = await visibleFieldLabels(page);
-			for (const expected of ['Phone Number', 'Text'])
-				assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
-			for (const foreign of ['Name Contains', 'Labels'])
-				assert(!labels.includes(foreign), `${foreign} shown for Send to Phone Number: ${JSON.stringify(labels)}`);
-			assert(await isShown(page, '#node-input-waitFor'), 'Wait for is hidden for a send');
-			assert(!(await isShown(page, '#node-input-returnAll')), 'All pages is shown for a send');
-			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'send-to-phone-dialog.png') });
+		await checks.check(
+			'Message → Send is listed first (not the four sends); Send To = Phone Number shows Phone Number and Text, and the send options',
+			async () => {
+				await page.selectOption('#node-input-resource', { label: 'Message' });
+				const operations = await page.locator('#node-input-operation option').allInnerTexts();
+				assertEqual(operations[0], 'Send', 'the first Message operation');
+				for (const hidden of ['Send to Phone Number', 'Send to Chat Name', 'Send to JID'])
+					assert(!operations.includes(hidden), `${hidden} listed beside Send: ${JSON.stringify(operations)}`);
+				await chooseOperation(page, 'Message', 'Send');
+				await page.selectOption('#node-input-sendTo', 'phone');
+				const labels = await visibleFieldLabels(page);
+				for (const expected of ['Phone Number', 'Text'])
+					assert(labels.includes(expected), `${expected} not among the visible fields ${JSON.stringify(labels)}`);
+				for (const foreign of ['Name Contains', 'Labels', 'Chat ID', 'JID'])
+					assert(!labels.includes(foreign), `${foreign} shown for Send To = Phone Number: ${JSON.stringify(labels)}`);
+				assert(await isShown(page, '#node-input-waitFor'), 'Wait for is hidden for a send');
+				assert(!(await isShown(page, '#node-input-returnAll')), 'All pages is shown for a send');
+				await docsShot(page, 'send-to-phone');
+			},
+		);
+
+		await checks.check('Send To switches the fields: Chat → Chat ID, Chat Name → Chat Name, JID → JID', async () => {
+			const expectations: Array<[string, string, string[]]> = [
+				['chat', 'Chat ID', ['Phone Number', 'JID']],
+				['chatName', 'Chat Name', ['Phone Number', 'Chat ID', 'JID']],
+				['jid', 'JID', ['Phone Number', 'Chat ID']],
+			];
+			for (const [sendTo, shown, hidden] of expectations) {
+				await page.selectOption('#node-input-sendTo', sendTo);
+				const labels = await visibleFieldLabels(page);
+				assert(labels.includes(shown), `Send To ${sendTo}: ${shown} not shown (${JSON.stringify(labels)})`);
+				for (const other of hidden) assert(!labels.includes(other), `Send To ${sendTo}: ${other} shown (${JSON.stringify(labels)})`);
+				if (sendTo === 'chat') await docsShot(page, 'send-to-chat');
+			}
+			await page.selectOption('#node-input-sendTo', 'phone');
 		});
 
 		await checks.check(
@@ -273,14 +298,13 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 
 		const phone = '+4915112345678';
 		const configured = await checks.check(
-			'set up Send to Phone Number and create the service config node, first without its token',
+			'set up Send to a phone number and create the service config node, first without its token',
 			async () => {
-				await chooseOperation(page, 'Message', 'Send to Phone Number');
+				await chooseOperation(page, 'Message', 'Send');
+				await page.selectOption('#node-input-sendTo', 'phone');
 				await page.fill('#node-input-name', 'browser send');
 				await page
-					.locator(
-						'.cm-field-row[data-field="phone"]:visible input.red-ui-typedInput-input, #cm-op-message-sendToPhone .cm-field-row[data-field="phone"] input[type="text"]:visible',
-					)
+					.locator('#cm-op-message-send .cm-field-row[data-field="phone"]:visible input.red-ui-typedInput-input')
 					.first()
 					.fill(phone);
 				const add = page.locator('#node-input-btn-config-add');
@@ -377,9 +401,9 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				const config = flows.find((node) => node.type === 'chat-messaging-config') as Json | undefined;
 				assert(config, 'no config node deployed');
 				assertEqual(
-					[action.resource, action.operation, action.config],
-					['message', 'sendToPhone', config.id],
-					'resource, operation and config of the action node',
+					[action.resource, action.operation, action.sendTo, action.config],
+					['message', 'send', 'phone', config.id],
+					'resource, operation, Send To and config of the action node',
 				);
 				assertEqual((action.fields as Record<string, Json>)?.phone?.value, phone, 'phone field value');
 				assertEqual([config.baseUrl, config.publicUrl], [sandboxUrl, red.url], 'config node URLs');
@@ -450,8 +474,9 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				"the chat id field's search lists the sandbox's chats, filters them, and a click fills the id",
 				async () => {
 					await openNode(page, actionId);
-					await chooseOperation(page, 'Message', 'Send to Chat');
-					await page.click('#cm-op-message-sendToChat .cm-field-row[data-field="chat_id"] .cm-pick');
+					await chooseOperation(page, 'Message', 'Send');
+					await page.selectOption('#node-input-sendTo', 'chat');
+					await page.click('#cm-op-message-send .cm-field-row[data-field="chat_id"] .cm-pick');
 					await page.locator('.cm-picker-item').first().waitFor({ state: 'visible', timeout: 10_000 });
 					const listed = await page
 						.locator('.cm-picker-item')
@@ -469,7 +494,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 					});
 					await docsShot(page, 'chat-picker');
 					await page.locator(`.cm-picker-item[data-value="${String(target.id)}"]`).click();
-					const chatIdInput = '#node-input-cm-message-sendToChat-chat_id';
+					const chatIdInput = '#node-input-cm-message-send-chat_id';
 					assertEqual(
 						await page.evaluate((id) => [(window as any).$(id).typedInput('type'), (window as any).$(id).typedInput('value')], chatIdInput),
 						['num', String(target.id)],
@@ -479,7 +504,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 						(await page.locator('.cm-picker-chosen').innerText()).includes(String(target.name)),
 						'the chosen chat is not named under the field',
 					);
-					await setTypedInput(page, 'node-input-cm-message-sendToChat-text', 'str', text);
+					await setTypedInput(page, 'node-input-cm-message-send-text', 'str', text);
 					await closeNodeDialog(page);
 				},
 			);
@@ -555,7 +580,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 
 			await checks.check('Reply on for a send: three outputs (result, reply, no reply) on the node', async () => {
 				await openNode(page, actionId);
-				await chooseOperation(page, 'Message', 'Send to Chat');
+				await chooseOperation(page, 'Message', 'Send');
 				assert(!(await isShown(page, '#node-input-replyTimeout')), 'Wait for reply shown while Reply is off');
 				await page.locator('#node-input-waitForReply').check();
 				assert(await isShown(page, '#node-input-replyTimeout'), 'Wait for reply hidden while Reply is on');
@@ -584,7 +609,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 						.evaluateAll((blocks) => blocks.map((block) => block.getAttribute('data-operation')));
 					return visible.length ? visible : undefined;
 				});
-				assertEqual(shown, ['message:sendToChat'], 'operation help blocks shown');
+				assertEqual(shown, ['message:send'], 'operation help blocks shown');
 				await page.locator('.red-ui-help .cm-help-op:visible').first().scrollIntoViewIfNeeded();
 				await docsShot(page, 'help');
 			});

@@ -131,6 +131,32 @@ test('dialog layout: the fields an operation needs first, the optional ones in a
 	);
 });
 
+test('Send: a Send To select and each field tagged with the choices that show it; fields are validated for the chosen one', () => {
+	const start = html.indexOf('<div class="cm-op" id="cm-op-message-send"');
+	const block = html.slice(start, html.indexOf('<div class="cm-op"', start + 10));
+	expect(block).toContain('<select id="node-input-sendTo"');
+	const tagged = Object.fromEntries(
+		[...block.matchAll(/data-field="([^"]+)" data-send-to="([^"]+)"/g)].map((match) => [`${match[1]}|${match[2]}`, true]),
+	);
+	expect(Object.keys(tagged)).toEqual(
+		expect.arrayContaining([
+			'phone|phone',
+			'chat_id|chat',
+			'chat_name|chatName',
+			'jid|jid',
+			'text|phone chat chatName jid',
+			'chat_name|phone',
+		]),
+	);
+	// The phone rule applies to Send To = Phone Number only.
+	const badPhone = { phone: { value: 'not a phone', type: 'str' } };
+	expect(action.defaults.fields.validate.call({ resource: 'message', operation: 'send', sendTo: 'phone' }, badPhone)).toEqual([
+		expect.stringMatching(/^Phone Number:/),
+	]);
+	expect(action.defaults.fields.validate.call({ resource: 'message', operation: 'send', sendTo: 'chat' }, badPhone)).toBe(true);
+	expect(action.defaults.sendTo.value).toBe('phone');
+});
+
 test('distinct icons: the action node and the event node', () => {
 	expect(action.icon).toBe('chat-messaging.svg');
 	expect(definitions['chat-messaging-event']!.icon).toBe('chat-messaging-event.svg');
@@ -178,7 +204,9 @@ describe('texts and help in locales/en-US, as Node-RED loads them beside the nod
 
 	test('the action help lists the operations and holds one block per operation, which the editor shows for the selected node', () => {
 		const blocks = [...help.matchAll(/<div class="cm-help-op" data-operation="([^"]+)">/g)].map((match) => match[1]);
-		expect(blocks).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
+		// Send (with Send To) first among the message operations, then every catalogue operation.
+		expect(blocks.filter((id) => id !== 'message:send')).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
+		expect(blocks.indexOf('message:send')).toBe(blocks.findIndex((id) => id!.startsWith('message:')));
 		expect(html).toContain('.red-ui-help .cm-help-op { display: none; }');
 	});
 

@@ -107,3 +107,64 @@ test('a node closed while waiting stops waiting and emits nothing more', async (
 	expect(replies.messages).toEqual([]);
 	expect(timeouts.messages).toEqual([]);
 });
+
+describe('one Send with Send To (the editor\'s "Send"; the four send operations keep working)', () => {
+	const sendWith = async (props: Record<string, unknown>) => {
+		const flow = [
+			{ id: TAB, type: 'tab', label: 'send' },
+			configNode(sbx),
+			{
+				id: 'action',
+				z: TAB,
+				type: 'chat-messaging',
+				config: CONFIG_ID,
+				resource: 'message',
+				operation: 'send',
+				x: 100,
+				y: 100,
+				wires: [['sent']],
+				...props,
+			},
+			{ id: 'sent', z: TAB, type: 'helper', x: 300, y: 100 },
+			{ id: 'catcher', z: TAB, type: 'catch', scope: null, uncaught: false, x: 100, y: 200, wires: [['caught']] },
+			{ id: 'caught', z: TAB, type: 'helper', x: 300, y: 200 },
+		];
+		await helper.load(nodesUnderTest as never, flow, credentialsFor(TOKEN));
+		const sent = new Collector('sent');
+		const caught = new Collector('caught');
+		receive({ payload: 'x' });
+		await waitUntil(
+			[sent, caught],
+			() => sent.messages.length + caught.messages.length > 0,
+			15_000,
+			() => 'a result or an error',
+		);
+		return { sent: sent.messages, caught: caught.messages };
+	};
+	const newest = async (chatId: number) => (await sandboxData(sbx, `/chats/${chatId}/messages`)).messages[0];
+
+	test('Send To = Chat sends into the chat', async () => {
+		const run = await sendWith({ sendTo: 'chat', fields: fields({ chat_id: chat.id, text: 'via Send, to a chat' }) });
+		expect(run.caught).toEqual([]);
+		expect((await newest(chat.id)).text).toBe('via Send, to a chat');
+	});
+
+	test('Send To = Chat Name sends into the chat of that name', async () => {
+		const run = await sendWith({ sendTo: 'chatName', fields: fields({ chat_name: chat.name, text: 'via Send, by name' }) });
+		expect(run.caught).toEqual([]);
+		expect((await newest(chat.id)).text).toBe('via Send, by name');
+	});
+
+	test('Send To = Phone Number (also the default when sendTo is missing) sends to the number', async () => {
+		const run = await sendWith({ fields: fields({ phone: '+4915112340077', text: 'via Send, to a phone' }) });
+		expect(run.caught).toEqual([]);
+		expect((run.sent[0]!.payload as any).message_uid).toEqual(expect.any(String));
+	});
+
+	test('an unknown Send To is an input error naming sendTo, before any request', async () => {
+		const run = await sendWith({ sendTo: 'pigeon', fields: fields({ text: 'never sent' }) });
+		expect(run.sent).toEqual([]);
+		expect(run.caught[0]!.chatMessagingError).toMatchObject({ kind: 'input', field: 'sendTo' });
+		expect(String((run.caught[0]!.error as any).message)).toMatch(/Send To "pigeon": use one of phone, chat, chatName, jid/);
+	});
+});
