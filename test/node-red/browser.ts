@@ -11,7 +11,7 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); CHROMIUM_PATH overrides the path.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ import {
 	makeTempDir,
 	readTextIfExists,
 	removeDir,
+	REPO_ROOT,
 	startNodeRed,
 	waitFor,
 	type NodeRedInstance,
@@ -614,6 +615,49 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 				await docsShot(page, 'help');
 			});
 		}
+
+		await checks.check('importing a second example flow reuses the config node the first one brought (one config node)', async () => {
+			const example = (name: string) =>
+				JSON.parse(readFileSync(path.join(REPO_ROOT, 'nodes-red', 'examples', `${name}.json`), 'utf8')) as Json[];
+			const first = example('list-all-open-chats');
+			const second = example('react-to-inbound-messages');
+			const sharedId = String(first.find((node) => node.type === 'chat-messaging-config')?.id);
+			const chart = await page.locator('#red-ui-workspace-chart').boundingBox();
+			assert(chart, 'no workspace');
+			const outcome = await page.evaluate(
+				([a, b]) => {
+					const RED = (window as any).RED;
+					RED.view.importNodes(a, { generateIds: false, addFlow: false });
+					try {
+						RED.view.importNodes(b, { generateIds: false, addFlow: false });
+						return 'no conflict';
+					} catch (error) {
+						// What the editor's "Import copy" button does for an id conflict.
+						RED.view.importNodes(b, { generateIds: true, addFlow: false });
+						return String((error as { code?: string }).code);
+					}
+				},
+				[first, second] as const,
+			);
+			await page.mouse.click(chart.x + 500, chart.y + 500); // place the import that follows the mouse
+			assertEqual(outcome, 'import_conflict', 'what importing the second example meets');
+			const configs = await page.evaluate(() => {
+				const found: Array<{ id: string; name: string }> = [];
+				(window as any).RED.nodes.eachConfig((node: { type: string; id: string; name: string }) => {
+					if (node.type === 'chat-messaging-config' && node.name === 'Chat Messaging') found.push({ id: node.id, name: node.name });
+				});
+				return found;
+			});
+			assertEqual(configs, [{ id: sharedId, name: 'Chat Messaging' }], "the examples' config nodes in the editor");
+			const users = await page.evaluate(() => {
+				const configsUsed: string[] = [];
+				(window as any).RED.nodes.eachNode((node: { type: string; config?: string; name?: string }) => {
+					if (node.name === 'answer in the chat') configsUsed.push(String(node.config));
+				});
+				return configsUsed;
+			});
+			assertEqual(users, [sharedId], "the config node of the second example's action node");
+		});
 
 		await checks.check('no JavaScript errors in the editor page', () => {
 			assertEqual(pageErrors, [], 'page errors');
