@@ -6,6 +6,7 @@
  * replaces msg.payload (other msg properties are kept).
  */
 import {
+	DEFAULT_SEND_TO,
 	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
 	inputError,
@@ -13,19 +14,28 @@ import {
 	isBlank,
 	LIST_DEFAULTS,
 	operationId,
+	SEND_OPERATION,
+	SEND_TARGETS,
+	sendOperation,
 	WAIT_TARGETS,
 	type Attachment,
 	type BinaryInput,
 	type DownloadedFile,
+	type Executor,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type Timing,
 	type WaitTarget,
 } from '../api';
-import { resolveConfig } from './config';
+import { replyWatchFor, waitForReply } from '../api/replies';
+import { CONFIG_TYPE, resolveConfig } from './config';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from './errors';
-import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
+import { realTiming } from './transport';
+import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage, SendFunction } from './types';
 
 export const ACTION_TYPE = 'chat-messaging';
+/** How long a send waits for the customer's reply unless the node says otherwise (seconds). */
+export const DEFAULT_REPLY_TIMEOUT_S = 300;
 
 /** Messages one action node works on at once: enough to keep the paced request queue full at any latency here. */
 const MESSAGES_IN_FLIGHT = 16;
@@ -181,6 +191,40 @@ function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]): NodeMe
 	});
 }
 
+/**
+ * Send and wait for reply: the send's result leaves on output 1 at once; then the customer's next
+ * message in that chat leaves on output 2 (msg.payload the reply as an event, msg.sent the send's
+ * result), or, after the time-out, msg.payload {timedOut, waitedMs, chat_id, message_uid} on output 3.
+ */
+async function sendAndAwaitReply(
+	RED: NodeAPI,
+	node: NodeInstance,
+	msg: NodeMessage,
+	send: SendFunction,
+	sent: Record<string, unknown>,
+	options: { executor: Executor; timeoutMs: number; timing: Timing; cancelled: () => boolean },
+): Promise<void> {
+	const sentMsg = RED.util.cloneMessage(msg);
+	sentMsg.payload = sent;
+	send([sentMsg, null, null]);
+	const watch = await replyWatchFor(options.executor, sent);
+	node.status({ fill: 'blue', shape: 'ring', text: `waiting for a reply in chat ${String(watch.chat_id)}` });
+	const outcome = await waitForReply(options.executor, watch, options);
+	if ('cancelled' in outcome) return;
+	const out = RED.util.cloneMessage(msg);
+	out.sent = sent;
+	if ('reply' in outcome) {
+		out.payload = outcome.reply;
+		out.topic = outcome.reply.event_type;
+		node.status({ fill: 'green', shape: 'dot', text: `reply in chat ${String(watch.chat_id)}` });
+		send([null, out, null]);
+	} else {
+		out.payload = { timedOut: true, waitedMs: outcome.waitedMs, chat_id: watch.chat_id, message_uid: watch.message_uid };
+		node.status({ fill: 'yellow', shape: 'ring', text: `no reply within ${Math.round(options.timeoutMs / 1000)} s` });
+		send([null, null, out]);
+	}
+}
+
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
@@ -202,12 +246,47 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	const attachmentName = String(definition.attachmentName ?? '');
 	const waitFor = String(definition.waitFor ?? '');
 	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
+	// Send and wait for reply: output 1 the send's result at once, output 2 the reply, output 3 the time-out.
+	const waitsForReply = definition.waitForReply === true || definition.waitForReply === 'true';
+	const replyTimeoutMs = Math.max(1, Number(definition.replyTimeout ?? DEFAULT_REPLY_TIMEOUT_S) || DEFAULT_REPLY_TIMEOUT_S) * 1000;
+	let closing = false;
+	/** Pauses between looks for a reply end early when the node closes (redeploy, stop). */
+	const wakeUps = new Set<() => void>();
+	const replyTiming = {
+		...realTiming,
+		sleep: (ms: number) =>
+			new Promise<void>((resolve) => {
+				if (closing) return resolve(); // closed during a look: no new pause
+				const wake = () => {
+					clearTimeout(timer);
+					wakeUps.delete(wake);
+					resolve();
+				};
+				const timer = setTimeout(wake, ms);
+				wakeUps.add(wake);
+			}),
+	};
+	node.on('close', (_removed, done) => {
+		closing = true;
+		for (const wake of [...wakeUps]) wake();
+		done();
+	});
 
 	let op: OperationDescriptor | undefined;
+	let opProblem = `unknown operation "${opId}": choose a resource and an operation`;
 	try {
-		op = findOperation(opId);
+		// "Send" (one operation with Send To, as the editor offers it) runs the send descriptor of its choice.
+		op = opId === `message:${SEND_OPERATION.operation}` ? sendOperation(String(definition.sendTo ?? DEFAULT_SEND_TO)) : findOperation(opId);
 	} catch {
-		node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
+		if (opId === `message:${SEND_OPERATION.operation}`) {
+			opProblem = `unknown Send To "${String(definition.sendTo)}": use one of ${SEND_TARGETS.map((target) => target.value).join(', ')}`;
+			node.status({ fill: 'red', shape: 'ring', text: `unknown Send To ${String(definition.sendTo)}` });
+		} else node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
+	}
+	// Said at deploy, not at the first message: a configuration deployed without its token cannot work.
+	const config = typeof definition.config === 'string' && definition.config ? RED.nodes.getNode(definition.config) : null;
+	if (op && config?.type === CONFIG_TYPE && !config.credentials?.token) {
+		node.status({ fill: 'red', shape: 'ring', text: 'no API token in the configuration' });
 	}
 
 	// Messages arriving faster than answers come back run side by side (the config node's shared pacer keeps them under
@@ -230,7 +309,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	node.on('input', async (msg, send, done) => {
 		await turn();
 		try {
-			if (!op) throw inputError('operation', `unknown operation "${opId}": choose a resource and an operation`);
+			if (!op) throw inputError(opProblem.startsWith('unknown Send To') ? 'sendTo' : 'operation', opProblem);
 			if (waitFor && !(WAIT_TARGETS as readonly string[]).includes(waitFor))
 				throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
 			const executor = resolveConfig(RED, definition.config).getExecutor();
@@ -256,6 +335,16 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 			}
 
 			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
+			if (op.sendsMessage && waitsForReply) {
+				await sendAndAwaitReply(RED, node, msg, send, result as Record<string, unknown>, {
+					executor,
+					timeoutMs: replyTimeoutMs,
+					timing: replyTiming,
+					cancelled: () => closing,
+				});
+				done();
+				return;
+			}
 			if (op.download) {
 				// As Node-RED's file-in node: the bytes in msg.payload, the name beside them.
 				const file = result as DownloadedFile;

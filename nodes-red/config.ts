@@ -28,6 +28,10 @@ export function registerConfigNode(RED: NodeAPI): void {
 			node.baseUrl = String(definition.baseUrl ?? '').trim();
 			node.publicUrl = String(definition.publicUrl ?? '').trim();
 
+			if (!node.credentials?.token) {
+				node.warn('No API token: set it in this Chat Messaging configuration node, then deploy (its nodes cannot call the service)');
+			}
+
 			let client: HttpClient | undefined;
 			let executor: Executor | undefined;
 			node.getExecutor = () => {

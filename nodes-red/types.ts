@@ -34,6 +34,7 @@ export type NodeDefinition = Record<string, unknown> & { id: string; type: strin
 
 export interface HttpRequest extends IncomingMessage {
 	params: Record<string, string>;
+	query?: Record<string, unknown>;
 	body?: unknown;
 }
 
@@ -43,8 +44,14 @@ export interface HttpResponse extends ServerResponse {
 	send(body?: unknown): HttpResponse;
 }
 
+export type HttpHandler = (req: HttpRequest, res: HttpResponse) => void;
+/** An Express middleware, such as RED.auth.needsPermission(...). */
+export type HttpMiddleware = (req: HttpRequest, res: HttpResponse, next: () => void) => void;
+
 export interface HttpApp {
-	post(path: string, handler: (req: HttpRequest, res: HttpResponse) => void): void;
+	post(path: string, handler: HttpHandler): void;
+	post(path: string, middleware: HttpMiddleware, handler: HttpHandler): void;
+	get(path: string, middleware: HttpMiddleware, handler: HttpHandler): void;
 }
 
 export interface NodeAPI {
@@ -70,4 +77,7 @@ export interface NodeAPI {
 	};
 	settings: { httpNodeRoot?: string | false } & Record<string, unknown>;
 	httpNode: HttpApp;
+	/** The editor's admin API app; absent in some test set-ups. */
+	httpAdmin?: HttpApp;
+	auth?: { needsPermission(permission: string): HttpMiddleware };
 }

@@ -17,7 +17,10 @@ import {
 	PHONE_FILTER_PATTERN,
 	PHONE_PATTERN,
 	RESOURCES,
+	SEND_OPERATION,
+	SEND_TARGETS,
 	operationId,
+	sendFields,
 } from '../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
 
@@ -37,6 +40,50 @@ export const CHOICES = {
 	],
 	events: EVENT_TYPES.map((event) => ({ value: event.value, name: event.name })),
 };
+
+// ---------------------------------------------------------------------------------------------
+// One Send with Send To (api/send.ts): an editor-side operation `message:send` whose node property
+// `sendTo` picks which of the four send descriptors runs (nodes-red/action.ts); the four stay
+// available for flows saved with them.
+
+/** A send field and the Send To choices that show it; `key` tells apart two fields of one wire name. */
+export interface SendRow {
+	field: FieldDescriptor;
+	sendTo: string[];
+	key: string;
+}
+
+export function sendRows(): SendRow[] {
+	const seen = new Set<string>();
+	return sendFields().map(({ field, sendTo }) => {
+		const key = seen.has(field.name) ? `${field.name}-${sendTo.join('-')}` : field.name;
+		seen.add(field.name);
+		return { field, sendTo: [...sendTo], key };
+	});
+}
+
+/** The Send operation as the editor lists it: first in the Message resource. */
+export const SEND_DESCRIPTOR: OperationDescriptor = {
+	resource: 'message',
+	operation: SEND_OPERATION.operation,
+	name: SEND_OPERATION.name,
+	action: SEND_OPERATION.action,
+	description: 'Send a message to a phone number, a chat, a chat by its name or a JID. Costs 1 credit, 2 with an attachment',
+	method: 'POST',
+	path: '(by Send To)',
+	effect: 'create',
+	requireOneOf: ['text', 'file_uid'],
+	sendsMessage: true,
+	fields: sendRows().map((row) => row.field),
+};
+
+/** The resources as the editor shows them: Send first among the Message operations. */
+export const editorResources = (resources: readonly ResourceDescriptor[]): ResourceDescriptor[] =>
+	resources.map((resource) =>
+		resource.key === 'message' && !resource.operations.some((op) => op.operation === SEND_DESCRIPTOR.operation)
+			? { ...resource, operations: [SEND_DESCRIPTOR, ...resource.operations] }
+			: resource,
+	);
 
 // ---------------------------------------------------------------------------------------------
 // The catalogue metadata the editor needs, embedded as JSON.
@@ -77,7 +124,9 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		choices: CHOICES,
 		hints: HINTS,
 		patterns: PATTERNS,
-		resources: resources.map((resource) => ({
+		// In api/send.ts order: the first is DEFAULT_SEND_TO.
+		sendTargets: SEND_TARGETS.map((target) => ({ value: target.value, name: target.name, operation: target.operation })),
+		resources: editorResources(resources).map((resource) => ({
 			key: resource.key,
 			name: resource.name,
 			description: resource.description,
@@ -91,7 +140,9 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 				effect: op.effect,
 				paginated: !!op.pagination,
 				sendsMessage: !!op.sendsMessage,
-				fields: op.fields.map((field) => ({
+				fields: op.fields.map((field, index) => ({
+					key: op === SEND_DESCRIPTOR ? (sendRows()[index]?.key ?? field.name) : field.name,
+					sendTo: op === SEND_DESCRIPTOR ? sendRows()[index]?.sendTo : undefined,
 					name: field.name,
 					displayName: field.displayName,
 					kind: field.kind,
@@ -100,6 +151,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 					options: field.options,
 					min: field.min,
 					max: field.max,
+					picker: field.picker,
+					triState: field.triState,
 				})),
 			})),
 		})),
@@ -118,7 +171,11 @@ const scriptJson = (value: unknown): string =>
 		.replace(/\u2028/g, '\\u2028')
 		.replace(/\u2029/g, '\\u2029');
 
-const rowId = (op: OperationDescriptor, field: FieldDescriptor): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
+/** A field's key in its operation: the wire name, or for Send a name told apart from a namesake (sendRows). */
+const fieldKeyIn = (op: OperationDescriptor, field: FieldDescriptor): string =>
+	op === SEND_DESCRIPTOR ? (sendRows().find((row) => row.field === field)?.key ?? field.name) : field.name;
+const rowId = (op: OperationDescriptor, field: FieldDescriptor): string =>
+	`node-input-cm-${op.resource}-${op.operation}-${fieldKeyIn(op, field)}`;
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
@@ -145,17 +202,62 @@ const i18n = (key: string, attribute = ''): string => `data-i18n="${attribute}${
 /** i18next nests keys at dots and takes a colon for a namespace: `message:sent:new` → `message_sent_new`. */
 const messageKey = (value: string): string => value.replace(/[:.]/g, '_') || 'none';
 const fieldKey = (op: OperationDescriptor, field: FieldDescriptor): string =>
-	`chat-messaging.fields.${op.resource}.${op.operation}.${field.name}`;
+	`chat-messaging.fields.${op.resource}.${op.operation}.${fieldKeyIn(op, field)}`;
 
-function operationRows(op: OperationDescriptor): string {
-	const rows = op.fields.map((field) => {
-		const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
-		return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}">
+/** Fields every run of the operation needs: the required ones and those of a "give one of" rule (a send's text). */
+export const isPrimaryField = (op: OperationDescriptor, field: FieldDescriptor): boolean =>
+	!!field.required || !!op.requireOneOf?.includes(field.name);
+
+/** Fields with a pick list (api/lookups.ts, served by nodes-red/admin.ts): the catalogue's `picker`. */
+const pickerOf = (field: FieldDescriptor): string | undefined => field.picker;
+
+function fieldRow(op: OperationDescriptor, field: FieldDescriptor): string {
+	const marker = field.required ? ' <span class="cm-required" title="required">*</span>' : '';
+	const picker = pickerOf(field);
+	const width = picker ? 'calc(70% - 40px)' : '70%';
+	const pickButton = picker
+		? `\n        <button type="button" class="red-ui-button cm-pick" data-picker="${picker}" ${i18n(`chat-messaging.picker.${picker}`, '[title]')}><i class="fa fa-search"></i></button>`
+		: '';
+	const sendTo =
+		op === SEND_DESCRIPTOR
+			? ` data-send-to="${escapeHtml(
+					sendRows()
+						.find((row) => row.field === field)
+						?.sendTo.join(' ') ?? '',
+				)}"`
+			: '';
+	return `      <div class="form-row cm-field-row" data-field="${escapeHtml(field.name)}"${sendTo}>
         <label for="${rowId(op, field)}"><span ${i18n(`${fieldKey(op, field)}.label`)}></span>${marker}</label>
-        <input type="text" id="${rowId(op, field)}" style="width:70%" placeholder="${escapeHtml(field.placeholder ?? '')}">
+        <input type="text" id="${rowId(op, field)}" style="width:${width}" placeholder="${escapeHtml(field.placeholder ?? '')}">${pickButton}
         <div class="cm-field-help" ${i18n(`${fieldKey(op, field)}.help`)}></div>
       </div>`;
-	});
+}
+
+/**
+ * One operation's fields: what it needs first, then the optional ones in a section folded by default
+ * (as the core nodes keep advanced settings out of the way); a list's optional fields are its filters.
+ */
+function operationRows(op: OperationDescriptor): string {
+	const primary = op.fields.filter((field) => isPrimaryField(op, field));
+	const optional = op.fields.filter((field) => !isPrimaryField(op, field));
+	const rows = primary.map((field) => fieldRow(op, field));
+	if (optional.length) {
+		const title = op.effect === 'read' ? 'filters' : 'options';
+		rows.push(`      <div class="cm-optional">
+        <div class="form-row cm-optional-toggle"><a href="#" class="cm-optional-header"><i class="fa fa-angle-right"></i> <span ${i18n(`chat-messaging.optional.${title}`)}></span> <span class="cm-optional-count">(${optional.length})</span></a></div>
+        <div class="cm-optional-body" style="display:none">
+${optional.map((field) => fieldRow(op, field)).join('\n')}
+        </div>
+      </div>`);
+	}
+	if (op === SEND_DESCRIPTOR) {
+		rows.unshift(`      <div class="form-row">
+        ${label('node-input-sendTo', 'fa-location-arrow', 'chat-messaging.label.sendTo')}
+        <select id="node-input-sendTo" style="width:70%">
+${SEND_TARGETS.map((target) => `          <option value="${escapeHtml(target.value)}" ${i18n(`chat-messaging.sendTo.${target.value}`)}></option>`).join('\n')}
+        </select>
+      </div>`);
+	}
 	if (rows.length === 0) rows.push(`      <div class="form-row cm-field-help" ${i18n('chat-messaging.noParameters')}></div>`);
 	return `    <div class="cm-op" id="cm-op-${op.resource}-${op.operation}" data-operation="${escapeHtml(operationId(op))}" style="display:none">\n${rows.join('\n')}\n    </div>`;
 }
@@ -164,6 +266,22 @@ const STYLE = `<style>
   .cm-field-help { margin: 2px 0 0 105px; font-size: 0.85em; color: var(--red-ui-secondary-text-color, #888); }
   .cm-required { color: var(--red-ui-text-color-error, #d00); }
   #cm-operation-description { margin-left: 105px; }
+  .cm-optional-header { font-weight: bold; text-decoration: none; }
+  .cm-optional-header .fa { transition: transform 0.2s; width: 10px; }
+  .cm-optional.cm-open .cm-optional-header .fa { transform: rotate(90deg); }
+  .cm-optional-count { font-weight: normal; color: var(--red-ui-secondary-text-color, #888); }
+  .cm-pick { margin-left: 4px; }
+  .cm-picker { margin: 4px 0 0 105px; width: 70%; border: 1px solid var(--red-ui-secondary-border-color, #ccc); padding: 6px; }
+  .cm-picker-search { width: 100%; box-sizing: border-box; }
+  .cm-picker-list { list-style: none; margin: 4px 0; padding: 0; max-height: 220px; overflow-y: auto; }
+  .cm-picker-list li { padding: 3px 6px; cursor: pointer; }
+  .cm-picker-list li:hover { background: var(--red-ui-list-item-background-hover, #eee); }
+  .cm-picker-list small, .cm-picker-chosen { color: var(--red-ui-secondary-text-color, #888); }
+  .cm-picker-chosen { margin-left: 105px; font-size: 0.85em; }
+  .cm-test-result.cm-ok { color: var(--red-ui-text-color-success, #3a3); }
+  .cm-test-result.cm-failed { color: var(--red-ui-text-color-error, #d00); }
+  /* Per-operation help: the help sidebar shows the selected node's operation only (editor.ts adds its rule). */
+  .red-ui-help .cm-help-op { display: none; }
 </style>`;
 
 /** A form row's label: its icon, then its text from the message catalogue. */
@@ -186,6 +304,11 @@ const configTemplate = `<script type="text/html" data-template-name="chat-messag
   <div class="form-row">
     ${label('node-config-input-publicUrl', 'fa-share-square-o', 'chat-messaging-config.label.publicUrl')}
     <input type="text" id="node-config-input-publicUrl" placeholder="https://nodered.example.com">
+  </div>
+  <div class="form-row">
+    <label></label>
+    <button type="button" class="red-ui-button" id="node-config-cm-test"><i class="fa fa-plug"></i> <span ${i18n('chat-messaging-config.testConnection')}></span></button>
+    <span class="cm-test-result" id="node-config-cm-test-result"></span>
   </div>
   <div class="form-tips" ${i18n('chat-messaging-config.tip', '[html]')}></div>
 </script>`;
@@ -220,7 +343,9 @@ ${NAME_AND_SERVICE_ROWS}
   </div>
   <div class="form-row form-tips" id="cm-operation-description"></div>
   <div id="cm-operations">
-${resources.flatMap((resource) => resource.operations.map(operationRows)).join('\n')}
+${editorResources(resources)
+	.flatMap((resource) => resource.operations.map(operationRows))
+	.join('\n')}
   </div>
   <div class="form-row">
     ${label('node-input-payloadFields', 'fa-sign-in', 'chat-messaging.label.payloadFields')}
@@ -266,7 +391,18 @@ ${selectOptions('waitFor')}
       ${label('node-input-waitTimeout', 'fa-clock-o', 'chat-messaging.label.waitTimeout')}
       <input type="number" id="node-input-waitTimeout" min="1" style="width:100px"> <span ${i18n('chat-messaging.label.seconds')}></span>
     </div>
+    <div class="form-row">
+      ${label('node-input-waitForReply', 'fa-reply', 'chat-messaging.label.waitForReply')}
+      <input type="checkbox" id="node-input-waitForReply" style="width:auto">
+      <span ${i18n('chat-messaging.waitForReply.checkbox')}></span>
+    </div>
+    <div class="form-row cm-reply-only">
+      ${label('node-input-replyTimeout', 'fa-hourglass-end', 'chat-messaging.label.replyTimeout')}
+      <input type="number" id="node-input-replyTimeout" min="1" style="width:100px"> <span ${i18n('chat-messaging.label.seconds')}></span>
+      <div class="cm-field-help" ${i18n('chat-messaging.waitForReply.help')}></div>
+    </div>
   </div>
+  <input type="hidden" id="node-input-outputs">
 </script>`;
 
 const eventTemplate = `<script type="text/html" data-template-name="chat-messaging-event">
@@ -296,10 +432,12 @@ ${CHOICES.events
  */
 export function editorMessages(resources: readonly ResourceDescriptor[] = RESOURCES) {
 	const fields = (op: OperationDescriptor) =>
-		Object.fromEntries(op.fields.map((field) => [field.name, { label: field.displayName, help: fieldHint(op, field) }]));
+		Object.fromEntries(op.fields.map((field) => [fieldKeyIn(op, field), { label: field.displayName, help: fieldHint(op, field) }]));
 	return {
 		'chat-messaging-config': {
 			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL' },
+			testConnection: 'Test connection',
+			testing: 'Testing…',
 			tip:
 				'The token is stored as a credential: it is never exported with the flow. <b>Public URL</b> is needed by the event node only: ' +
 				'the public HTTPS address at which the service reaches this Node-RED (its HTTP node root is appended).',
@@ -318,9 +456,28 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				attachmentName: 'File name',
 				waitFor: 'Wait for',
 				waitTimeout: 'Wait up to',
+				waitForReply: 'Reply',
+				replyTimeout: 'Wait for reply',
+				sendTo: 'Send To',
 				seconds: 'seconds',
 			},
+			waitForReply: {
+				checkbox: "wait for the customer's reply (outputs: result, reply, no reply)",
+				help:
+					"Output 1: the send's result at once. Output 2: the customer's next message in that chat (msg.payload, the send in msg.sent). " +
+					'Output 3: no reply within this time (msg.payload.timedOut).',
+			},
 			noParameters: 'This operation takes no parameters.',
+			optional: { filters: 'Filters', options: 'Optional fields' },
+			picker: {
+				chat: 'Search the chats of the workspace',
+				teammate: 'Choose from the teammates',
+				account: 'Choose from the chat-app accounts',
+				webhook: 'Choose from the webhook subscriptions',
+				file: 'Search the uploaded files',
+				invitation: 'Choose from the pending invitations',
+				label: 'Choose from the labels in use',
+			},
 			payloadFields: {
 				checkbox: 'fill empty fields from <code>msg.payload.&lt;field&gt;</code>',
 				help:
@@ -330,10 +487,14 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 			attachmentHelp:
 				'Optional: a Buffer, {data: Buffer, filename, mimeType}, or a public http(s) URL the service downloads. ' +
 				'It is uploaded first and attached via file_uid (2 credits).',
+			sendTo: Object.fromEntries(SEND_TARGETS.map((target) => [target.value, target.name])),
 			outputMode: Object.fromEntries(CHOICES.outputMode.map((choice) => [messageKey(choice.value), choice.name])),
 			waitFor: Object.fromEntries(CHOICES.waitFor.map((choice) => [messageKey(choice.value), choice.name])),
 			fields: Object.fromEntries(
-				resources.map((resource) => [resource.key, Object.fromEntries(resource.operations.map((op) => [op.operation, fields(op)]))]),
+				editorResources(resources).map((resource) => [
+					resource.key,
+					Object.fromEntries(resource.operations.map((op) => [op.operation, fields(op)])),
+				]),
 			),
 		},
 		'chat-messaging-event': {

@@ -1,11 +1,12 @@
 /**
  * The help of the Node-RED nodes (locales/en-US/index.html, one `data-help-name` script per node type),
  * generated from the catalogue: every operation with its endpoint and fields stays documented in the
- * help sidebar, out of the editor HTML Node-RED loads up front.
+ * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
+ * operations by name and shows the details of the selected node's operation only.
  */
-import { RESOURCES } from '../api';
+import { findOperation, operationId, RESOURCES, SEND_TARGETS } from '../api';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../api';
-import { CHOICES, escapeHtml } from './node-red-editor';
+import { CHOICES, editorResources, escapeHtml, SEND_DESCRIPTOR } from './node-red-editor';
 
 function fieldHelp(field: FieldDescriptor): string {
 	const type = field.kind === 'options' ? (field.options ?? []).map((o) => o.value).join(' | ') : field.kind;
@@ -13,11 +14,36 @@ function fieldHelp(field: FieldDescriptor): string {
       <dd>${escapeHtml(field.displayName)}: ${escapeHtml(field.description)}</dd>`;
 }
 
+/**
+ * One operation's help, in a block the editor shows only for the selected node's operation
+ * (nodes-red/editor/editor.ts marks it; the editor's style hides the others).
+ */
 function operationHelp(op: OperationDescriptor): string {
 	const fields = op.fields.length ? `\n    <dl class="message-properties">\n${op.fields.map(fieldHelp).join('\n')}\n    </dl>` : '';
-	return `    <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
-    <p>${escapeHtml(op.description)}.</p>${fields}`;
+	if (op === SEND_DESCRIPTOR) {
+		const targets = SEND_TARGETS.map((target) => {
+			const sender = findOperation(target.operation);
+			return `      <li><b>${escapeHtml(target.name)}</b>: ${escapeHtml(target.description)} (<code>${escapeHtml(sender.method)} ${escapeHtml(sender.path)}</code>)</li>`;
+		}).join('\n');
+		return `    <div class="cm-help-op" data-operation="${escapeHtml(operationId(op))}">
+    <h4>${escapeHtml(op.name)}</h4>
+    <p>${escapeHtml(op.description)}. <i>Send To</i> chooses the address:</p>
+    <ul>\n${targets}\n    </ul>${fields}
+    </div>`;
+	}
+	return `    <div class="cm-help-op" data-operation="${escapeHtml(operationId(op))}">
+    <h4>${escapeHtml(op.name)} <small><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></small></h4>
+    <p>${escapeHtml(op.description)}.</p>${fields}
+    </div>`;
 }
+
+/** The operations of each resource by name: what the node can do, at a glance. */
+const operationIndex = (resources: readonly ResourceDescriptor[]): string =>
+	`  <ul>\n${resources
+		.map(
+			(resource) => `    <li><b>${escapeHtml(resource.name)}</b>: ${resource.operations.map((op) => escapeHtml(op.name)).join(', ')}</li>`,
+		)
+		.join('\n')}\n  </ul>`;
 
 const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-help-name="chat-messaging">
   <p>Runs one operation of the Chat Messaging Service API: choose a resource and an operation, then fill in its fields.</p>
@@ -37,6 +63,15 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
     A send returns <code>{message_uid}</code> (plus <code>file</code> when an attachment was uploaded, and <code>status</code> and
     <code>message</code> when <i>Wait for</i> is set). Other msg properties are kept.</dd>
   </dl>
+  <p>With <i>Reply: wait for the customer's reply</i> on, a send has three outputs:</p>
+  <ol class="node-ports">
+    <li>Result<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd>the send's result, at once.</dd></dl></li>
+    <li>Reply<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd>the customer's next message in that chat,
+    as the event node emits it (<code>{event_type: "message:received:new", chat_id, text, message_uid, ...}</code>); <code>msg.sent</code> holds the send's result.</dd></dl></li>
+    <li>No reply<dl class="message-properties"><dt>payload <span class="property-type">object</span></dt><dd><code>{timedOut: true, waitedMs, chat_id, message_uid}</code>
+    when nothing came within <i>Wait for reply</i> seconds.</dd></dl></li>
+  </ol>
+  <p>The node looks for the reply by reading the chat's messages after the sent one (every tenth of the time-out, at least every 2 s and at most every 60 s); no webhook subscription is needed.</p>
   <h3>Errors</h3>
   <p>Bad input is reported before any request, naming the field. A failed call goes to Catch nodes with
   <code>msg.error.message</code> (the service's message), <code>msg.error.code</code> and <code>msg.error_code</code> (the service's
@@ -44,12 +79,12 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
   <code>msg.http_status</code> and <code>msg.chatMessagingError</code> (all details; also <code>msg.error.cause</code> on Node-RED 4.1+).
   The node status shows the code.
   Messages are never sent twice: only requests that cannot duplicate an effect are retried.</p>
-  <h3>Details</h3>
-${resources
-	.map(
-		(resource) =>
-			`  <h3>${escapeHtml(resource.name)}</h3>\n  <p>${escapeHtml(resource.description)}.</p>\n${resource.operations.map(operationHelp).join('\n')}`,
-	)
+  <h3>Operations</h3>
+${operationIndex(editorResources(resources))}
+  <h3>Selected operation</h3>
+  <p class="cm-help-hint">Select a node on the workspace to see its operation's fields here.</p>
+${editorResources(resources)
+	.flatMap((resource) => resource.operations.map(operationHelp))
 	.join('\n')}
   <h3>References</h3>
   <ul><li>Event node: <code>chat-messaging-event</code> in the same palette category.</li></ul>

@@ -16,6 +16,8 @@
 	}
 	interface ActionNode {
 		name?: string;
+		outputs?: number;
+		sendTo?: string;
 		resource: string;
 		operation: string;
 		fields?: Record<string, Typed>;
@@ -23,11 +25,14 @@
 	}
 	interface EventNode {
 		name?: string;
+		config?: string;
 		events?: string[];
 	}
 	interface ConfigNode {
+		id: string;
 		name?: string;
 		baseUrl?: string;
+		credentials?: Record<string, unknown>;
 	}
 
 	const CATALOGUE = window.CHAT_MESSAGING_CATALOGUE;
@@ -52,12 +57,19 @@
 			case 'integer':
 				return ['num', 'str', ...SOURCES];
 			case 'boolean':
+				// A filter says what each choice does (Any / Closed / Open); saved values stay '', 'true', 'false'.
 				return [
 					{
 						value: 'boolean',
 						label: 'true/false',
 						icon: 'red/images/typedInput/bool.svg',
-						options: [{ value: '', label: '(not set)' }, 'true', 'false'],
+						options: field.triState
+							? [
+									{ value: '', label: 'Any' },
+									{ value: 'true', label: field.triState.true },
+									{ value: 'false', label: field.triState.false },
+								]
+							: [{ value: '', label: '(not set)' }, 'true', 'false'],
 					},
 					...SOURCES,
 				];
@@ -76,7 +88,7 @@
 			case 'dateTime':
 				return ['str', 'date', ...SOURCES];
 			case 'binary':
-				return ['msg', 'flow', 'global', 'bin', 'jsonata'];
+				return [OPTIONAL_MSG, 'flow', 'global', 'bin', 'jsonata'];
 			default:
 				return ['str', ...SOURCES];
 		}
@@ -108,21 +120,206 @@
 		return null;
 	}
 
-	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.name}`;
+	/** A field's row: by its key (the wire name, or for Send one told apart from a namesake). */
+	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.key}`;
+	const SEND_ID = 'message:send';
+	/** The first Send To choice (api/send.ts DEFAULT_SEND_TO). */
+	const DEFAULT_SEND_TO = CATALOGUE.sendTargets[0]?.value ?? 'phone';
+	/** The send operations Send replaces in the list (still shown for a node saved with one). */
+	const SEND_TARGET_OPERATIONS = CATALOGUE.sendTargets.map((target) => target.operation);
+	/** Whether a field applies: every field does, except Send's, which apply to their Send To choices. */
+	const fieldApplies = (op: Operation, field: Field, sendTo: string | undefined): boolean =>
+		op.id !== SEND_ID || !field.sendTo || field.sendTo.includes(sendTo || DEFAULT_SEND_TO);
 	const isUrl = (value: unknown): boolean => !URL_PATTERN || URL_PATTERN.test(String(value ?? '').trim());
+
+	/**
+	 * Node-RED takes a validator's text (or list of texts) as the reason a property is invalid only when
+	 * the validator declares two parameters (value, options); with one, any text counts as "valid".
+	 */
+	type Validator<Node, Value> = (this: Node, value: Value, options?: unknown) => boolean | string | string[];
+	const validator = <Node, Value>(check: (this: Node, value: Value) => boolean | string | string[]): Validator<Node, Value> =>
+		function (this: Node, value: Value, _options?: unknown) {
+			return check.call(this, value);
+		};
+
+	/**
+	 * Whether the editor knows the config node has no token: it knows a node's credentials once its dialog
+	 * was opened (has_token from the server, or the token typed); a node never opened is not judged.
+	 */
+	const tokenMissing = (node: { credentials?: Record<string, unknown> }): boolean => {
+		const credentials = node.credentials;
+		if (!credentials) return false;
+		return !credentials.token && credentials.has_token !== true;
+	};
+
+	/** The config node an event node points at must be valid and have a Public URL: the service posts events there. */
+	function eventConfigProblem(id: string): true | string {
+		const config = id && id !== '_ADD_' ? RED.nodes.node(id) : null;
+		if (!config) return 'Service: choose a Chat Messaging configuration';
+		if (config.valid === false) return 'Service: the configuration is incomplete (URL or API token)';
+		if (!String(config.publicUrl ?? '').trim()) return 'Service: set the Public URL in the configuration (event nodes need it)';
+		return true;
+	}
+
+	/** msg, where an empty value is allowed: an optional Buffer (attachment, file) left empty is no error. */
+	const OPTIONAL_MSG: TypedInputType = {
+		value: 'msg',
+		label: 'msg.',
+		validate: (value: string) => value === '' || RED.utils.validatePropertyExpression(value),
+	};
 
 	RED.nodes.registerType<ConfigNode>('chat-messaging-config', {
 		category: 'config',
 		defaults: {
 			name: { value: '' },
-			baseUrl: { value: '', required: true, validate: (v: string) => isUrl(v) || 'Service URL: an http(s) URL' },
-			publicUrl: { value: '', validate: (v: string) => !v || isUrl(v) || 'Public URL: an http(s) URL' },
+			baseUrl: {
+				value: '',
+				required: true,
+				// The token is a credential, not a property: its check rides on the Service URL (Node-RED
+				// validates credentials only while the dialog is open).
+				validate: validator<ConfigNode, string>(function (v) {
+					const problems: string[] = [];
+					if (!isUrl(v)) problems.push('Service URL: an http(s) URL');
+					if (tokenMissing(this)) problems.push('API token: missing');
+					return problems.length ? problems : true;
+				}),
+			},
+			publicUrl: { value: '', validate: validator<ConfigNode, string>((v) => !v || isUrl(v) || 'Public URL: an http(s) URL') },
 		},
 		credentials: { token: { type: 'password', required: true } },
 		label: function () {
 			return this.name || this.baseUrl || 'chat messaging';
 		},
+		oneditprepare: function () {
+			const id = this.id;
+			const $result = $('#node-config-cm-test-result');
+			$('#node-config-cm-test').on('click', () => {
+				$result.removeClass('cm-ok').removeClass('cm-failed').text('Testing…');
+				// The typed token goes to this Node-RED only (its admin API), never back: an unchanged one is
+				// Node-RED's placeholder, and the server uses the stored token instead.
+				$.ajax<{ ok: boolean; message: string }>({
+					url: 'chat-messaging/test-connection',
+					method: 'POST',
+					contentType: 'application/json',
+					dataType: 'json',
+					data: JSON.stringify({
+						config: id,
+						baseUrl: $('#node-config-input-baseUrl').val(),
+						token: $('#node-config-input-token').val(),
+					}),
+				})
+					.done((answer) => $result.addClass(answer.ok ? 'cm-ok' : 'cm-failed').text(answer.message))
+					.fail((xhr) => $result.addClass('cm-failed').text(xhr.responseJSON?.message ?? `Test failed (HTTP ${xhr.status})`));
+			});
+		},
 	});
+
+	/**
+	 * The help sidebar shows the details of one operation: the selected node's (see scripts/node-red-help.ts).
+	 * A style rule rather than classes on the help's elements: the sidebar re-renders its content at times
+	 * of its own (its tree list selects the node type after the selection event), and a rule outlives that.
+	 */
+	function showOperationHelp(opId: string | undefined): void {
+		let $style = $('#cm-help-style');
+		if (!$style.length) $style = $('<style id="cm-help-style"></style>').appendTo($('head'));
+		$style.text(
+			opId && operationsById[opId]
+				? `.red-ui-help .cm-help-op[data-operation="${opId}"] { display: block; } .red-ui-help .cm-help-hint { display: none; }`
+				: '',
+		);
+	}
+	// (RED.events is absent only where the script runs outside an editor: the UI contract reads its definitions.)
+	RED.events?.on('view:selection-changed', (selection) => {
+		const nodes = selection.nodes ?? [];
+		const node = nodes.length === 1 ? nodes[0] : undefined;
+		showOperationHelp(node && node.type === 'chat-messaging' ? `${String(node.resource)}:${String(node.operation)}` : undefined);
+	});
+
+	interface LookupPage {
+		results: Array<{ name: string; value: string; description?: string }>;
+		nextPageToken?: string;
+	}
+
+	/**
+	 * The searchable list under a field with a pick list (chat, teammate, account, file, ...): pages from
+	 * the admin endpoint (nodes-red/admin.ts, api/lookups.ts as n8n's lists; it uses the deployed config
+	 * node's stored token). A click puts the value into the field: a number for ids, added to the list
+	 * for list fields, else the text. Typing stays possible.
+	 */
+	function togglePicker($row: JQuery, $input: JQuery, field: Field): void {
+		const open = $row.find('.cm-picker');
+		if (open.length) {
+			open.remove();
+			return;
+		}
+		const list = String(field.picker);
+		const $picker = $('<div class="cm-picker"></div>');
+		const $search = $('<input type="text" class="cm-picker-search" placeholder="Search">').appendTo($picker);
+		const $list = $('<ol class="cm-picker-list"></ol>').appendTo($picker);
+		const $message = $('<div class="cm-picker-message"></div>').appendTo($picker);
+		const $more = $('<button type="button" class="red-ui-button red-ui-button-small cm-picker-more">More</button>').appendTo($picker);
+		$row.find('.cm-field-help').after($picker);
+		let nextPage: string | undefined;
+		let request = 0;
+		const choose = (value: string, name: string): void => {
+			if (field.kind === 'integer') {
+				$input.typedInput('type', 'num');
+				$input.typedInput('value', value);
+			} else if (field.kind === 'stringList' && $input.typedInput('type') === 'str') {
+				const current = String($input.typedInput('value') || '')
+					.split(',')
+					.map((item) => item.trim())
+					.filter(Boolean);
+				if (!current.includes(value)) current.push(value);
+				$input.typedInput('value', current.join(', '));
+			} else {
+				$input.typedInput('type', 'str');
+				$input.typedInput('value', value);
+			}
+			$row.find('.cm-picker-chosen').remove();
+			$row.find('.cm-field-help').after($('<div class="cm-picker-chosen"></div>').text(`Chosen: ${name}`));
+			$picker.remove();
+		};
+		const load = (reset: boolean): void => {
+			const config = String($('#node-input-config').val() || '');
+			if (reset) {
+				nextPage = undefined;
+				$list.empty();
+			}
+			$more.hide();
+			if (!config || config === '_ADD_') {
+				$message.text('Choose a Service (configuration node) first');
+				return;
+			}
+			const mine = ++request;
+			$message.text('Loading…');
+			$.getJSON<LookupPage>(`chat-messaging/lookup/${list}`, { config, search: $search.val(), page: nextPage ?? '' })
+				.done((answer) => {
+					if (mine !== request) return; // a newer search is under way
+					for (const result of answer.results) {
+						const $item = $('<li class="cm-picker-item"></li>').attr('data-value', result.value);
+						$item.text(result.name || result.value);
+						if (result.description) $item.append($('<small></small>').text(` · ${result.description}`));
+						$item.on('click', () => choose(result.value, result.name || result.value));
+						$item.appendTo($list);
+					}
+					$message.text(answer.results.length || nextPage ? '' : 'Nothing matches');
+					nextPage = answer.nextPageToken;
+					$more.toggle(!!nextPage);
+				})
+				.fail((xhr) => {
+					if (mine === request) $message.text(xhr.responseJSON?.message ?? `Could not read the list (HTTP ${xhr.status})`);
+				});
+		};
+		let searchTimer: number | undefined;
+		$search.on('input', () => {
+			window.clearTimeout(searchTimer);
+			searchTimer = window.setTimeout(() => load(true), 250);
+		});
+		$more.on('click', () => load(false));
+		load(true);
+		$search.focus();
+	}
 
 	RED.nodes.registerType<ActionNode>('chat-messaging', {
 		category: CATALOGUE.category,
@@ -138,23 +335,24 @@
 			operation: {
 				value: 'sendToChat',
 				required: true,
-				validate: function (v: string) {
+				validate: validator<ActionNode, string>(function (v) {
 					return !!operationsById[`${this.resource}:${v}`] || 'Choose an operation';
-				},
+				}),
 			},
 			fields: {
 				value: {},
-				validate: function (v: Record<string, Typed> | undefined) {
+				validate: validator<ActionNode, Record<string, Typed> | undefined>(function (v) {
 					const op = operationsById[`${this.resource}:${this.operation}`];
 					if (!op || !v) return true;
 					const errors: string[] = [];
 					for (const field of op.fields) {
+						if (!fieldApplies(op, field, this.sendTo)) continue;
 						const typed = v[field.name];
 						const problem = typed && checkStatic(field, typed.value, typed.type);
 						if (problem) errors.push(problem);
 					}
 					return errors.length ? errors : true;
-				},
+				}),
 			},
 			outputMode: { value: 'array' },
 			payloadFields: { value: false },
@@ -162,15 +360,29 @@
 			returnAll: { value: CATALOGUE.listDefaults.returnAll },
 			limit: {
 				value: CATALOGUE.listDefaults.limit,
-				validate: (v: unknown) =>
-					v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1',
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || (/^\d+$/.test(String(v)) && Number(v) >= 1) || 'Limit: a whole number of at least 1',
+				),
 			},
 			attachment: { value: { value: '', type: 'msg' } },
 			attachmentName: { value: '' },
 			waitFor: { value: '' },
+			// Which send runs for operation "send" (api/send.ts); the four send operations keep working.
+			sendTo: { value: DEFAULT_SEND_TO },
+			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
+			waitForReply: { value: false },
+			replyTimeout: {
+				value: 300,
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || Number(v) > 0 || 'Reply time-out: seconds, more than 0',
+				),
+			},
+			outputs: { value: 1 },
 			waitTimeout: {
 				value: 60,
-				validate: (v: unknown) => v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0',
+				validate: validator<ActionNode, unknown>(
+					(v) => v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0',
+				),
 			},
 		},
 		label: function () {
@@ -179,6 +391,9 @@
 		},
 		labelStyle: function () {
 			return this.name ? 'node_label_italic' : '';
+		},
+		outputLabels: function (index: number) {
+			return this.outputs === 3 ? (['result', 'reply', 'no reply (time-out)'][index] ?? '') : '';
 		},
 		oneditprepare: function () {
 			const saved = this.fields || {};
@@ -203,6 +418,26 @@
 					$input.typedInput('type', value.type);
 					$input.typedInput('value', value.value);
 				}
+				const $op = $(`#cm-op-${op.resource}-${op.operation}`);
+				// The optional section starts open when a saved flow set one of its fields.
+				const optionalSet = op.fields.some((field) => {
+					const stored = saved[field.name];
+					return !!stored && stored.value !== '' && $op.find(`.cm-optional-body .cm-field-row[data-field="${field.name}"]`).length > 0;
+				});
+				$op.find('.cm-optional').toggleClass('cm-open', optionalSet);
+				$op.find('.cm-optional-body').toggle(optionalSet);
+				$op.find('.cm-optional-header').on('click', function (event) {
+					event.preventDefault();
+					const $section = $(this).closest('.cm-optional');
+					const opening = !$section.hasClass('cm-open');
+					$section.toggleClass('cm-open', opening);
+					$section.find('.cm-optional-body').toggle(opening);
+				});
+				$op.find('.cm-pick').on('click', function () {
+					const $row = $(this).closest('.cm-field-row');
+					const field = op.fields.find((candidate) => candidate.name === $row.attr('data-field'));
+					if (field) togglePicker($row, $(`#${rowId(op, field)}`), field);
+				});
 			};
 
 			const fillOperations = (): void => {
@@ -210,8 +445,12 @@
 				if (!resource) return;
 				const current = $operation.val() || this.operation;
 				$operation.empty();
-				for (const op of resource.operations) $('<option>').val(op.operation).text(op.name).attr('title', op.action).appendTo($operation);
-				const keep = resource.operations.some((op) => op.operation === current);
+				for (const op of resource.operations) {
+					// Send covers the four sends; one stays listed when this node was saved with it.
+					if (SEND_TARGET_OPERATIONS.includes(op.id) && !(resource.key === this.resource && op.operation === this.operation)) continue;
+					$('<option>').val(op.operation).text(op.name).attr('title', op.action).appendTo($operation);
+				}
+				const keep = $operation.find(`option[value="${current}"]`).length > 0;
 				$operation.val(keep ? current : resource.operations[0]?.operation);
 				showOperation();
 			};
@@ -226,17 +465,45 @@
 				$('.cm-list-only').toggle(op.effect === 'read');
 				$('.cm-paginated-only').toggle(op.paginated);
 				$('.cm-send-only').toggle(op.sendsMessage);
+				showSendTo();
 				$('#node-input-returnAll').trigger('change');
+				updateOutputs();
+				showOperationHelp(op.id);
 			};
+
+			/** One output, or three (result, reply, time-out) for a send that waits for the reply. */
+			const updateOutputs = (): void => {
+				const op = operationsById[`${$resource.val()}:${$operation.val()}`];
+				const waits = !!op && op.sendsMessage && $('#node-input-waitForReply').is(':checked');
+				$('.cm-reply-only').toggle(waits);
+				$('#node-input-outputs').val(waits ? '3' : '1');
+			};
+			$('#node-input-waitForReply').on('change', updateOutputs);
+
+			/** Send: the fields of the chosen Send To only. */
+			const showSendTo = (): void => {
+				const sendTo = String($('#node-input-sendTo').val() || DEFAULT_SEND_TO);
+				$('#cm-op-message-send .cm-field-row').each(function () {
+					$(this).toggle(
+						String($(this).attr('data-send-to') ?? '')
+							.split(' ')
+							.includes(sendTo),
+					);
+				});
+			};
+			$('#node-input-sendTo').on('change', showSendTo);
 
 			$resource.on('change', fillOperations);
 			$operation.on('change', showOperation);
 			$('#node-input-returnAll').on('change', function () {
-				$('.cm-limit-row').toggle(!$(this).is(':checked'));
+				const allPages = $(this).is(':checked');
+				$('.cm-limit-row').toggle(!allPages);
+				// A page number and "every page" contradict each other: Page shows only while All pages is off.
+				$('#cm-operations .cm-field-row[data-field="page"]').toggle(!allPages);
 			});
 			const attachment = this.attachment && typeof this.attachment === 'object' ? this.attachment : { value: '', type: 'msg' };
 			const $attachment = $('#node-input-cm-attachment');
-			$attachment.typedInput({ types: ['msg', 'flow', 'global', 'str', 'bin', 'jsonata', 'env'], default: attachment.type });
+			$attachment.typedInput({ types: [OPTIONAL_MSG, 'flow', 'global', 'str', 'bin', 'jsonata', 'env'], default: attachment.type });
 			$attachment.typedInput('type', attachment.type);
 			$attachment.typedInput('value', attachment.value);
 			$operation.val(this.operation);
@@ -246,7 +513,9 @@
 			const op = operationsById[`${$('#node-input-resource').val()}:${$('#node-input-operation').val()}`];
 			const fields: Record<string, Typed> = {};
 			if (op) {
+				const sendTo = String($('#node-input-sendTo').val() || '');
 				for (const field of op.fields) {
+					if (!fieldApplies(op, field, sendTo)) continue;
 					const $input = $(`#${rowId(op, field)}`);
 					fields[field.name] = { value: $input.typedInput('value'), type: $input.typedInput('type') };
 				}
@@ -260,16 +529,16 @@
 	RED.nodes.registerType<EventNode>('chat-messaging-event', {
 		category: CATALOGUE.category,
 		color: COLOR,
-		icon: 'chat-messaging.svg',
+		icon: 'chat-messaging-event.svg',
 		paletteLabel: 'chat event',
 		inputs: 0,
 		outputs: 1,
 		defaults: {
 			name: { value: '' },
-			config: { value: '', type: 'chat-messaging-config', required: true },
+			config: { value: '', type: 'chat-messaging-config', required: true, validate: validator<EventNode, string>(eventConfigProblem) },
 			events: {
 				value: ['message:received:new'],
-				validate: (v: unknown) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type',
+				validate: validator<EventNode, unknown>((v) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type'),
 			},
 			downloadAttachments: { value: false },
 		},

@@ -29,6 +29,7 @@ import {
 	type ChatEvent,
 	type SeenEntry,
 } from '../../api';
+import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '../../api/event-filter';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
 
@@ -42,6 +43,29 @@ interface TriggerState extends IDataObject {
 }
 
 const SECRET_PARAMETER = 'secret';
+
+/** The chosen events by their names, for the subtitle: each wire value replaced by its name. */
+const friendlyEventsExpression = EVENT_TYPES.reduce(
+	(expression, event) => `${expression}.replace(${JSON.stringify(event.value)}, ${JSON.stringify(event.name)})`,
+	'$parameter["events"].join(", ")',
+);
+
+/** Shown at the top of the panel: what the service needs to reach this trigger, and what to do locally. */
+const PUBLIC_URL_NOTICE =
+	"The service delivers events only to a <b>public HTTPS</b> address: this workflow's Production URL (n8n's WEBHOOK_URL) must be reachable from the internet. " +
+	"Running n8n on your own machine? Expose it through a tunnel (for example cloudflared or ngrok) and set WEBHOOK_URL to the tunnel's address, " +
+	'or use the <b>Chat Messaging Poll Trigger</b>, which needs no public URL and no webhook subscription (the workspace allows 10).';
+
+/** The Options collection read into the shared event filter. */
+function eventFilterOf(context: IWebhookFunctions): EventFilter {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return {
+		labels: listOf(options.labels),
+		accountIds: listOf(options.accountIds),
+		ignoreGroups: options.ignoreGroupMessages === true,
+		ignoreApiSent: options.ignoreOwnMessages === true,
+	};
+}
 
 const PUBLIC_URL_HELP =
 	"Set n8n's public webhook URL (the WEBHOOK_URL environment variable) to an https address the internet reaches, for example " +
@@ -128,7 +152,8 @@ export class ChatMessagingTrigger implements INodeType {
 		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// Event names as the Events list shows them ("Message Received"), not the wire values.
+		subtitle: `={{${friendlyEventsExpression}}}`,
 		description: 'Starts the workflow when the Chat Messaging Service reports a message or a new chat',
 		defaults: {
 			name: 'Chat Messaging Trigger',
@@ -151,6 +176,12 @@ export class ChatMessagingTrigger implements INodeType {
 		],
 		properties: [
 			{
+				displayName: PUBLIC_URL_NOTICE,
+				name: 'publicUrlNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
@@ -166,6 +197,47 @@ export class ChatMessagingTrigger implements INodeType {
 				default: false,
 				description:
 					"Whether to download the files attached to inbound messages into the item's binary data (attachment_0, attachment_1, …): their links expire after about 15 minutes",
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				description: 'Narrow the events that start the workflow',
+				options: [
+					{
+						displayName: 'Chat-App Account IDs',
+						name: 'accountIds',
+						type: 'string',
+						default: '',
+						placeholder: '4930123456@c.us',
+						description: 'Only events of chats on one of these accounts (comma-separated wid values)',
+					},
+					{
+						displayName: 'Ignore Group Messages',
+						name: 'ignoreGroupMessages',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to skip events of group chats',
+					},
+					{
+						displayName: 'Ignore Messages Sent Through the API',
+						name: 'ignoreOwnMessages',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to skip Message Sent events of messages sent through the API, such as by this or another workflow, so an auto-reply cannot trigger itself',
+					},
+					{
+						displayName: 'Labels',
+						name: 'labels',
+						type: 'string',
+						default: '',
+						placeholder: 'vip, support',
+						description: 'Only events of chats having at least one of these labels (comma-separated)',
+					},
+				],
 			},
 		],
 	};
@@ -253,6 +325,18 @@ export class ChatMessagingTrigger implements INodeType {
 		const { event } = delivery;
 		if (!chosenEvents(this).includes(event.event_type)) {
 			return { webhookResponse: { status: 'ok', ignored: `event ${event.event_type} is not chosen in this trigger` } };
+		}
+
+		const filter = eventFilterOf(this);
+		try {
+			if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(this), event, filter))) {
+				return { webhookResponse: { status: 'ok', ignored: 'the event does not match the trigger options' } };
+			}
+		} catch (error) {
+			// Answered 500 so the service delivers again (it retries twice), rather than losing the event.
+			this.logger.warn(`Chat Messaging: could not check the trigger options for an event: ${(error as Error).message}`);
+			response.status(500).json({ status: 'error', message: 'Could not check the event against the trigger options; retry' });
+			return { noWebhookResponse: true };
 		}
 
 		const key = eventKey(event);

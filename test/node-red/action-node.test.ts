@@ -5,7 +5,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeMessage } from '../../nodes-red/types';
-import { FAST_SANDBOX, fields, helper, runAction, sandboxCall, sandboxData, startSandbox, type Sandbox } from './support';
+import {
+	CONFIG_ID,
+	configNode,
+	FAST_SANDBOX,
+	fields,
+	helper,
+	nodesUnderTest,
+	runAction,
+	sandboxCall,
+	sandboxData,
+	startSandbox,
+	TAB,
+	type Sandbox,
+} from './support';
 
 const TOKEN = 'action-secret-token-7f3a';
 let sbx: Sandbox;
@@ -210,6 +223,46 @@ describe('typed-input sources', () => {
 		);
 		expect((run.outputs[0]!.payload as any).id).toBe(directChat.id);
 	});
+});
+
+test('a configuration deployed without a token: the action node says so at deploy, and the config node warns', async () => {
+	const flow = [
+		{ id: TAB, type: 'tab', label: 'no token' },
+		configNode(sbx),
+		{
+			id: 'action',
+			z: TAB,
+			type: 'chat-messaging',
+			config: CONFIG_ID,
+			resource: 'chat',
+			operation: 'getAll',
+			fields: {},
+			x: 100,
+			y: 100,
+			wires: [[]],
+		},
+	];
+	/** Status calls of the action node so far (Node.prototype.status is a spy in the test helper). */
+	const statuses = () =>
+		((helper.getNode('action') as any).status.getCalls() as Array<{ thisValue: { id: string }; args: [Record<string, unknown>] }>)
+			.filter((call) => call.thisValue.id === 'action')
+			.map((call) => call.args[0]);
+	await helper.load(nodesUnderTest as never, flow, {});
+	try {
+		const logged = helper.log().args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown });
+		expect(logged.find((entry) => entry.id === CONFIG_ID && entry.level === 30)?.msg).toMatch(/^No API token/);
+		expect(statuses()).toEqual([{ fill: 'red', shape: 'ring', text: 'no API token in the configuration' }]);
+	} finally {
+		await helper.unload();
+	}
+	await helper.load(nodesUnderTest as never, flow, { [CONFIG_ID]: { token: TOKEN } });
+	try {
+		const logged = helper.log().args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown });
+		expect(logged.filter((entry) => entry.id === CONFIG_ID && entry.level === 30)).toEqual([]);
+		expect(statuses()).toEqual([]);
+	} finally {
+		await helper.unload();
+	}
 });
 
 describe('errors reach Catch nodes with the service error code and HTTP status', () => {

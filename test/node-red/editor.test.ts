@@ -13,10 +13,19 @@ type Definition = Record<string, any>;
 const html = readFileSync(join(__dirname, '..', '..', 'dist', 'node-red', 'nodes-red', 'index.html'), 'utf8');
 const definitions: Record<string, Definition> = {};
 const sandboxWindow: Record<string, unknown> = {};
+/** Config nodes as the editor would hold them, for the event node's validator (RED.nodes.node). */
+const editorNodes: Record<string, Record<string, unknown>> = {};
 for (const [, script] of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) {
 	runInNewContext(script!, {
 		window: sandboxWindow,
-		RED: { nodes: { registerType: (type: string, definition: Definition) => (definitions[type] = definition) } },
+		RED: {
+			nodes: {
+				registerType: (type: string, definition: Definition) => (definitions[type] = definition),
+				node: (id: string) => editorNodes[id] ?? null,
+			},
+			events: { on: () => undefined },
+			utils: { validatePropertyExpression: () => true },
+		},
 	});
 }
 const action = definitions['chat-messaging']!;
@@ -66,6 +75,93 @@ test('operation, limit, waitTimeout and events validators', () => {
 	expect(events.validate(['chat:created'])).toBe(true);
 });
 
+test('every validator declares (value, options): only then does Node-RED take its text as the reason it is invalid', () => {
+	for (const [type, definition] of Object.entries(definitions)) {
+		for (const [property, settings] of Object.entries(definition.defaults as Record<string, Definition>)) {
+			if (settings.validate) expect(`${type}.${property}: ${settings.validate.length}`).toBe(`${type}.${property}: 2`);
+		}
+	}
+});
+
+test('the config node is invalid without a token once the editor knows its credentials, and the event node without a public URL', () => {
+	const baseUrl = definitions['chat-messaging-config']!.defaults.baseUrl;
+	const url = 'https://api.example.com';
+	expect(baseUrl.validate.call({}, url)).toBe(true); // credentials not loaded: not judged
+	expect(baseUrl.validate.call({ credentials: { has_token: true } }, url)).toBe(true);
+	expect(baseUrl.validate.call({ credentials: { token: 'typed' } }, url)).toBe(true);
+	expect(baseUrl.validate.call({ credentials: { has_token: false } }, url)).toEqual(['API token: missing']);
+	expect(baseUrl.validate.call({ credentials: { has_token: false, token: '' } }, 'ftp://x')).toEqual([
+		'Service URL: an http(s) URL',
+		'API token: missing',
+	]);
+
+	const config = definitions['chat-messaging-event']!.defaults.config;
+	editorNodes.withUrl = { id: 'withUrl', type: 'chat-messaging-config', publicUrl: 'https://red.example.com', valid: true };
+	editorNodes.noUrl = { id: 'noUrl', type: 'chat-messaging-config', publicUrl: '', valid: true };
+	editorNodes.noToken = { id: 'noToken', type: 'chat-messaging-config', publicUrl: 'https://red.example.com', valid: false };
+	expect(config.validate.call({}, 'withUrl')).toBe(true);
+	expect(config.validate.call({}, 'noUrl')).toMatch(/^Service: set the Public URL/);
+	expect(config.validate.call({}, 'noToken')).toMatch(/^Service: the configuration is incomplete/);
+	expect(config.validate.call({}, '_ADD_')).toMatch(/^Service: choose/);
+	// The action node needs no public URL: its config property keeps Node-RED's own config check.
+	expect(action.defaults.config.validate).toBeUndefined();
+});
+
+test('dialog layout: the fields an operation needs first, the optional ones in a folded section; chat ids have a search button', () => {
+	/** Field names of one operation's block: [before the optional section, inside it]. */
+	const layout = (id: string): [string[], string[]] => {
+		const [resource, operation] = id.split(':');
+		const start = html.indexOf(`<div class="cm-op" id="cm-op-${resource}-${operation}"`);
+		const block = html.slice(start, html.indexOf('<div class="cm-op"', start + 10));
+		const names = (text: string) => [...text.matchAll(/cm-field-row" data-field="([^"]+)"/g)].map((match) => match[1]!);
+		const split = block.indexOf('<div class="cm-optional">');
+		return split < 0 ? [names(block), []] : [names(block.slice(0, split)), names(block.slice(split))];
+	};
+	expect(layout('message:sendToPhone')).toEqual([
+		['phone', 'text', 'file_uid'], // text or file_uid (or an attachment) is needed
+		['chat_name', 'label', 'chatapp_account_id'],
+	]);
+	const [required, filters] = layout('chat:getAll');
+	expect(required).toEqual([]);
+	expect(filters).toEqual(expect.arrayContaining(['label', 'name', 'read', 'closed', 'page']));
+	expect(html).toMatch(/<div class="cm-optional-body" style="display:none">/);
+	expect(layout('chat:close')).toEqual([['chat_id'], []]);
+	expect(html).toMatch(
+		/id="node-input-cm-chat-close-chat_id"[^>]*>\s*<button type="button" class="red-ui-button cm-pick" data-picker="chat"/,
+	);
+});
+
+test('Send: a Send To select and each field tagged with the choices that show it; fields are validated for the chosen one', () => {
+	const start = html.indexOf('<div class="cm-op" id="cm-op-message-send"');
+	const block = html.slice(start, html.indexOf('<div class="cm-op"', start + 10));
+	expect(block).toContain('<select id="node-input-sendTo"');
+	const tagged = Object.fromEntries(
+		[...block.matchAll(/data-field="([^"]+)" data-send-to="([^"]+)"/g)].map((match) => [`${match[1]}|${match[2]}`, true]),
+	);
+	expect(Object.keys(tagged)).toEqual(
+		expect.arrayContaining([
+			'phone|phone',
+			'chat_id|chat',
+			'chat_name|chatName',
+			'jid|jid',
+			'text|phone chat chatName jid',
+			'chat_name|phone',
+		]),
+	);
+	// The phone rule applies to Send To = Phone Number only.
+	const badPhone = { phone: { value: 'not a phone', type: 'str' } };
+	expect(action.defaults.fields.validate.call({ resource: 'message', operation: 'send', sendTo: 'phone' }, badPhone)).toEqual([
+		expect.stringMatching(/^Phone Number:/),
+	]);
+	expect(action.defaults.fields.validate.call({ resource: 'message', operation: 'send', sendTo: 'chat' }, badPhone)).toBe(true);
+	expect(action.defaults.sendTo.value).toBe('phone');
+});
+
+test('distinct icons: the action node and the event node', () => {
+	expect(action.icon).toBe('chat-messaging.svg');
+	expect(definitions['chat-messaging-event']!.icon).toBe('chat-messaging-event.svg');
+});
+
 test('labels name the operation unless the node has a name', () => {
 	expect(action.label.call({ resource: 'chat', operation: 'close' })).toBe('Close a chat');
 	expect(action.label.call({ resource: 'chat', operation: 'close', name: 'Done' })).toBe('Done');
@@ -104,6 +200,14 @@ describe('texts and help in locales/en-US, as Node-RED loads them beside the nod
 		expect(keys.filter((key) => typeof lookup(key) !== 'string')).toEqual([]);
 		expect(lookup('chat-messaging.fields.message.sendToPhone.phone.label')).toBe('Phone Number');
 		expect(lookup('chat-messaging.fields.chat.close.chat_id.help')).toMatch(/Never read from msg\.payload/);
+	});
+
+	test('the action help lists the operations and holds one block per operation, which the editor shows for the selected node', () => {
+		const blocks = [...help.matchAll(/<div class="cm-help-op" data-operation="([^"]+)">/g)].map((match) => match[1]);
+		// Send (with Send To) first among the message operations, then every catalogue operation.
+		expect(blocks.filter((id) => id !== 'message:send')).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
+		expect(blocks.indexOf('message:send')).toBe(blocks.findIndex((id) => id!.startsWith('message:')));
+		expect(html).toContain('.red-ui-help .cm-help-op { display: none; }');
 	});
 
 	test('the help of each node type, with every operation, is in the help file and no longer in the editor HTML', () => {

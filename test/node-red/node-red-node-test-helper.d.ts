@@ -12,6 +12,23 @@ declare module 'node-red-node-test-helper' {
 		url(): string;
 		/** The sinon spy on the runtime log (calls of the current load). */
 		log(): { args: unknown[][] };
+		/** supertest against the admin app the nodes registered their routes on. */
+		request(): AdminRequest;
+	}
+	/** The slice of supertest the admin endpoint tests use. */
+	interface AdminResponse {
+		status: number;
+		body: any;
+		text: string;
+	}
+	interface AdminCall extends PromiseLike<AdminResponse> {
+		query(values: Record<string, unknown>): AdminCall;
+		send(body: unknown): AdminCall;
+		expect(status: number): Promise<AdminResponse>;
+	}
+	interface AdminRequest {
+		get(path: string): AdminCall;
+		post(path: string): AdminCall;
 	}
 	const helper: NodeTestHelper;
 	export default helper;

@@ -122,6 +122,16 @@ describe('Node-RED scorecard of dist/node-red', () => {
 		}
 	});
 
+	test('the examples share ONE config node (same id and settings): importing a second example reuses the first one', () => {
+		// Node-RED's import finds the config node's id already present: "Import copy" reuses the existing
+		// config node of that id, and "View nodes" leaves it unticked (not imported) by default.
+		const configs = examples.map((example) => example.flow.filter((node) => node.type === 'chat-messaging-config'));
+		expect(configs.every((list) => list.length === 1)).toBe(true);
+		const distinct = new Set(configs.map((list) => JSON.stringify(list[0])));
+		expect(distinct.size).toBe(1);
+		expect(configs[0]![0]).toMatchObject({ name: 'Chat Messaging', publicUrl: expect.stringMatching(/^https:\/\//) });
+	});
+
 	test('D01 at most six dependencies (only axios)', () => {
 		expect(Object.keys(pkg.dependencies)).toEqual(['axios']);
 		expect(Object.keys(pkg.dependencies).length).toBeLessThanOrEqual(6);
@@ -135,7 +145,7 @@ describe('Node-RED scorecard of dist/node-red', () => {
 		expect(rangeAdmits('^1.21.1', '2.0.0')).toBe(false); // the check can fail
 	});
 
-	test('the package ships the runtime, the generated editor, the icon and the examples', () => {
+	test('the package ships the runtime, the generated editor, the icons and the examples', () => {
 		const output = execFileSync('npm', ['pack', '--dry-run', '--json'], {
 			cwd: packageDir,
 			encoding: 'utf8',
@@ -151,6 +161,8 @@ describe('Node-RED scorecard of dist/node-red', () => {
 			'nodes-red/locales/en-US/index.json',
 			'nodes-red/locales/en-US/index.html',
 			'nodes-red/icons/chat-messaging.svg',
+			'nodes-red/icons/chat-messaging-event.svg',
+			'nodes-red/admin.js',
 			'api/index.js',
 		]) {
 			expect(files).toContain(required);
@@ -172,7 +184,9 @@ describe('Node-RED scorecard of dist/node-red', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { OPERATIONS, operationId } = require(join(packageDir, 'api', 'index.js'));
 		const ids = catalogue.resources.flatMap((resource: any) => resource.operations.map((op: any) => op.id));
-		expect(ids).toEqual(OPERATIONS.map(operationId));
+		// Every catalogue operation, plus the editor's Send (Send To picks one of the four sends).
+		expect(ids.filter((id: string) => id !== 'message:send')).toEqual(OPERATIONS.map(operationId));
+		expect(ids).toContain('message:send');
 		for (const op of OPERATIONS) expect(html).toContain(`id="cm-op-${op.resource}-${op.operation}"`);
 	});
 });

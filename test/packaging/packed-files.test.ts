@@ -77,7 +77,7 @@ test('Node-RED package: the runtime, the editor with its texts and help, the ico
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
 	const allowed =
-		/^(package\.json|README\.md|LICENSE|examples\/[\w-]+\.json|api\/[\w/]+\.js|nodes-red\/([\w-]+\.js|index\.html|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
+		/^(package\.json|README\.md|LICENSE|examples\/[\w-]+\.json|api\/[\w/-]+\.js|nodes-red\/([\w-]+\.js|index\.html|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
 });
 
