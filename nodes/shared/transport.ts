@@ -4,14 +4,21 @@
  * header from the credential, so the token never passes through this code or the executor.
  */
 import { sleep } from 'n8n-workflow';
-import type { IExecuteFunctions, IHookFunctions, IHttpRequestOptions, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 import { Executor, pacingKey, toTransportFailure } from '../../api';
 import type { Timing, Transport, TransportResponse } from '../../api';
 
 export const CREDENTIAL_TYPE = 'chatMessagingApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
+type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 /** n8n-approved time: its `sleep`, the clock and Math.random (timers are not allowed in nodes). */
 export const n8nTiming: Timing = {
