@@ -21,6 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
+import { withSendAndWaitForReply } from '../nodes/ChatMessaging/sendAndWaitForReply';
 import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
@@ -213,7 +214,8 @@ function operationFields(catalogue: EditorCatalogue): Record<string, Record<stri
 /** The contract of the packages as they are, with the action node and editor built from `resources`. */
 export function currentContract(resources: readonly ResourceDescriptor[] = RESOURCES): UiContract {
 	return {
-		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: buildProperties(resources) }),
+		// The node's description is the catalogue's properties plus Send and Wait for Reply (not one endpoint).
+		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: withSendAndWaitForReply(buildProperties(resources)) }),
 		nodeRed: nodeRedContract(resources),
 	};
 }

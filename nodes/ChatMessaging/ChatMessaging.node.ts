@@ -1,11 +1,25 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import type { Executor } from '../../api';
 import { errorItemJson, toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
 import { runOperation } from './operation';
 import { buildProperties } from './properties';
+import {
+	executeSendAndWaitForReply,
+	SEND_AND_WAIT_FOR_REPLY,
+	sendAndWaitForReplyWebhook,
+	sendAndWaitForReplyWebhooks,
+	withSendAndWaitForReply,
+} from './sendAndWaitForReply';
 
 /** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */
 const ITEM_CONCURRENCY = 8;
@@ -31,8 +45,11 @@ export class ChatMessaging implements INodeType {
 				required: true,
 			},
 		],
-		// Generated from the operation catalogue in api/, which the executor validates against.
-		properties: buildProperties(),
+		// Send and Wait for Reply resumes a waiting execution through this webhook (n8n's resume URL).
+		webhooks: sendAndWaitForReplyWebhooks,
+		// Generated from the operation catalogue in api/, which the executor validates against; plus
+		// Send and Wait for Reply, which is not one endpoint.
+		properties: withSendAndWaitForReply(buildProperties()),
 	};
 
 	/**
@@ -41,7 +58,14 @@ export class ChatMessaging implements INodeType {
 	 * otherwise no item starts after the first failure, those already running finish, and the first
 	 * failure (by item order) fails the execution.
 	 */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitForReplyWebhook(this);
+	}
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('resource', 0) === 'message' && this.getNodeParameter('operation', 0) === SEND_AND_WAIT_FOR_REPLY) {
+			return await executeSendAndWaitForReply(this);
+		}
 		const items = this.getInputData();
 		const results: INodeExecutionData[][] = new Array(items.length);
 		const continueOnFail = this.continueOnFail();

@@ -352,3 +352,25 @@ export async function sendAndWaitForReplyWebhook(context: IWebhookFunctions): Pr
 	}
 	return { workflowData: [[replyItem(watch, reply)]] };
 }
+
+/**
+ * The action node's properties with this operation added to the Message resource: its entry in the
+ * Message operation list (kept in n8n's alphabetical order) and its parameters after that list.
+ * Additive only: no existing name, value or default changes.
+ */
+export function withSendAndWaitForReply(properties: INodeProperties[], resource = 'message'): INodeProperties[] {
+	const index = properties.findIndex(
+		(property) => property.name === 'operation' && (property.displayOptions?.show?.resource ?? []).includes(resource),
+	);
+	if (index < 0) throw new Error(`the action node has no operation list for resource "${resource}"`);
+	const list = properties[index];
+	const options = [...((list.options ?? []) as INodePropertyOptions[]), sendAndWaitForReplyOperation].sort((a, b) =>
+		a.name.localeCompare(b.name),
+	);
+	return [
+		...properties.slice(0, index),
+		{ ...list, options },
+		...sendAndWaitForReplyProperties({ resource: [resource], operation: [SEND_AND_WAIT_FOR_REPLY] }),
+		...properties.slice(index + 1),
+	];
+}
