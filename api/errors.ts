@@ -70,9 +70,12 @@ export class ChatMessagingError extends Error {
 	}
 }
 
-/** An input error that names the field, raised before anything is sent. */
-export const inputError = (field: string, message: string): ChatMessagingError =>
-	new ChatMessagingError(`${field}: ${message}`, { kind: 'input', field });
+/**
+ * An input error that names the field, raised before anything is sent. The message names it as the
+ * editors label it ("Chat ID"), when known; `.field` keeps the wire name (`chat_id`) for code.
+ */
+export const inputError = (field: string, message: string, label?: string): ChatMessagingError =>
+	new ChatMessagingError(`${label ?? field}: ${message}`, { kind: 'input', field });
 
 /** What a value is, without its contents (which may be large or private). */
 export function describeShape(value: unknown): string {

@@ -110,7 +110,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 		// reported below
 	}
 	if (protocol !== 'http:' && protocol !== 'https:')
-		throw inputError('baseUrl', `must be an http(s) URL such as https://api.example.com, got "${baseUrl}"`);
+		throw inputError('baseUrl', `must be an http(s) URL such as https://api.example.com, got "${baseUrl}"`, 'Base URL');
 	return trimmed;
 }
 
@@ -201,7 +201,7 @@ export class Executor {
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
 			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-				throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+				throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 			return this.paginate(op, op.pagination, input, limit);
 		}
 		return this.call(op, input);
@@ -724,7 +724,7 @@ export class Executor {
 		target: WaitTarget,
 		waitOptions: { timeoutMs: number; intervalMs?: number },
 	): Promise<Record<string, unknown>> {
-		if (!(target in STATUS_RANK)) throw inputError('waitFor', `must be sent, delivered or read, got "${target}"`);
+		if (!(target in STATUS_RANK)) throw inputError('waitFor', `must be sent, delivered or read, got "${target}"`, 'Wait For');
 		const deadline = this.options.timing.now() + waitOptions.timeoutMs;
 		const interval = Math.max(100, waitOptions.intervalMs ?? statusPollInterval(waitOptions.timeoutMs));
 		for (;;) {

@@ -21,10 +21,37 @@ export function field(
 export const pathId = (name: string, displayName: string, kind: FieldKind, description: string): FieldDescriptor =>
 	field('path', name, displayName, kind, description, { required: true, ...(kind === 'integer' ? { min: 1 } : {}) });
 
-export const chatId = pathId('chat_id', 'Chat ID', 'integer', 'ID of the chat (the ID field of its chat record)');
+export const chatId: FieldDescriptor = {
+	...pathId('chat_id', 'Chat ID', 'integer', 'ID of the chat (the ID field of its chat record)'),
+	picker: 'chat',
+};
 export const messageUid = pathId('message_uid', 'Message UID', 'string', 'UID of the message, as returned when it was sent');
-export const fileUid = pathId('uid', 'File UID', 'string', 'UID of the file');
-export const webhookId = pathId('id', 'Webhook ID', 'integer', 'Identifier of the webhook subscription');
+export const fileUid: FieldDescriptor = { ...pathId('uid', 'File UID', 'string', 'UID of the file'), picker: 'file' };
+export const webhookId: FieldDescriptor = {
+	...pathId('id', 'Webhook ID', 'integer', 'Identifier of the webhook subscription'),
+	picker: 'webhook',
+};
+
+/** The value of a tri-state filter's "Any" choice: no filter is sent. */
+export const TRI_STATE_ANY = 'any';
+
+/** A boolean query filter offered as Any / `whenTrue` / `whenFalse`. */
+export const triStateFilter = (
+	name: string,
+	displayName: string,
+	description: string,
+	whenTrue: string,
+	whenFalse: string,
+): FieldDescriptor => field('query', name, displayName, 'boolean', description, { triState: { true: whenTrue, false: whenFalse } });
+
+/** Format rules shown beside fields before anything is run. */
+export const HINTS = {
+	phone: 'International format with country code, digits only, "+" optional: +14155550123',
+	jid: 'Number or group ID, "@", server: 14155550123@c.us',
+	wid: 'Account ID as listed under Chat-App Accounts: 14155550123@c.us',
+	dateTime: 'A date-time with a time zone, e.g. 2026-01-31T09:00:00Z, or a date such as 2026-01-31',
+	stringList: 'Several values separated by commas',
+} as const;
 
 export const page: FieldDescriptor = field(
 	'query',
@@ -38,7 +65,7 @@ export const page: FieldDescriptor = field(
 );
 
 export const labelsBody = (description: string): FieldDescriptor =>
-	field('body', 'labels', 'Labels', 'stringList', description, { required: true, placeholder: 'vip, follow-up' });
+	field('body', 'labels', 'Labels', 'stringList', description, { required: true, placeholder: 'vip, follow-up', picker: 'label' });
 
 export const EVENT_TYPES: readonly FieldOption[] = [
 	{ value: 'message:received:new', name: 'Message Received', description: 'A new incoming message' },
@@ -60,6 +87,26 @@ export const messageFileUid = field(
 	'File UID',
 	'string',
 	'UID of a previously uploaded file to attach (costs 2 credits instead of 1)',
+	{ picker: 'file' },
 );
-export const messageLabel = field('body', 'label', 'Label', 'string', 'Label applied to the chat automatically when sending');
+export const messageLabel = field('body', 'label', 'Label', 'string', 'Label applied to the chat automatically when sending', {
+	picker: 'label',
+});
 export const messageReplyTo = field('body', 'reply_to', 'Reply To', 'string', 'UID of the message this one replies to');
+
+/** The format rule to show beside a field: its own, else the rule of its kind, else none. */
+export function fieldHint(field: FieldDescriptor): string | undefined {
+	if (field.hint) return field.hint;
+	switch (field.kind) {
+		case 'phone':
+			return HINTS.phone;
+		case 'jid':
+			return HINTS.jid;
+		case 'wid':
+			return HINTS.wid;
+		case 'dateTime':
+			return HINTS.dateTime;
+		default:
+			return undefined;
+	}
+}

@@ -18,3 +18,6 @@ export {
 	INTEGER_TEXT,
 } from './validation';
 export { EVENT_TYPES } from './fields';
+export { TRI_STATE_ANY, HINTS, fieldHint } from './fields';
+export * from './lookups';
+export * from './send';

@@ -68,7 +68,35 @@ export interface FieldDescriptor {
 	/** Help text drawn from the spec. Query `stringList`s travel as the spec's comma lists. */
 	description: string;
 	placeholder?: string;
+	/**
+	 * A format rule worth showing beside the field before the user types (n8n's `hint`, Node-RED's
+	 * help line): the validation error says the same thing only after a failed run.
+	 */
+	hint?: string;
+	/** The list a user picks this field's value from (see lookups.ts); free entry stays possible. */
+	picker?: LookupKey;
+	/**
+	 * A boolean filter offered as three choices: Any (no filter, value `TRI_STATE_ANY`), then the
+	 * labels of `true` and `false` ("Closed" / "Open"). The field stays `boolean` on the wire and in
+	 * saved v1 workflows; the executor reads `TRI_STATE_ANY` as "not given".
+	 */
+	triState?: TriStateLabels;
 }
+
+/** Labels of a tri-state filter's `true` and `false` choices; "Any" comes first and sends nothing. */
+export interface TriStateLabels {
+	true: string;
+	false: string;
+	/** Help for each choice; the field's description covers the whole. */
+	trueDescription?: string;
+	falseDescription?: string;
+}
+
+/**
+ * Lists a user picks ids and values from in the editors: the keys of `LOOKUPS` in lookups.ts.
+ * `invitation` lists teammates whose invitation is pending; `label` lists the labels chats carry.
+ */
+export type LookupKey = 'chat' | 'teammate' | 'account' | 'webhook' | 'file' | 'invitation' | 'label';
 
 /**
  * How an operation may be retried without duplicating an effect.
@@ -114,8 +142,10 @@ export interface OperationDescriptor {
 	name: string;
 	/** One-line action text, as n8n shows it ("Close a chat"). */
 	action: string;
-	/** Help text drawn from the spec. */
+	/** Help text drawn from the spec, in plain words (no HTTP verbs: users see it in the editors). */
 	description: string;
+	/** The wire facts behind a friendly operation ("PATCH closed: true"), for API docs, not for users. */
+	wireNote?: string;
 	method: HttpMethod;
 	/** Path relative to the base URL, with `{placeholders}` for path fields. */
 	path: string;

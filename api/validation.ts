@@ -3,6 +3,7 @@
  * of an HTTP request, or throws an input error naming the field, before anything is sent.
  */
 import { ChatMessagingError, inputError } from './errors';
+import { TRI_STATE_ANY } from './fields';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from './types';
 
 /** International format: optional `+`, country code (no leading 0), digits only, E.164 length. */
@@ -39,6 +40,9 @@ export interface PreparedRequest {
 	multipart?: Record<string, string | BinaryInput>;
 }
 
+/** An input error naming the field by its label, with its wire name in `.field`. */
+const fieldError = (field: FieldDescriptor, message: string): ChatMessagingError => inputError(field.name, message, field.displayName);
+
 /** Not given: undefined, null or an empty string. */
 export const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
 
@@ -58,12 +62,12 @@ function describe(value: unknown): string {
 function asText(field: FieldDescriptor, value: unknown): string {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	throw inputError(field.name, `must be a string, got ${describe(value)}`);
+	throw fieldError(field, `must be a string, got ${describe(value)}`);
 }
 
 function asPatternText(field: FieldDescriptor, value: unknown, pattern: RegExp, expected: string): string {
 	const text = asText(field, value).trim();
-	if (!pattern.test(text)) throw inputError(field.name, `${expected}, got ${describe(value)}`);
+	if (!pattern.test(text)) throw fieldError(field, `${expected}, got ${describe(value)}`);
 	return text;
 }
 
@@ -75,15 +79,16 @@ const DOCUMENT_LIMIT = 100 * MB;
 function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	const record = value as Partial<BinaryInput> | null;
 	if (!record || typeof record !== 'object' || !(record.data instanceof Uint8Array)) {
-		throw inputError(field.name, 'must be file bytes with a file name ({data, filename, mimeType})');
+		throw fieldError(field, 'must be file bytes with a file name ({data, filename, mimeType})');
 	}
-	if (!record.filename) throw inputError(field.name, 'needs a file name');
+	if (!record.filename) throw fieldError(field, 'needs a file name');
 	const media = /^(image|audio|video)\//i.test(record.mimeType ?? '');
 	const limit = media ? MEDIA_LIMIT : DOCUMENT_LIMIT;
 	if (record.data.length > limit) {
 		throw inputError(
 			field.name,
 			`is ${(record.data.length / MB).toFixed(1)} MB; the service takes ${media ? 'images, audio and video' : 'documents'} up to ${limit / MB} MB`,
+			field.displayName,
 		);
 	}
 	return { data: record.data, filename: record.filename, mimeType: record.mimeType };
@@ -118,14 +123,14 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 	const expected =
 		'must be a date-time with a time zone such as 2026-01-31T09:00:00Z or 2026-01-31 10:00:00 +0100, or a date such as 2026-01-31';
 	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime())) throw inputError(field.name, `${expected}, got an invalid Date`);
+		if (Number.isNaN(value.getTime())) throw fieldError(field, `${expected}, got an invalid Date`);
 		value = value.toISOString();
 	}
 	const text = asText(field, value).trim();
 	const match = DATE_TIME.exec(text);
-	if (!match) throw inputError(field.name, `${expected}, got ${describe(value)}`);
+	if (!match) throw fieldError(field, `${expected}, got ${describe(value)}`);
 	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
-	if (+year < 1970 || +year > 9999) throw inputError(field.name, `must be in the years 1970 to 9999, got ${describe(value)}`);
+	if (+year < 1970 || +year > 9999) throw fieldError(field, `must be in the years 1970 to 9999, got ${describe(value)}`);
 	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, Math.floor(Number(`0.${fraction || '0'}`) * 1000));
 	const date = new Date(wall);
 	const exact =
@@ -135,17 +140,17 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 		+hour < 24 &&
 		+minute < 60 &&
 		+second < 60;
-	if (!exact) throw inputError(field.name, `is not a real date and time: ${describe(value)}`);
+	if (!exact) throw fieldError(field, `is not a real date and time: ${describe(value)}`);
 	if (zone === undefined) {
 		if (match[4] === undefined) return toUtcText(wall); // a date alone: 00:00 UTC
 		// A wall time without a zone means something only in the platform's zone.
-		if (!context.timeZone) throw inputError(field.name, `${expected} (add Z or an offset such as +01:00), got ${describe(value)}`);
+		if (!context.timeZone) throw fieldError(field, `${expected} (add Z or an offset such as +01:00), got ${describe(value)}`);
 		const guess = wall - zoneOffsetMs(context.timeZone, wall);
 		return toUtcText(wall - zoneOffsetMs(context.timeZone, guess)); // the offset at the instant itself (DST edges)
 	}
 	if (zone === 'Z' || zone === 'z') return toUtcText(wall);
 	const [sign, zoneHours, zoneMinutes] = [zone[0], zone.slice(1, 3), zone.slice(-2)]; // ±HH:MM or ±HHMM
-	if (+zoneHours > 23 || +zoneMinutes > 59) throw inputError(field.name, `has an impossible time-zone offset: ${describe(value)}`);
+	if (+zoneHours > 23 || +zoneMinutes > 59) throw fieldError(field, `has an impossible time-zone offset: ${describe(value)}`);
 	const offset = (sign === '-' ? -1 : 1) * (+zoneHours * 60 + +zoneMinutes) * 60_000;
 	return toUtcText(wall - offset);
 }
@@ -159,17 +164,17 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		case 'integer': {
 			const number = typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value.trim()) : value;
 			if (typeof number !== 'number' || !Number.isInteger(number))
-				throw inputError(field.name, `must be a whole number, got ${describe(value)}`);
+				throw fieldError(field, `must be a whole number, got ${describe(value)}`);
 			// Beyond 2^53 a number is no longer exact: "9007199254740993" would go out as another id.
-			if (!Number.isSafeInteger(number)) throw inputError(field.name, `is too large to be exact, got ${describe(value)}`);
-			if (field.min !== undefined && number < field.min) throw inputError(field.name, `must be at least ${field.min}, got ${number}`);
-			if (field.max !== undefined && number > field.max) throw inputError(field.name, `must be at most ${field.max}, got ${number}`);
+			if (!Number.isSafeInteger(number)) throw fieldError(field, `is too large to be exact, got ${describe(value)}`);
+			if (field.min !== undefined && number < field.min) throw fieldError(field, `must be at least ${field.min}, got ${number}`);
+			if (field.max !== undefined && number > field.max) throw fieldError(field, `must be at most ${field.max}, got ${number}`);
 			return number;
 		}
 		case 'boolean':
 			if (typeof value === 'boolean') return value;
 			if (value === 'true' || value === 'false') return value === 'true';
-			throw inputError(field.name, `must be true or false, got ${describe(value)}`);
+			throw fieldError(field, `must be true or false, got ${describe(value)}`);
 		case 'dateTime':
 			return asDateTime(field, value, context);
 		case 'phone':
@@ -194,22 +199,21 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 			} catch {
 				// reported below
 			}
-			if (protocol !== 'https:' && protocol !== 'http:') throw inputError(field.name, `must be an http(s) URL, got ${describe(value)}`);
+			if (protocol !== 'https:' && protocol !== 'http:') throw fieldError(field, `must be an http(s) URL, got ${describe(value)}`);
 			return text;
 		}
 		case 'options': {
 			const text = asText(field, value).trim().toLowerCase();
 			const option = field.options?.find((candidate) => candidate.value.toLowerCase() === text);
-			if (!option) throw inputError(field.name, `must be one of ${field.options?.map((o) => o.value).join(', ')}, got ${describe(value)}`);
+			if (!option) throw fieldError(field, `must be one of ${field.options?.map((o) => o.value).join(', ')}, got ${describe(value)}`);
 			return option.value;
 		}
 		case 'stringList': {
 			const items = typeof value === 'string' ? value.split(',') : value;
-			if (!Array.isArray(items))
-				throw inputError(field.name, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
+			if (!Array.isArray(items)) throw fieldError(field, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
 			const list = items.map((item, index) => {
 				if (typeof item !== 'string' && typeof item !== 'number')
-					throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`);
+					throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`, `${field.displayName} [${index}]`);
 				return String(item).trim();
 			});
 			return list.filter((item) => item !== '');
@@ -238,26 +242,27 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 		let value = input[field.name];
 		if (typeof value === 'string' && value !== '' && value.trim() === '') {
 			// Whitespace alone is no value; where an empty string means something (unassign), it must be said so.
-			if (field.allowEmpty) throw inputError(field.name, 'is only whitespace: give a value, or an empty string to clear it');
+			if (field.allowEmpty) throw fieldError(field, 'is only whitespace: give a value, or an empty string to clear it');
 			value = '';
 		}
+		// A tri-state filter's "Any" is no filter at all.
+		if (field.triState && typeof value === 'string' && value.trim().toLowerCase() === TRI_STATE_ANY) value = undefined;
 		const keepEmpty = value === '' && field.allowEmpty;
 		if (isBlank(value) && !keepEmpty) {
 			if (field.sendDefault && field.default !== undefined) value = field.default;
-			else if (field.required) throw inputError(field.name, field.requiredMessage ?? 'is required');
+			else if (field.required) throw fieldError(field, field.requiredMessage ?? 'is required');
 			else continue;
 		}
 		// An allowed empty string stays empty ("" unassigns); an empty list stays an empty list.
 		const coerced = value === '' && field.allowEmpty && field.kind !== 'stringList' ? '' : coerceField(field, value, context);
 		if (field.kind === 'stringList' && field.required && !field.allowEmpty && (coerced as string[]).length === 0) {
-			throw inputError(field.name, 'needs at least one value');
+			throw fieldError(field, 'needs at least one value');
 		}
 		switch (field.in) {
 			case 'path': {
 				const segment = typeof coerced === 'string' ? coerced.trim() : coerced;
 				// "." and ".." would be resolved away by URL rules: PUT /messages/../reactions goes out as PUT /reactions.
-				if (segment === '.' || segment === '..')
-					throw inputError(field.name, `is not a valid ${field.displayName}, got ${describe(coerced)}`);
+				if (segment === '.' || segment === '..') throw fieldError(field, `is not a valid ${field.displayName}, got ${describe(coerced)}`);
 				pathValues[field.name] = segment;
 				break;
 			}
@@ -276,7 +281,8 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 	}
 
 	if (op.requireOneOf && !op.requireOneOf.some((name) => !isBlank(body[name]))) {
-		throw inputError(op.requireOneOf.join(' or '), `give at least one of ${op.requireOneOf.join(', ')}`);
+		const labels = op.requireOneOf.map((name) => op.fields.find((field) => field.name === name)?.displayName ?? name);
+		throw inputError(op.requireOneOf.join(' or '), `give at least one of ${labels.join(', ')}`, labels.join(' or '));
 	}
 
 	if (op.requiresChange && !op.fields.some((field) => field.in === 'body' && field.name in body)) {

@@ -21,7 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
-import { withSendAndWaitForReply } from '../nodes/ChatMessaging/sendAndWaitForReply';
+import { chatMessagingV2Properties } from '../nodes/ChatMessaging/v2/ChatMessagingV2';
 import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
@@ -140,12 +140,12 @@ export function n8nNodes(): Array<{ type: string; name: string; version: number;
 	);
 }
 
-/** `replacements`: node name → properties to use instead of the description's (a test's catalogue). */
-function n8nContract(replacements: Record<string, INodeProperties[]> = {}): N8nContract {
+/** `replacements`: node name → version → properties to use instead of the description's (a test's catalogue). */
+function n8nContract(replacements: Record<string, Record<number, INodeProperties[]>> = {}): N8nContract {
 	const contract: N8nContract = { nodes: {}, credentials: {} };
 	for (const { type, version, description } of n8nNodes()) {
 		const node = (contract.nodes[type] ??= { versions: {}, credentials: [] });
-		node.versions[version] = (replacements[description.name] ?? description.properties).map(parameterContract);
+		node.versions[version] = (replacements[description.name]?.[version] ?? description.properties).map(parameterContract);
 		node.credentials = (description.credentials ?? []).map((credential) => credential.name);
 	}
 	for (const credential of packageClasses<ICredentialType>(packageJson().n8n.credentials)) {
@@ -214,8 +214,9 @@ function operationFields(catalogue: EditorCatalogue): Record<string, Record<stri
 /** The contract of the packages as they are, with the action node and editor built from `resources`. */
 export function currentContract(resources: readonly ResourceDescriptor[] = RESOURCES): UiContract {
 	return {
-		// The node's description is the catalogue's properties plus Send and Wait for Reply (not one endpoint).
-		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: withSendAndWaitForReply(buildProperties(resources)) }),
+		n8n: n8nContract(
+			resources === RESOURCES ? {} : { chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources) } },
+		),
 		nodeRed: nodeRedContract(resources),
 	};
 }

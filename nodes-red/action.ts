@@ -97,7 +97,7 @@ async function collectInput(
 			try {
 				value = await evaluateTyped(RED, node, msg, typed);
 			} catch (error) {
-				throw asChatMessagingError(error, field.name);
+				throw asChatMessagingError(error, field.name, field.displayName);
 			}
 		} else if (payload && field.name in payload && fillableFromPayload(op, field)) {
 			value = payload[field.name];
@@ -120,7 +120,7 @@ function toBinaryInput(field: FieldDescriptor, value: unknown, input: Record<str
 	}
 	if (isPlainObject(value)) {
 		const data = asBytes(value.data);
-		if (!data) throw inputError(field.name, 'must be a Buffer or {data: Buffer, filename, mimeType}');
+		if (!data) throw inputError(field.name, 'must be a Buffer or {data: Buffer, filename, mimeType}', field.displayName);
 		const filename = String(value.filename ?? input.filename ?? 'file');
 		return {
 			data,

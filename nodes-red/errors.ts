@@ -17,12 +17,12 @@ export interface NodeError extends Error {
 }
 
 /** Any failure as a ChatMessagingError (evaluation errors of a property become input errors of that field). */
-export function asChatMessagingError(error: unknown, field?: string): ChatMessagingError {
+export function asChatMessagingError(error: unknown, field?: string, label?: string): ChatMessagingError {
 	if (error instanceof ChatMessagingError) return error;
 	// JSONata throws plain objects with a message, not Errors.
 	const described = error as { message?: unknown } | null;
 	const message = typeof described?.message === 'string' ? described.message : String(error);
-	return new ChatMessagingError(field ? `${field}: ${message}` : message, { kind: 'input', field });
+	return new ChatMessagingError(field ? `${label ?? field}: ${message}` : message, { kind: 'input', field });
 }
 
 export function toNodeError(error: ChatMessagingError): NodeError {

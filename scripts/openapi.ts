@@ -290,7 +290,7 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 function friendlyNote(op: OperationDescriptor): string {
 	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
 	if (!friendly.length) return op.description;
-	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description})`).join('; ')}.`;
+	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description}${candidate.wireNote ? `: ${candidate.wireNote}` : ''})`).join('; ')}.`;
 }
 
 function operationObject(op: OperationDescriptor): Schema {

@@ -42,7 +42,7 @@ export const invitationResource: ResourceDescriptor = {
 			method: 'DELETE',
 			path: '/workspace/invitations/{user_id}',
 			effect: 'idempotent',
-			fields: [pathId('user_id', 'User ID', 'string', 'User ID of the invited person')],
+			fields: [{ ...pathId('user_id', 'User ID', 'string', 'User ID of the invited person'), picker: 'invitation' }],
 		},
 	],
 };

@@ -1,5 +1,5 @@
 /** Messages: the four ways to send, a message's status and its timeline, and a chat's history. */
-import { chatId, field, messageFileUid, messageLabel, messageReplyTo, messageText, messageUid, page } from '../fields';
+import { chatId, field, messageFileUid, messageLabel, messageReplyTo, messageText, messageUid, page, triStateFilter } from '../fields';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '../types';
 
 const accountId = field(
@@ -8,6 +8,7 @@ const accountId = field(
 	'Sending Account ID',
 	'wid',
 	'Account (wid) that sends; by default the most recently connected one',
+	{ picker: 'account' },
 );
 
 function send(
@@ -54,6 +55,7 @@ export const messageResource: ResourceDescriptor = {
 					{
 						required: true,
 						placeholder: '+4915112345678',
+						hint: 'International format with country code, digits only, "+" optional: +14155550123',
 					},
 				),
 				messageText,
@@ -77,7 +79,10 @@ export const messageResource: ResourceDescriptor = {
 			'Send into the chat with this exact name',
 			'/messages/to_chat_name',
 			[
-				field('body', 'chat_name', 'Chat Name', 'string', 'Name of the chat (names are unique in the workspace)', { required: true }),
+				field('body', 'chat_name', 'Chat Name', 'string', 'Name of the chat (names are unique in the workspace)', {
+					required: true,
+					placeholder: 'Alice Example',
+				}),
 				messageText,
 				messageFileUid,
 			],
@@ -133,12 +138,12 @@ export const messageResource: ResourceDescriptor = {
 			pagination: { itemsKey: 'messages', pageParam: 'page', parent: 'chat:get' },
 			fields: [
 				chatId,
-				field(
-					'query',
+				triStateFilter(
 					'from_me',
 					'From Me',
-					'boolean',
-					'Whether to list only messages the workspace sent (true) or only received ones (false)',
+					'Whether to list the messages the workspace sent, the ones it received, or both',
+					'Sent by the Workspace',
+					'Received',
 				),
 				field('query', 'after', 'After', 'dateTime', 'Only messages after this time'),
 				field('query', 'before', 'Before', 'dateTime', 'Only messages before this time'),

@@ -3,7 +3,10 @@ import { EVENT_TYPES, field, webhookId } from '../fields';
 import type { ResourceDescriptor } from '../types';
 
 const webhookUrl = (required: boolean) =>
-	field('body', 'url', 'URL', 'url', 'Public HTTPS address that receives the POSTs', { required, placeholder: 'https://example.com/hook' });
+	field('body', 'url', 'URL', 'url', 'Public HTTPS address the service delivers the events to', {
+		required,
+		placeholder: 'https://example.com/hook',
+	});
 
 export const webhookResource: ResourceDescriptor = {
 	key: 'webhook',

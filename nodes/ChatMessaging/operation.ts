@@ -12,15 +12,32 @@ import { binaryField, isListOperation, optionalCollectionName, optionalFields, t
 const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** Reads the bytes of an input item's binary property, naming the parameter when they are missing. */
-async function readBinary(context: IExecuteFunctions, itemIndex: number, parameter: string): Promise<BinaryInput> {
+export async function readBinary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label = 'Input Binary Field',
+): Promise<BinaryInput> {
 	const propertyName = String(context.getNodeParameter(parameter, itemIndex, 'data') ?? '').trim();
-	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file');
+	return await readBinaryProperty(context, itemIndex, propertyName, parameter, label);
+}
+
+/** The bytes of the binary property `propertyName` of an input item; errors name `parameter` as `label`. */
+export async function readBinaryProperty(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	parameter: string,
+	label: string,
+): Promise<BinaryInput> {
+	if (!propertyName) throw inputError(parameter, 'is required: name the binary property that holds the file', label);
 	const item = context.getInputData()[itemIndex];
 	if (!item?.binary?.[propertyName]) {
 		const available = Object.keys(item?.binary ?? {});
 		throw inputError(
 			parameter,
 			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
+			label,
 		);
 	}
 	const metadata = context.helpers.assertBinaryData(itemIndex, propertyName);
@@ -60,20 +77,21 @@ async function readAttachment(context: IExecuteFunctions, itemIndex: number): Pr
 	if (mode === 'binary') return { binary: await readBinary(context, itemIndex, 'binaryPropertyName') };
 	if (mode === 'url') {
 		const url = String(context.getNodeParameter('attachmentUrl', itemIndex, '') ?? '').trim();
-		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL');
-		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`);
+		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL', 'Attachment URL');
+		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`, 'Attachment URL');
 		return { url };
 	}
-	throw inputError('attachment', `must be none, binary or url, got "${mode}"`);
+	throw inputError('attachment', `must be none, binary or url, got "${mode}"`, 'Attachment');
 }
 
 function readWait(context: IExecuteFunctions, itemIndex: number): { target: WaitTarget; timeoutMs: number } | undefined {
 	const target = String(context.getNodeParameter('waitForStatus', itemIndex, 'none') ?? 'none');
 	if (target === 'none' || !target) return undefined;
 	if (!(WAIT_TARGETS as readonly string[]).includes(target))
-		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`);
+		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`, 'Wait for Status');
 	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, 60));
-	if (!Number.isFinite(seconds) || seconds <= 0) throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`);
+	if (!Number.isFinite(seconds) || seconds <= 0)
+		throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`, 'Wait Timeout (Seconds)');
 	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
 }
 
@@ -89,7 +107,7 @@ export function resultToJson(op: OperationDescriptor, result: unknown): IDataObj
 }
 
 /** The downloaded bytes as n8n binary data, the file record as the item's JSON. */
-async function downloadItem(
+export async function downloadItem(
 	context: IExecuteFunctions,
 	executor: Executor,
 	op: OperationDescriptor,
@@ -97,7 +115,8 @@ async function downloadItem(
 	itemIndex: number,
 ): Promise<OutputItem> {
 	const property = String(context.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
-	if (!property) throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in');
+	if (!property)
+		throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in', 'Put Output File in Field');
 	const file = (await executor.run(op, input)) as DownloadedFile;
 	const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
 	return {
@@ -109,14 +128,14 @@ async function downloadItem(
 /** One output item of an operation, before n8n's pairing. */
 export type OutputItem = Pick<INodeExecutionData, 'json' | 'binary'>;
 
-const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
+export const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
 
 /** Runs the item's operation; every parameter is read and checked before the first request. */
 export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
 	const op = OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
-	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`);
+	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`, 'Operation');
 	const input = await readInput(context, op, itemIndex);
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
 
@@ -131,7 +150,7 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 		const result = await executor.run(op, input, { returnAll, limit });
 		const json = resultToJson(op, result);
 		return jsonItems(limit === undefined ? json : json.slice(0, limit));

@@ -53,23 +53,23 @@ export function binaryField(op: OperationDescriptor): FieldDescriptor | undefine
 	return op.fields.find((field) => field.kind === 'binary');
 }
 
-const show = (op: OperationDescriptor) => ({ show: { resource: [op.resource], operation: [op.operation] } });
+export const show = (op: OperationDescriptor) => ({ show: { resource: [op.resource], operation: [op.operation] } });
 
 /** n8n's description style: a single sentence has no final period, several end with one. */
-function n8nText(text: string): string {
+export function n8nText(text: string): string {
 	const trimmed = text.replace(/\.$/, '');
 	return text.replace('e.g.', '').split('. ').length > 1 ? `${trimmed}.` : trimmed;
 }
 
 /** n8n lists options alphabetically; the catalogue's order stays the default (the first one). */
-const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
+export const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
 
-function hint(field: FieldDescriptor): string {
+export function hint(field: FieldDescriptor): string {
 	return n8nText(field.kind === 'stringList' ? `${field.description} (comma-separated)` : field.description);
 }
 
 /** A field as an n8n parameter of the matching type, without display options. */
-function fieldParameter(field: FieldDescriptor, required: boolean): INodeProperties {
+export function fieldParameter(field: FieldDescriptor, required: boolean): INodeProperties {
 	const base = {
 		displayName: field.displayName,
 		name: field.name,
@@ -122,7 +122,7 @@ function fieldParameter(field: FieldDescriptor, required: boolean): INodePropert
 /** The operation each resource opens with in the editor (the first resource opens the node). */
 const firstOperation = (resource: ResourceDescriptor): string => resource.operations[0].operation;
 
-function resourceParameter(resources: readonly ResourceDescriptor[]): INodeProperties {
+export function resourceParameter(resources: readonly ResourceDescriptor[]): INodeProperties {
 	const firstResource = resources[0].key;
 	return {
 		displayName: 'Resource',
@@ -150,7 +150,7 @@ function operationParameters(resources: readonly ResourceDescriptor[]): INodePro
 	}));
 }
 
-const WAIT_TARGETS: INodePropertyOptions[] = [
+export const WAIT_TARGETS: INodePropertyOptions[] = [
 	{ name: 'Do Not Wait', value: 'none', description: 'Output as soon as the service has queued the message' },
 	{ name: 'Sent', value: 'sent', description: "Wait until the message reached the chat app's servers" },
 	{ name: 'Delivered', value: 'delivered', description: "Wait until the message reached the recipient's device" },
@@ -235,22 +235,25 @@ const LIST_FIELDS: Record<keyof typeof LIST_DEFAULTS, FieldDescriptor> = {
 	},
 };
 
-function listParameters(op: OperationDescriptor): INodeProperties[] {
+export function listParameters(op: OperationDescriptor): INodeProperties[] {
 	return [
 		{ ...fieldParameter(LIST_FIELDS.returnAll, false), displayOptions: show(op) },
 		{ ...fieldParameter(LIST_FIELDS.limit, false), displayOptions: { show: { ...show(op).show, returnAll: [false] } } },
 	];
 }
 
-const COLLECTION_LABELS: Record<OptionalCollection, { displayName: string; placeholder: string }> = {
+export const COLLECTION_LABELS: Record<OptionalCollection, { displayName: string; placeholder: string }> = {
 	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
 	updateFields: { displayName: 'Update Fields', placeholder: 'Add Field' },
 	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
 };
 
-function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
+/** A catalogue field as an n8n parameter; version 2 offers pickers and tri-state choices where version 1 has text and switches. */
+export type FieldToParameter = (field: FieldDescriptor, required: boolean, op: OperationDescriptor) => INodeProperties;
+
+export function operationFieldParameters(op: OperationDescriptor, toParameter: FieldToParameter = fieldParameter): INodeProperties[] {
 	const parameters: INodeProperties[] = topLevelFields(op).map((field) => ({
-		...fieldParameter(field, field.required === true),
+		...toParameter(field, field.required === true, op),
 		displayOptions: show(op),
 	}));
 	if (binaryField(op)) {
@@ -286,7 +289,7 @@ function operationFieldParameters(op: OperationDescriptor): INodeProperties[] {
 			type: 'collection',
 			default: {},
 			displayOptions: show(op),
-			options: optional.map((field) => fieldParameter(field, false)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			options: optional.map((field) => toParameter(field, false, op)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		});
 	}
 	return parameters;

@@ -27,6 +27,7 @@ import type {
 } from 'n8n-workflow';
 
 import { checkReceiverUrl, ChatMessagingError, inputError, isNotFound, PHONE_PATTERN, type ChatEvent, type Executor } from '../../api';
+import { chatIdFromUrl } from '../../api/lookups';
 import { replyInDelivery, replyWatchFor, waitForReply, type ReplyWatch } from '../../api/replies';
 import { toNodeError } from '../shared/errors';
 import { createExecutor, n8nTiming } from '../shared/transport';
@@ -49,9 +50,21 @@ const UNTIL_PARAMETER = 'cm_until';
 
 const UNIT_SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86400 };
 
-/** The operation's parameters, shown where `show` says (resource and operation of the host node). */
-export function sendAndWaitForReplyProperties(show: IDisplayOptions['show']): INodeProperties[] {
+/**
+ * The operation's parameters, shown where `show` says (resource and operation of the host node).
+ * `chatParameter` replaces the plain Chat ID text box (version 2 passes its chat picker).
+ */
+export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], chatParameter?: INodeProperties): INodeProperties[] {
 	const on = (extra: IDataObject = {}) => ({ show: { ...show, ...extra } }) as IDisplayOptions;
+	const plainChatId: INodeProperties = {
+		displayName: 'Chat ID',
+		name: 'replyWaitChatId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1000001',
+		description: 'The chat to send into and to wait in',
+	};
 	return [
 		{
 			displayName:
@@ -73,12 +86,9 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show']): IN
 			displayOptions: on(),
 		},
 		{
-			displayName: 'Chat ID',
+			...(chatParameter ?? plainChatId),
 			name: 'replyWaitChatId',
-			type: 'string',
 			required: true,
-			default: '',
-			placeholder: 'e.g. 1000001',
 			description: 'The chat to send into and to wait in',
 			displayOptions: on({ replyWaitSendTo: ['chat'] }),
 		},
@@ -167,6 +177,16 @@ export const sendAndWaitForReplyWebhooks: IWebhookDescription[] = [
 	},
 ];
 
+/** The chat id of the Chat parameter: a plain id, or a resource locator's value (an id, or a chat URL). */
+function chatIdOf(raw: unknown): string {
+	if (raw && typeof raw === 'object' && 'value' in raw) {
+		const { mode, value } = raw as { mode?: unknown; value?: unknown };
+		const text = String(value ?? '').trim();
+		return mode === 'url' ? (chatIdFromUrl(text) ?? text) : text;
+	}
+	return String(raw ?? '').trim();
+}
+
 interface ReplyWaitParameters {
 	sendOperation: string;
 	sendInput: Record<string, unknown>;
@@ -189,7 +209,7 @@ function readParameters(context: IExecuteFunctions): ReplyWaitParameters {
 		sendOperation = 'message:sendToPhone';
 		sendInput = { phone, text };
 	} else if (sendTo === 'chat') {
-		const chatId = String(context.getNodeParameter('replyWaitChatId', 0, '', { extractValue: true }) ?? '').trim();
+		const chatId = chatIdOf(context.getNodeParameter('replyWaitChatId', 0, ''));
 		if (!/^\d+$/.test(chatId)) throw inputError('Chat ID', `must be a whole number, got "${chatId}"`);
 		sendOperation = 'message:sendToChat';
 		sendInput = { chat_id: Number(chatId), text };
@@ -355,22 +375,27 @@ export async function sendAndWaitForReplyWebhook(context: IWebhookFunctions): Pr
 
 /**
  * The action node's properties with this operation added to the Message resource: its entry in the
- * Message operation list (kept in n8n's alphabetical order) and its parameters after that list.
- * Additive only: no existing name, value or default changes.
+ * Message operation list (alphabetical, as n8n's lint wants for five or more) and its parameters
+ * after that list. Additive only: no existing name, value or default changes.
  */
-export function withSendAndWaitForReply(properties: INodeProperties[], resource = 'message'): INodeProperties[] {
+export function withSendAndWaitForReply(
+	properties: INodeProperties[],
+	options: { resource?: string; chatParameter?: INodeProperties } = {},
+): INodeProperties[] {
+	const resource = options.resource ?? 'message';
 	const index = properties.findIndex(
 		(property) => property.name === 'operation' && (property.displayOptions?.show?.resource ?? []).includes(resource),
 	);
 	if (index < 0) throw new Error(`the action node has no operation list for resource "${resource}"`);
 	const list = properties[index];
-	const options = [...((list.options ?? []) as INodePropertyOptions[]), sendAndWaitForReplyOperation].sort((a, b) =>
-		a.name.localeCompare(b.name),
-	);
+	const existing = (list.options ?? []) as INodePropertyOptions[];
+	// n8n's lint wants a list of five or more options in alphabetical order, so a leading Send moves
+	// to its place (the default, what a new node opens on, stays as it was).
+	const listed = [...existing, sendAndWaitForReplyOperation].sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		...properties.slice(0, index),
-		{ ...list, options },
-		...sendAndWaitForReplyProperties({ resource: [resource], operation: [SEND_AND_WAIT_FOR_REPLY] }),
+		{ ...list, options: listed },
+		...sendAndWaitForReplyProperties({ resource: [resource], operation: [SEND_AND_WAIT_FOR_REPLY] }, options.chatParameter),
 		...properties.slice(index + 1),
 	];
 }

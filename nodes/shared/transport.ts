@@ -8,6 +8,7 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
 	IWebhookFunctions,
@@ -18,7 +19,7 @@ import type { Timing, Transport, TransportResponse } from '../../api';
 
 export const CREDENTIAL_TYPE = 'chatMessagingApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** n8n-approved time: its `sleep`, the clock and Math.random (timers are not allowed in nodes). */
 export const n8nTiming: Timing = {

@@ -71,7 +71,7 @@ describe('the token never appears in an error', () => {
 
 	it('when it is pasted into the base URL field', () => {
 		const build = () => new Executor({ baseUrl: TOKEN, token: TOKEN, transport: scripted().transport, timing: virtualTiming() });
-		expect(build).toThrow(/^baseUrl: must be an http\(s\) URL/);
+		expect(build).toThrow(/^Base URL: must be an http\(s\) URL/);
 		try {
 			build();
 		} catch (error) {

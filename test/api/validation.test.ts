@@ -1,5 +1,5 @@
 /** Bad input gets an error naming the field, before any request is sent. */
-import { ChatMessagingError, Executor, normalizeBaseUrl } from '../../api';
+import { ChatMessagingError, Executor, findOperation, normalizeBaseUrl } from '../../api';
 import { ok, scripted, virtualTiming } from '../support/scripted-transport';
 
 type Row = [operation: string, input: Record<string, unknown>, field: string, message: RegExp];
@@ -11,7 +11,7 @@ const BAD: Row[] = [
 	['message:sendToPhone', { phone: '49-151-1234567', text: 'hi' }, 'phone', /Invalid phone number format/],
 	['message:sendToPhone', { phone: '++4915112345678', text: 'hi' }, 'phone', /Invalid phone number format/],
 	['message:sendToPhone', { phone: '12345', text: 'hi' }, 'phone', /Invalid phone number format/],
-	['message:sendToPhone', { phone: '4915112345678' }, 'text or file_uid', /at least one of text, file_uid/],
+	['message:sendToPhone', { phone: '4915112345678' }, 'text or file_uid', /at least one of Text, File UID/],
 	['message:sendToPhone', { phone: '4915112345678', text: 'x', chatapp_account_id: 'nope' }, 'chatapp_account_id', /<id>@<server>/],
 	['message:sendToJid', { jid: '4915112345678', text: 'x' }, 'jid', /<id>@<server>/],
 	['message:sendToJid', { jid: 'a b@c.us', text: 'x' }, 'jid', /<id>@<server>/],
@@ -48,7 +48,7 @@ const BAD: Row[] = [
 	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
 	['webhook:update', { id: 'x' }, 'id', /whole number/],
 	// Whitespace alone is no value.
-	['message:sendToChat', { chat_id: 1, text: '   ' }, 'text or file_uid', /at least one of text, file_uid/],
+	['message:sendToChat', { chat_id: 1, text: '   ' }, 'text or file_uid', /at least one of Text, File UID/],
 	['chat:rename', { chat_id: 1, name: ' \t ' }, 'name', /is required/],
 	['message:sendToChatName', { chat_name: '  ', text: 'x' }, 'chat_name', /is required/],
 	['chat:update', { chat_id: 1, responsible: '  ' }, 'responsible', /only whitespace/],
@@ -95,6 +95,19 @@ function executorWithRecorder() {
 	};
 }
 
+/** The editors' label of a wire name ("chat_id" → "Chat ID", "labels[1]" → "Labels [1]", "a or b" → "A or B"). */
+function label(operation: string, wireName: string): string {
+	const fields = findOperation(operation).fields;
+	return wireName
+		.split(' or ')
+		.map((name) => {
+			const [, base, index] = /^(\w+)(?:\[(\d+)\])?$/.exec(name) ?? [];
+			const displayName = fields.find((field) => field.name === base)?.displayName ?? name;
+			return index === undefined ? displayName : `${displayName} [${index}]`;
+		})
+		.join(' or ');
+}
+
 describe('input validation', () => {
 	it.each(BAD)('%s rejects %j naming %s', async (operation, input, field, message) => {
 		const { executor, recorder } = executorWithRecorder();
@@ -102,7 +115,8 @@ describe('input validation', () => {
 		expect(error).toBeInstanceOf(ChatMessagingError);
 		expect((error as ChatMessagingError).kind).toBe('input');
 		expect((error as ChatMessagingError).field).toBe(field);
-		expect((error as ChatMessagingError).message).toMatch(new RegExp(`^${field.replace(/[[\]]/g, '\\$&')}: `));
+		// The message names the field as the editors label it; `.field` keeps the wire name.
+		expect((error as ChatMessagingError).message.startsWith(`${label(operation, field)}: `)).toBe(true);
 		expect((error as ChatMessagingError).message).toMatch(message);
 		expect(recorder.requests).toHaveLength(0);
 	});
@@ -186,7 +200,7 @@ describe('input validation', () => {
 		])('normalises %j', (given, expected) => expect(normalizeBaseUrl(given)).toBe(expected));
 
 		it.each(['', 'api.example.com', 'ftp://x'])('rejects %j naming baseUrl', (given) => {
-			expect(() => normalizeBaseUrl(given)).toThrow(/^baseUrl: /);
+			expect(() => normalizeBaseUrl(given)).toThrow(/^Base URL: /);
 		});
 	});
 });

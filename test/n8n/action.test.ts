@@ -391,7 +391,7 @@ describe('items in parallel', () => {
 			(itemIndex) => ({ resource: 'message', operation: 'sendToPhone', phone: phones[itemIndex], text: 'x', additionalFields: {} }),
 			{ items: phones.map(() => ({ json: {} })) },
 		);
-		expect(error.message).toMatch(/^phone: Invalid phone number format.*"\+49 151 bad"/);
+		expect(error.message).toMatch(/^Phone Number: Invalid phone number format.*"\+49 151 bad"/);
 		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
 	});
 });
@@ -469,35 +469,54 @@ describe('errors', () => {
 	});
 
 	it.each([
-		['a badly formatted phone', { resource: 'message', operation: 'sendToPhone', phone: '0151 1234 567', text: 'x' }, 'phone'],
-		['a missing chat id', chatParams('get', { chat_id: '' }), 'chat_id'],
-		['a chat id that is not a number', chatParams('close', { chat_id: 'abc' }), 'chat_id'],
-		['a message without text or file', { resource: 'message', operation: 'sendToChat', chat_id: 1, text: '' }, 'text or file_uid'],
-		['a limit below 1', chatParams('getAll', { returnAll: false, limit: 0 }), 'limit'],
-		['an empty label list', { resource: 'label', operation: 'remove', chat_id: 1, labels: ' , ' }, 'labels'],
-		['a missing binary property', { resource: 'file', operation: 'upload', binaryPropertyName: 'nothing' }, 'binaryPropertyName'],
+		[
+			'a badly formatted phone',
+			{ resource: 'message', operation: 'sendToPhone', phone: '0151 1234 567', text: 'x' },
+			'phone',
+			'Phone Number',
+		],
+		['a missing chat id', chatParams('get', { chat_id: '' }), 'chat_id', 'Chat ID'],
+		['a chat id that is not a number', chatParams('close', { chat_id: 'abc' }), 'chat_id', 'Chat ID'],
+		[
+			'a message without text or file',
+			{ resource: 'message', operation: 'sendToChat', chat_id: 1, text: '' },
+			'text or file_uid',
+			'Text or File UID',
+		],
+		['a limit below 1', chatParams('getAll', { returnAll: false, limit: 0 }), 'limit', 'Limit'],
+		['an empty label list', { resource: 'label', operation: 'remove', chat_id: 1, labels: ' , ' }, 'labels', 'Labels'],
+		[
+			'a missing binary property',
+			{ resource: 'file', operation: 'upload', binaryPropertyName: 'nothing' },
+			'binaryPropertyName',
+			'Input Binary Field',
+		],
 		[
 			'a missing attachment URL',
 			{ resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', attachment: 'url' },
 			'attachmentUrl',
+			'Attachment URL',
 		],
 		[
 			'a wait timeout of zero',
 			{ resource: 'message', operation: 'sendToChat', chat_id: 1, text: 'x', waitForStatus: 'sent', waitTimeout: 0 },
 			'waitTimeout',
+			'Wait Timeout (Seconds)',
 		],
 		[
 			'an invalid invitation role',
 			{ resource: 'invitation', operation: 'create', email: 'a@b.example', additionalFields: { role: 'boss' } },
 			'role',
+			'Role',
 		],
-		['a bad base URL', { resource: 'workspace', operation: 'get', __baseUrl: 'api.example.com' }, 'baseUrl'],
-	])('%s is rejected naming the field, before any request', async (_, parameters, field) => {
+		['a bad base URL', { resource: 'workspace', operation: 'get', __baseUrl: 'api.example.com' }, 'baseUrl', 'Base URL'],
+	])('%s is rejected naming the field, before any request', async (_, parameters, field, label) => {
 		const { __baseUrl, ...rest } = parameters as Record<string, unknown>;
 		const creds = __baseUrl ? { ...credentials, baseUrl: String(__baseUrl) } : credentials;
 		const { error, requests } = await actionError(creds, rest);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message.startsWith(`${field}:`)).toBe(true);
+		// Named as the editor labels it; the error item keeps the parameter's name for expressions.
+		expect(error.message.startsWith(`${label}:`)).toBe(true);
 		expect(requests).toHaveLength(0);
 		const item = (await runAction(creds, rest, { continueOnFail: true })).json[0];
 		expect(item).toMatchObject({ field, kind: 'input' });

@@ -8,11 +8,10 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { EVENT_TYPES, OPERATIONS, RESOURCES } from '../../api';
 import { ChatMessagingApi } from '../../credentials/ChatMessagingApi.credentials';
 import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
-import { SEND_AND_WAIT_FOR_REPLY, sendAndWaitForReplyOperation } from '../../nodes/ChatMessaging/sendAndWaitForReply';
 import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 
-const action = new ChatMessaging().description;
+const action = new ChatMessaging().getNodeType(1).description;
 const triggerDescription = new ChatMessagingTrigger().description;
 const credential = new ChatMessagingApi();
 
@@ -50,12 +49,9 @@ describe('action node description', () => {
 		for (const descriptor of RESOURCES) {
 			const operation = action.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(descriptor.key));
 			const options = operation?.options as INodePropertyOptions[];
-			// Message also offers Send and Wait for Reply, which is no single endpoint of the catalogue.
-			const offered = [
-				...descriptor.operations,
-				...(descriptor.key === 'message' ? [{ ...sendAndWaitForReplyOperation, operation: SEND_AND_WAIT_FOR_REPLY }] : []),
-			];
-			expect(options.map((option) => [option.value, option.action])).toEqual(offered.sort(byName).map((op) => [op.operation, op.action]));
+			expect(options.map((option) => [option.value, option.action])).toEqual(
+				[...descriptor.operations].sort(byName).map((op) => [op.operation, op.action]),
+			);
 			expect(operation?.default).toBe(descriptor.operations[0].operation);
 		}
 		const labels = action.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('label'));

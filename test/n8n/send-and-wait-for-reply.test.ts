@@ -193,6 +193,29 @@ describe('polling mode', () => {
 		expect(output[0][0].json).toMatchObject({ chat_id: chat.id, replied: true, reply: expect.objectContaining({ text: 'OK' }) });
 	});
 
+	it('reads the chat from a resource locator: by ID, or from a chat URL', async () => {
+		const chats = (await api('GET', '/chats?group=false')).chats as IDataObject[];
+		const chat = chats[4];
+		const url = String(chat.chat_url);
+		for (const replyWaitChatId of [
+			{ __rl: true, mode: 'url', value: url },
+			{ __rl: true, mode: 'id', value: String(chat.id) },
+		]) {
+			const running = execute({
+				replyWaitChatId,
+				replyWaitText: 'Which one?',
+				replyWaitUsing: 'polling',
+				replyWaitPollSeconds: 1,
+				replyWaitTimeout: 1,
+				replyWaitTimeoutUnit: 'minutes',
+			});
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			await api('POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'this one' });
+			const { output } = await running;
+			expect(output[0][0].json).toMatchObject({ chat_id: chat.id, replied: true });
+		}
+	});
+
 	it('outputs replied: false when the time runs out', async () => {
 		const chats = (await api('GET', '/chats?group=false')).chats as IDataObject[];
 		const { output } = await execute({

@@ -264,7 +264,7 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 			operation: 'sendToPhone',
 			fields: fields({ phone: '+49 151 123', text: 'x' }),
 		});
-		expect((run.caught!.error as any).message).toMatch(/^phone: Invalid phone number format/);
+		expect((run.caught!.error as any).message).toMatch(/^Phone Number: Invalid phone number format/);
 		expect(run.caught!.error_code).toBe('input');
 		expect(run.caught!.http_status).toBeUndefined();
 		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'phone' });
@@ -274,7 +274,7 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 
 	test('a broken JSONata expression is an input error of its field', async () => {
 		const run = await runAction(sbx, { resource: 'chat', operation: 'get', fields: { chat_id: { value: '$$$(', type: 'jsonata' } } });
-		expect((run.caught!.error as any).message).toMatch(/^chat_id: /);
+		expect((run.caught!.error as any).message).toMatch(/^Chat ID: /);
 		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'chat_id' });
 	});
 

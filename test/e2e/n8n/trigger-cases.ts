@@ -186,7 +186,8 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 						resource: 'message',
 						operation: 'sendAndWaitForReply',
 						replyWaitSendTo: 'chat',
-						replyWaitChatId: String(chat.id),
+						// Version 2 picks the chat with a resource locator (saved as n8n stores it).
+						replyWaitChatId: ctx.actionTypeVersion >= 2 ? { __rl: true, mode: 'id', value: String(chat.id) } : String(chat.id),
 						...parameters,
 					},
 					credentials,

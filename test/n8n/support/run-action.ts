@@ -15,11 +15,11 @@ export interface ActionOptions {
 	continueOnFail?: boolean;
 	timeZone?: string;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
-	/** The node type to run (one version of a versioned node); today's node by default. */
+	/** The node type to run (one version of the versioned node); version 1 by default. */
 	nodeType?: INodeType;
 }
 
-const node = new ChatMessaging();
+const node = new ChatMessaging().getNodeType(1);
 
 /** `resource:operation` ids that ran at least once without an error item. */
 export const coveredOperations = new Set<string>();
@@ -44,9 +44,10 @@ export async function actionError(
 	parameters: Record<string, unknown> | ((itemIndex: number) => Record<string, unknown>),
 	options: ActionOptions = {},
 ): Promise<{ error: Error & { httpCode?: string | null; description?: string | null }; requests: RecordedRequest[] }> {
-	const { context, requests } = createExecuteContext({ properties: node.description.properties, credentials, parameters, ...options });
+	const nodeType = options.nodeType ?? node;
+	const { context, requests } = createExecuteContext({ properties: nodeType.description.properties, credentials, parameters, ...options });
 	try {
-		await node.execute.call(context as unknown as IExecuteFunctions);
+		await nodeType.execute!.call(context as unknown as IExecuteFunctions);
 	} catch (error) {
 		return { error: error as Error, requests };
 	}
