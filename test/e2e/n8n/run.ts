@@ -843,7 +843,6 @@ async function main(): Promise<void> {
 		n8n: running,
 		sandbox,
 		chats: allChats.filter((chat) => !chat.is_group && chat.phone).slice(1, 3),
-		actionTypeVersion: actionVersion,
 	});
 
 	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {

@@ -11,6 +11,7 @@
  * The workflows are created through n8n's public API.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { N8nInstance } from './n8n-instance';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME } from './workflows';
 
@@ -20,7 +21,19 @@ export interface TriggerCasesContext {
 	sandbox: <T = unknown>(method: string, path: string, body?: unknown) => Promise<T>;
 	/** A direct chat of the sandbox, and another one. */
 	chats: Array<{ id: number; phone: string | null }>;
-	actionTypeVersion: number;
+}
+
+/** The newest version of the built action node (Send and Wait for Reply is a version 2 operation). */
+function newestActionVersion(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const exported = require(join(__dirname, '../../../dist/nodes/ChatMessaging/ChatMessaging.node.js')) as Record<
+		string,
+		new () => { nodeVersions?: Record<string, unknown>; description: { version?: number | number[] } }
+	>;
+	const node = new (Object.values(exported)[0])();
+	if (node.nodeVersions) return Math.max(...Object.keys(node.nodeVersions).map(Number));
+	const version = node.description.version ?? 1;
+	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -62,6 +75,7 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 	const { check, sandbox } = ctx;
 	const n8n = ctx.n8n;
 	const [chat, otherChat] = ctx.chats;
+	const actionTypeVersion = newestActionVersion();
 
 	async function createWorkflow(name: string, nodes: Json[], connections: Json = {}): Promise<string> {
 		const created = await n8n().publicApi('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1' } });
@@ -180,14 +194,14 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 					id: `reply-${path}`,
 					name: REPLY_NODE_NAME,
 					type: `${PACKAGE_NAME}.chatMessaging`,
-					typeVersion: ctx.actionTypeVersion,
+					typeVersion: actionTypeVersion,
 					position: [240, 0],
 					parameters: {
 						resource: 'message',
 						operation: 'sendAndWaitForReply',
 						replyWaitSendTo: 'chat',
 						// Version 2 picks the chat with a resource locator (saved as n8n stores it).
-						replyWaitChatId: ctx.actionTypeVersion >= 2 ? { __rl: true, mode: 'id', value: String(chat.id) } : String(chat.id),
+						replyWaitChatId: actionTypeVersion >= 2 ? { __rl: true, mode: 'id', value: String(chat.id) } : String(chat.id),
 						...parameters,
 					},
 					credentials,
