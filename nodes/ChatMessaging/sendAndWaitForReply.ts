@@ -28,7 +28,7 @@ import type {
 
 import { checkReceiverUrl, ChatMessagingError, inputError, isNotFound, PHONE_PATTERN, type ChatEvent, type Executor } from '../../api';
 import { chatIdFromUrl } from '../../api/lookups';
-import { replyInDelivery, replyWatchFor, waitForReply, type ReplyWatch } from '../../api/replies';
+import { findReply, replyInDelivery, replyWatchFor, waitForReply, type ReplyWatch } from '../../api/replies';
 import { toNodeError } from '../shared/errors';
 import { createExecutor, n8nTiming } from '../shared/transport';
 
@@ -320,6 +320,12 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 		checkReceiverUrl(executor.baseUrl, url.href, PUBLIC_URL_ADVICE);
 		await removeExpiredSubscriptions(executor, url.origin);
 		await executor.run('webhook:create', { event_type: 'message:received:new', url: url.href, enabled: true });
+		// A reply that came between the send and the subscription would never be delivered to it: look once.
+		const early = await findReply(executor, watch);
+		if (early) {
+			await removeOwnSubscriptions(executor, watch.message_uid);
+			return [[replyItem(watch, early, sent)]];
+		}
 		await context.putExecutionToWait(new Date(deadline));
 		return [items];
 	} catch (error) {

@@ -59,7 +59,15 @@ function webhookContext(query: IDataObject, body: unknown): IWebhookFunctions {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ tokens: [TOKEN], seed: 3, chats: 6, paceMs: 10, deliveredAfterMs: 0, readAfterMs: 0, webhookRetryMs: 50 });
+	sandbox = await startSandbox({
+		tokens: [TOKEN],
+		seed: 3,
+		chats: 12,
+		paceMs: 10,
+		deliveredAfterMs: 0,
+		readAfterMs: 0,
+		webhookRetryMs: 50,
+	});
 	credentials = { baseUrl: sandbox.url, apiToken: TOKEN };
 	receiver = createServer((request, response) => {
 		let text = '';
@@ -153,6 +161,43 @@ describe('webhook mode', () => {
 			message_uid: (reply.message as IDataObject).uid,
 		});
 		expect((await subscriptions()).filter((entry) => String(entry.url).includes('/webhook-waiting/42/'))).toEqual([]);
+	});
+
+	it('a reply that comes before the subscription exists is found at once, without waiting', async () => {
+		const chats = (await api('GET', '/chats?group=false')).chats as IDataObject[];
+		const chat = chats[5];
+		const { context } = createExecuteContext({
+			properties,
+			credentials,
+			parameters: {
+				replyWaitChatId: String(chat.id),
+				replyWaitText: 'Quick question',
+				replyWaitTimeout: 1,
+				replyWaitTimeoutUnit: 'minutes',
+			},
+		});
+		// The customer answers while the subscription is being created: its delivery cannot reach the execution.
+		const helpers = context.helpers as {
+			httpRequestWithAuthentication: (type: string, request: { method?: string; url: string }) => Promise<unknown>;
+		};
+		const send = helpers.httpRequestWithAuthentication;
+		helpers.httpRequestWithAuthentication = async function (this: unknown, type, request) {
+			if (request.method === 'POST' && request.url.endsWith('/webhooks'))
+				await api('POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'fast answer' });
+			return await send.call(this, type, request);
+		};
+		const waits: Date[] = [];
+		const extended = Object.assign(context, {
+			getNode: () => ({ ...makeNode('chatMessaging'), id: 'reply-node-1' }),
+			getWorkflowDataProxy: () => ({ $execution: { resumeUrl: `${receiverUrl}/webhook-waiting/44?signature=resume-token-44` } }),
+			putExecutionToWait: async (until: Date) => {
+				waits.push(until);
+			},
+		});
+		const output = await executeSendAndWaitForReply(extended as never);
+		expect(waits).toEqual([]);
+		expect(output[0][0].json).toMatchObject({ chat_id: chat.id, replied: true, reply: expect.objectContaining({ text: 'fast answer' }) });
+		expect((await subscriptions()).filter((item) => String(item.url).includes('/webhook-waiting/44/'))).toEqual([]);
 	});
 
 	it('removes expired temporary subscriptions on the next run', async () => {
