@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort, type CliResult, type N8nRun } from './n8n-instance';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
 import { runTriggerCases } from './trigger-cases';
 import {
 	ACTION_NODE_NAME,
@@ -27,6 +28,8 @@ import {
 	WORKFLOW_IDS,
 	credentialExport,
 	exampleWorkflows,
+	savedV1Workflow,
+	v2Workflows,
 	workflows,
 } from './workflows';
 
@@ -199,7 +202,10 @@ async function main(): Promise<void> {
 	let nodeBin = '';
 	let n8nBin = '';
 	let tarball = '';
-	let actionVersion = 1;
+	// The workflows below were written for version 1 of the action node, as users saved them before version 2.
+	const actionVersion = 1;
+	let actionVersions: number[] = [];
+	let actionDefaultVersion = 1;
 	let triggerVersion = 1;
 
 	await check(
@@ -236,20 +242,30 @@ async function main(): Promise<void> {
 			const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
 			// Another build running at the same time could have emptied dist/: refuse a half-built package.
 			for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) assert(files.includes(entry), `the tarball lacks ${entry}`);
-			const version = (file: string) => {
+			/** The versions a node file serves (a versioned node: one per entry), and the one new nodes get. */
+			const versions = (file: string): { all: number[]; latest: number } => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				const exported = require(join(ROOT, file)) as Record<string, new () => { description: { version: number | number[] } }>;
-				const described = new (Object.values(exported)[0])().description.version;
-				return Array.isArray(described) ? Math.max(...described) : described;
+				const exported = require(join(ROOT, file)) as Record<
+					string,
+					new () => { description: { version?: number | number[]; defaultVersion?: number }; nodeVersions?: Record<string, unknown> }
+				>;
+				const node = new (Object.values(exported)[0])();
+				const all = node.nodeVersions
+					? Object.keys(node.nodeVersions).map(Number)
+					: ([] as number[]).concat(node.description.version ?? []);
+				return { all, latest: node.description.defaultVersion ?? Math.max(...all) };
 			};
 			const nodeFile = (name: string) =>
 				required(
 					manifest.n8n.nodes.find((file) => file.endsWith(`/${name}.node.js`)),
 					`the n8n.nodes entry of ${name}`,
 				);
-			actionVersion = version(nodeFile('ChatMessaging'));
-			triggerVersion = version(nodeFile('ChatMessagingTrigger'));
-			return `${packed[0].filename}, ${files.length} files, node versions ${actionVersion}/${triggerVersion}`;
+			const action = versions(nodeFile('ChatMessaging'));
+			actionVersions = action.all;
+			actionDefaultVersion = action.latest;
+			assert(actionVersions.includes(1), `the action node no longer serves version 1: ${JSON.stringify(actionVersions)}`);
+			triggerVersion = versions(nodeFile('ChatMessagingTrigger')).latest;
+			return `${packed[0].filename}, ${files.length} files, action versions ${actionVersions.join(', ')} (new nodes: ${actionDefaultVersion}), trigger ${triggerVersion}`;
 		},
 		true,
 	);
@@ -295,6 +311,9 @@ async function main(): Promise<void> {
 	const sendText = `E2E hello from n8n ${randomBytes(4).toString('hex')}\nsecond line ✓`;
 	const labelsToAdd = ['e2e-added-1', 'e2e-added-2'];
 	const labelsReplacement = ['e2e-replaced'];
+	const v2Text = `E2E v2 Send To Chat Name ${randomBytes(4).toString('hex')}`;
+	let proxy: RecordingProxy | undefined;
+	const recorded = () => required(proxy, 'the recording proxy').requests;
 	const errorPhones = ['+4915188' + String(Date.now()).slice(-5), '+49 151 not valid', '+4915177' + String(Date.now()).slice(-5)];
 
 	await check(
@@ -303,7 +322,8 @@ async function main(): Promise<void> {
 			assert(labelChat && inboundChat, 'the sandbox has no direct chat with a phone');
 			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, await freePort(), await freePort(), logDir);
 			const credentialFile = join(workDir, 'credential.json');
-			writeFileSync(credentialFile, JSON.stringify(credentialExport(sandboxUrl, TOKEN)));
+			proxy = await startRecordingProxy(sandboxUrl);
+			writeFileSync(credentialFile, JSON.stringify(credentialExport(sandboxUrl, TOKEN, proxy.url)));
 			let cli: CliResult;
 			try {
 				cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
@@ -325,7 +345,8 @@ async function main(): Promise<void> {
 				errorPhones,
 			});
 			// The example workflows users import (nodes/examples), pointed at this run's credential.
-			writeFileSync(workflowFile, JSON.stringify([...ours, ...Object.values(exampleWorkflows())]));
+			const v2 = v2Workflows({ typeVersion: actionDefaultVersion, chat: { id: labelChat.id, name: labelChat.name }, text: v2Text });
+			writeFileSync(workflowFile, JSON.stringify([...ours, ...v2, savedV1Workflow(), ...Object.values(exampleWorkflows())]));
 			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
 			cliOutputs.push(imported.stdout, imported.stderr);
 			assert(imported.code === 0, `import:workflow failed: ${describeCli(imported)}`);
@@ -394,6 +415,73 @@ async function main(): Promise<void> {
 			`after replace: ${JSON.stringify(afterReplace.labels)}, expected ${JSON.stringify(labelsReplacement)}`,
 		);
 		return `${JSON.stringify(before.labels)} → ${JSON.stringify(afterAdd.labels)} → ${JSON.stringify(afterReplace.labels)}`;
+	});
+
+	await check('(v2) a chat picked from the list (resource locator, mode list) is read by its id', async () => {
+		const chat = required(labelChat, 'a direct chat');
+		recorded().length = 0;
+		const { cli, run } = await execute(WORKFLOW_IDS.v2ChatFromList);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, ACTION_NODE_NAME);
+		assert(
+			items.length === 1 && items[0].json.id === chat.id,
+			`expected chat ${chat.id}, got ${JSON.stringify(items[0]?.json).slice(0, 200)}`,
+		);
+		assert(equalSets(recorded(), [`GET /chats/${chat.id}`]), `requests: ${JSON.stringify(recorded())}`);
+		return `version ${actionDefaultVersion}; requests ${JSON.stringify(recorded())}`;
+	});
+
+	await check('(v2) Send To = Chat Name (resource and operation left at their defaults) sends into that chat, once', async () => {
+		const chat = required(labelChat, 'a direct chat');
+		recorded().length = 0;
+		const { cli, run } = await execute(WORKFLOW_IDS.v2SendToChatName);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, ACTION_NODE_NAME);
+		const uid = items[0]?.json.message_uid;
+		assert(typeof uid === 'string' && uid, `no message_uid: ${JSON.stringify(items[0]?.json)}`);
+		assert(equalSets(recorded(), ['POST /messages/to_chat_name']), `requests: ${JSON.stringify(recorded())}`);
+		const message = await sandbox<{ text: string; chat_id: number }>('GET', `/messages/${encodeURIComponent(uid)}`);
+		assert(message.chat_id === chat.id && message.text === v2Text, `the message went to ${JSON.stringify(message)}`);
+		const history = await sandbox<{ messages: Array<{ text: string }> }>('GET', `/chats/${chat.id}/messages`);
+		assert(history.messages.filter((m) => m.text === v2Text).length === 1, 'the message is not in the chat exactly once');
+		return `uid ${uid}`;
+	});
+
+	await check('(v2) tri-state filters on Any send no filter; Direct Chats Only sends group=false', async () => {
+		recorded().length = 0;
+		const { cli, run } = await execute(WORKFLOW_IDS.v2AnyFilter);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const items = nodeItems(run, ACTION_NODE_NAME);
+		assert(items.length === 5 && items.every((item) => item.json.is_group === false), `items: ${items.length}`);
+		const lists = recorded().filter((line) => line.startsWith('GET /chats?'));
+		assert(lists.length >= 1, `no chat list request: ${JSON.stringify(recorded())}`);
+		for (const line of lists) {
+			const query = new URL(line.slice(4), 'http://x').searchParams;
+			assert(!query.has('closed') && !query.has('read'), `a filter left on Any was sent: ${line}`);
+			assert(query.get('group') === 'false', `group=false missing: ${line}`);
+		}
+		return JSON.stringify(lists);
+	});
+
+	await check('(v1) a workflow saved with version 1 before version 2 imports and runs as saved', async () => {
+		const { cli, run } = await execute(WORKFLOW_IDS.savedV1);
+		assert(cli.code === 0, `n8n execute failed: ${describeCli(cli)}`);
+		const open = nodeItems(run, 'Open direct chats');
+		assert(open.length === 5 && open.every((item) => item.json.closed === false && item.json.is_group === false), 'Open direct chats');
+		const greetings = nodeItems(run, 'Send a greeting');
+		assert(
+			greetings.every((item) => typeof item.json.message_uid === 'string'),
+			'Send a greeting gave no message_uid',
+		);
+		nodeItems(run, 'Label the chat');
+		const workspace = nodeItems(run, 'Workspace');
+		assert(typeof workspace[0]?.json.workspace_id === 'string', 'Workspace gave no workspace_id');
+		const chat = await sandbox<{ closed: boolean; labels: string[] }>('GET', '/chats/1000001');
+		assert(
+			chat.closed === true && ['vip', 'follow-up'].every((label) => chat.labels.includes(label)),
+			`chat 1000001: ${JSON.stringify(chat)}`,
+		);
+		return `${greetings.length} greetings sent, chat 1000001 labelled and closed`;
 	});
 
 	await check('bad input: a phone with spaces fails the execution with an error naming the field', async () => {
@@ -866,6 +954,7 @@ async function main(): Promise<void> {
 
 	await n8n?.stop();
 	await stopSandbox?.();
+	await proxy?.stop();
 	const failed = outcomes.filter((outcome) => !outcome.ok).length;
 	const passed = outcomes.length - failed;
 	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });

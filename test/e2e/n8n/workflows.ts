@@ -24,11 +24,21 @@ export const WORKFLOW_IDS = {
 	errorOutput: 'e2eErrorOutput01',
 	errorRegular: 'e2eErrorRegular1',
 	smoke: 'e2eSmokeManual01',
+	v2ChatFromList: 'e2eV2ChatFromLst',
+	v2SendToChatName: 'e2eV2SendChatNam',
+	v2AnyFilter: 'e2eV2AnyFilter01',
+	savedV1: 'e2eSavedV1Flow01',
 } as const;
 
+/** A second credential whose base URL is a recording proxy in front of the sandbox: its requests can be asserted on. */
+export const RECORDED_CREDENTIAL = { id: 'e2eChatMsgRecord', name: 'Chat Messaging sandbox (recorded)' } as const;
+
 /** Plain credential data; `n8n import:credentials` encrypts it. Holds the token: write it, import it, delete it. */
-export function credentialExport(baseUrl: string, apiToken: string) {
-	return [{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { baseUrl, apiToken } }];
+export function credentialExport(baseUrl: string, apiToken: string, recordedBaseUrl?: string) {
+	return [
+		{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { baseUrl, apiToken } },
+		...(recordedBaseUrl ? [{ ...RECORDED_CREDENTIAL, type: CREDENTIAL_TYPE, data: { baseUrl: recordedBaseUrl, apiToken } }] : []),
+	];
 }
 
 interface WorkflowNode {
@@ -169,6 +179,67 @@ export function workflows(inputs: WorkflowInputs) {
 			},
 		]),
 	];
+}
+
+export interface V2Inputs {
+	/** The version new nodes get (2). */
+	typeVersion: number;
+	chat: { id: number; name: string };
+	text: string;
+}
+
+/**
+ * Version 2 workflows, as the editor saves them: a chat picked from the list is a resource locator
+ * value, Send To picks the send, a tri-state filter left on Any is saved as "any". They use the
+ * recorded credential, so the requests n8n made can be checked.
+ */
+export function v2Workflows(inputs: V2Inputs) {
+	const act = (parameters: Record<string, unknown>): WorkflowNode => ({
+		...action(parameters, inputs.typeVersion),
+		credentials: { [CREDENTIAL_TYPE]: { ...RECORDED_CREDENTIAL } },
+	});
+	const picked = { __rl: true, mode: 'list', value: String(inputs.chat.id), cachedResultName: inputs.chat.name };
+	return [
+		workflow(WORKFLOW_IDS.v2ChatFromList, 'E2E v2 chat from the list', [
+			manualTrigger,
+			act({ resource: 'chat', operation: 'get', chat_id: picked }),
+		]),
+		workflow(WORKFLOW_IDS.v2SendToChatName, 'E2E v2 Send To Chat Name', [
+			manualTrigger,
+			act({ sendTo: 'chatName', chat_name: inputs.chat.name, text: inputs.text, options: {} }),
+		]),
+		workflow(WORKFLOW_IDS.v2AnyFilter, 'E2E v2 tri-state Any', [
+			manualTrigger,
+			act({ resource: 'chat', operation: 'getAll', limit: 5, filters: { closed: 'any', read: 'any', group: 'false' } }),
+		]),
+	];
+}
+
+/**
+ * test/n8n/fixtures/workflow-v1.json, saved with version 1 before version 2 existed, imported as it
+ * is except its trigger, which becomes a manual trigger so `n8n execute` can run the chain.
+ */
+export function savedV1Workflow() {
+	const saved = JSON.parse(readFileSync(join(__dirname, '..', '..', 'n8n', 'fixtures', 'workflow-v1.json'), 'utf8')) as {
+		nodes: WorkflowNode[];
+		connections: Record<string, unknown>;
+	};
+	const trigger = saved.nodes.find((node) => node.type === TRIGGER_NODE_TYPE);
+	if (!trigger) throw new Error('workflow-v1.json has no trigger');
+	const nodes = saved.nodes.map((node) =>
+		node === trigger
+			? { ...manualTrigger, name: trigger.name, position: trigger.position }
+			: { ...node, credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
+	);
+	return {
+		id: WORKFLOW_IDS.savedV1,
+		name: 'E2E saved with version 1',
+		active: false,
+		nodes,
+		connections: saved.connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 /** A workflow of n8n's own nodes only: proves the harness (CLI, import, execute) before ours are involved. */

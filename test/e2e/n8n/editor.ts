@@ -1,0 +1,347 @@
+/**
+ * Version 2 of the action node in the real n8n editor, in Chromium (`npm run test:browser:n8n`): the
+ * package is packed and installed into a fresh n8n 2.41.1 (as test:e2e:n8n does), n8n is started, the
+ * owner signs in through the sign-in page, and the checks work the node's panel as a user would:
+ * - the chat picker (resource locator, From List) lists the sandbox's chats, and the chosen chat runs;
+ * - Send To switches the addressing field (Phone Number / Chat picker / Chat Name);
+ * - a tri-state filter left on Any sends no filter (read from a recording proxy in front of the sandbox).
+ * Screenshots go to docs/screenshots/n8n-*.png. Prints `N passed, N failed`; exits 1 on a failure.
+ *
+ * Environment: E2E_SKIP_BUILD=1 packs the dist/ already built; N8N_EDITOR_PORT (default 5680);
+ * CHROMIUM_PATH (default /usr/bin/chromium); KEEP_E2E_DIR=1 keeps the work folder.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { startSandbox } from '../../../sandbox';
+import { N8nInstance, freePort } from './n8n-instance';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
+
+const ROOT = resolve(__dirname, '../../..');
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const TOKEN = `editor_${randomBytes(16).toString('hex')}`;
+const OWNER = { email: 'editor-owner@example.com', firstName: 'Editor', lastName: 'Owner', password: 'Editor-password-1' };
+const NODE_NAME = 'Chat Messaging';
+const IDS = { pick: 'edV2PickAChat001', send: 'edV2SendToSwitch', filter: 'edV2TriStateAny1' } as const;
+
+interface Outcome {
+	name: string;
+	ok: boolean;
+	detail?: string;
+}
+const outcomes: Outcome[] = [];
+let aborted: string | undefined;
+
+async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
+	if (aborted) {
+		outcomes.push({ name, ok: false, detail: `not run: ${aborted}` });
+		console.log(`  - ${name}: NOT RUN (${aborted})`);
+		return;
+	}
+	try {
+		const note = await body();
+		outcomes.push({ name, ok: true });
+		console.log(`  ✓ ${name}${note ? ` — ${note}` : ''}`);
+	} catch (error) {
+		const detail = (error instanceof Error ? error.message : String(error)).split(TOKEN).join('<token>');
+		outcomes.push({ name, ok: false, detail });
+		console.log(`  ✗ ${name}\n      ${detail.split('\n').join('\n      ')}`);
+		if (stopsRunOnFailure) aborted = `"${name}" failed`;
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(200);
+	}
+}
+
+/** A manual trigger and one version 2 action node with the recorded credential. */
+function workflow(id: string, name: string, parameters: Record<string, unknown>) {
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [
+			{
+				id: 'manual',
+				name: 'When clicking Execute',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'action',
+				name: NODE_NAME,
+				type: ACTION_NODE_TYPE,
+				typeVersion: 2,
+				position: [260, 0],
+				parameters,
+				credentials: { [CREDENTIAL_TYPE]: { ...RECORDED_CREDENTIAL } },
+			},
+		],
+		connections: { 'When clicking Execute': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+async function shoot(page: Page, name: string): Promise<string> {
+	mkdirSync(SCREENSHOTS, { recursive: true });
+	const file = join(SCREENSHOTS, `n8n-${name}.png`);
+	await page.screenshot({ path: file });
+	return file.slice(ROOT.length + 1);
+}
+
+/** Opens the workflow and the action node's panel (NDV). */
+async function openNode(page: Page, base: string, workflowId: string): Promise<void> {
+	await page.goto(`${base}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+	const node = page.locator(`[data-node-name="${NODE_NAME}"]`).first();
+	await node.waitFor({ state: 'visible', timeout: 30_000 });
+	await node.dblclick();
+	await page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="node-parameters"]').first().waitFor({ timeout: 15_000 });
+}
+
+/** Closes the panel and runs the workflow from the canvas' Execute button. */
+async function executeFromCanvas(page: Page): Promise<void> {
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+}
+
+async function main(): Promise<void> {
+	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-editor-'));
+	const logDir = join(workDir, 'logs');
+	mkdirSync(logDir);
+	let n8n: N8nInstance | undefined;
+	let browser: Browser | undefined;
+	let proxy: RecordingProxy | undefined;
+	let stopSandbox: (() => Promise<void>) | undefined;
+	process.on('exit', () => n8n?.killNow());
+	console.log(`n8n editor test in Chromium (work folder ${workDir})`);
+
+	let nodeBin = '';
+	let n8nBin = '';
+	await check(
+		'runtimes and chromium are installed',
+		async () => {
+			assert(existsSync(CHROMIUM), `${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
+			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+			nodeBin = vars.NODE24_BIN ?? '';
+			n8nBin = vars.N8N_BIN ?? '';
+			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			return undefined;
+		},
+		true,
+	);
+
+	const userFolder = join(workDir, 'n8n-user');
+	await check(
+		'package built, packed and installed as a community package',
+		async () => {
+			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+			const packed = JSON.parse(
+				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
+					cwd: ROOT,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'ignore'],
+				}),
+			) as Array<{ filename: string }>;
+			const tarball = join(workDir, packed[0]!.filename.replace(/^@/, '').replace('/', '-'));
+			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
+			mkdirSync(target, { recursive: true });
+			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+			return packed[0]!.filename;
+		},
+		true,
+	);
+
+	let sandboxUrl = '';
+	const sandbox = async <T>(path: string): Promise<T> => {
+		const response = await fetch(`${sandboxUrl}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+		const body = (await response.json()) as { data: T };
+		return body.data;
+	};
+	let chats: Array<{ id: number; name: string; phone: string | null; is_group: boolean }> = [];
+	const port = Number(process.env.N8N_EDITOR_PORT ?? 5680);
+	const base = `http://127.0.0.1:${port}`;
+
+	await check(
+		'sandbox, recording proxy, credential and workflows imported; n8n started; owner set up',
+		async () => {
+			const started = await startSandbox({ tokens: [TOKEN], seed: 21, chats: 30, paceMs: 50 });
+			sandboxUrl = started.url.replace(/\/+$/, '');
+			stopSandbox = () => started.stop();
+			proxy = await startRecordingProxy(sandboxUrl);
+			chats = (await sandbox<{ chats: typeof chats }>('/chats?page=1')).chats;
+			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, port, await freePort(), logDir);
+			const credentialFile = join(workDir, 'credential.json');
+			// Only the recorded credential: every request of these workflows goes through the proxy.
+			writeFileSync(credentialFile, JSON.stringify(credentialExport(proxy.url, TOKEN, proxy.url).slice(1)));
+			const imported = await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
+			rmSync(credentialFile, { force: true });
+			assert(imported.code === 0, `import:credentials: ${imported.stderr.slice(-500)}`);
+			const workflowFile = join(workDir, 'workflows.json');
+			writeFileSync(
+				workflowFile,
+				JSON.stringify([
+					workflow(IDS.pick, 'Editor: pick a chat', {
+						resource: 'chat',
+						operation: 'get',
+						chat_id: { __rl: true, mode: 'list', value: '' },
+					}),
+					workflow(IDS.send, 'Editor: Send To', { text: 'Hello from the editor test', options: {} }),
+					workflow(IDS.filter, 'Editor: tri-state Any', { resource: 'chat', operation: 'getAll', limit: 5, filters: { closed: 'any' } }),
+				]),
+			);
+			const workflows = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
+			assert(workflows.code === 0, `import:workflow: ${workflows.stderr.slice(-500)}`);
+			const ms = await n8n.start();
+			await n8n.setupOwnerAndApiKey(OWNER);
+			return `${chats.length} chats on the first page; n8n ready in ${ms} ms`;
+		},
+		true,
+	);
+
+	let page: Page | undefined;
+	const currentPage = () => {
+		assert(page, 'no browser page');
+		return page;
+	};
+	await check(
+		'the owner signs in through the sign-in page',
+		async () => {
+			browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+			page = await context.newPage();
+			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
+			const form = page.locator('[data-test-id="signin-form"]');
+			await form.waitFor({ timeout: 30_000 });
+			await form.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(OWNER.email);
+			await form.locator('input[type="password"]').first().fill(OWNER.password);
+			await page.locator('[data-test-id="form-submit-button"]').first().click();
+			await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+			return new URL(page.url()).pathname;
+		},
+		true,
+	);
+
+	await check('the chat picker lists the sandbox chats, and the chosen chat runs', async () => {
+		const p = currentPage();
+		await openNode(p, base, IDS.pick);
+		const locator = p.locator('[data-test-id="resource-locator-chat_id"]');
+		await locator.waitFor({ timeout: 15_000 });
+		await locator.locator('[data-test-id="rlc-input"]').first().click();
+		const items = p.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor({ timeout: 20_000 });
+		const names = (await items.allInnerTexts()).map((text) => text.trim());
+		const sandboxNames = chats.map((chat) => chat.name);
+		const listed = sandboxNames.filter((name) => names.some((text) => text.startsWith(name)));
+		assert(listed.length >= Math.min(10, sandboxNames.length), `listed: ${JSON.stringify(names.slice(0, 12))}`);
+		const shot = await shoot(p, 'chat-picker');
+		const chosen = chats[3]!;
+		const before = proxy!.requests.length;
+		await items.filter({ hasText: chosen.name }).first().click();
+		await executeFromCanvas(p);
+		const ran = await waitFor(`GET /chats/${chosen.id} through the proxy`, () =>
+			proxy!.requests.slice(before).find((line) => line === `GET /chats/${chosen.id}`),
+		);
+		await sleep(1000);
+		const after = await shoot(p, 'chat-picker-ran');
+		return `${names.length} chats listed; picked "${chosen.name}" → ${ran}; ${shot}, ${after}`;
+	});
+
+	await check('Send To switches the addressing field', async () => {
+		const p = currentPage();
+		await openNode(p, base, IDS.send);
+		const panel = p.locator('[data-test-id="node-parameters"]').first();
+		await panel.getByText('Phone Number', { exact: true }).first().waitFor({ timeout: 15_000 });
+		const phoneShot = await shoot(p, 'send-to-phone');
+		const sendTo = p.locator('[data-test-id="parameter-input-sendTo"]').first();
+		const choose = async (label: string) => {
+			await sendTo.click();
+			// An option shows its name above its description: match the name exactly.
+			await p
+				.locator('.el-select-dropdown__item:visible, [role="option"]:visible')
+				.filter({ has: p.getByText(label, { exact: true }) })
+				.first()
+				.click();
+			await sleep(400);
+		};
+		try {
+			await choose('Chat');
+		} catch (error) {
+			await shoot(p, 'send-to-failure');
+			throw error;
+		}
+		await p.locator('[data-test-id="resource-locator-chat_id"]').waitFor({ timeout: 10_000 });
+		assert((await panel.getByText('Phone Number', { exact: true }).count()) === 0, 'Phone Number is still shown for Send To = Chat');
+		const chatShot = await shoot(p, 'send-to-chat');
+		await choose('Chat Name');
+		await panel.getByText('Chat Name', { exact: true }).first().waitFor({ timeout: 10_000 });
+		assert(
+			(await p.locator('[data-test-id="resource-locator-chat_id"]').count()) === 0,
+			'the chat picker is still shown for Send To = Chat Name',
+		);
+		await p.keyboard.press('Escape');
+		return `${phoneShot}, ${chatShot}`;
+	});
+
+	await check('a tri-state filter left on Any sends no filter', async () => {
+		const p = currentPage();
+		await openNode(p, base, IDS.filter);
+		const panel = p.locator('[data-test-id="node-parameters"]').first();
+		await panel.getByText('Closed', { exact: true }).first().waitFor({ timeout: 15_000 });
+		const shot = await shoot(p, 'tri-state-filter');
+		const before = proxy!.requests.length;
+		await executeFromCanvas(p);
+		const list = await waitFor('GET /chats?… through the proxy', () =>
+			proxy!.requests.slice(before).find((line) => line.startsWith('GET /chats?')),
+		);
+		const query = new URL(list.slice(4), 'http://x').searchParams;
+		assert(!query.has('closed'), `Any sent a filter: ${list}`);
+		return `${list}; ${shot}`;
+	});
+
+	await browser?.close();
+	await n8n?.stop();
+	await proxy?.stop();
+	await stopSandbox?.();
+	const failed = outcomes.filter((outcome) => !outcome.ok).length;
+	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
+	else console.log(`work folder kept: ${workDir} (n8n log: ${join(logDir, 'n8n-start.log')})`);
+	console.log(`${outcomes.length - failed} passed, ${failed} failed`);
+	if (failed) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,40 @@
+/**
+ * A plain HTTP proxy in front of the sandbox that records each request's method and URL (never its
+ * headers, so never the token): end-to-end checks assert on what n8n actually sent.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordingProxy {
+	url: string;
+	/** `GET /chats?page=1`, in arrival order. */
+	requests: string[];
+	stop(): Promise<void>;
+}
+
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+	const upstream = new URL(target);
+	const requests: string[] = [];
+	const server: Server = createServer((req, res) => {
+		requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
+		const forward = httpRequest(
+			{ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		forward.on('error', () => {
+			res.writeHead(502);
+			res.end();
+		});
+		req.pipe(forward);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
