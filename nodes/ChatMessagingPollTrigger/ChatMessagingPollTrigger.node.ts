@@ -82,7 +82,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Checks for new events on the schedule below, with no webhook subscription and no public URL. The first activation starts from now (see Options to include recent items). A quiet workspace costs one request per poll, plus one per chat with new messages.',
+					'Checks for new events on the Poll Times schedule, with no webhook subscription and no public URL. The first activation starts from now (see Options to include recent items). A quiet workspace costs one request per poll, plus one per chat with new messages.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',

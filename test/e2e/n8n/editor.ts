@@ -19,6 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort } from './n8n-instance';
+import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
 
@@ -219,6 +220,8 @@ async function main(): Promise<void> {
 					}),
 					workflow(IDS.send, 'Editor: Send To', { text: 'Hello from the editor test', options: {} }),
 					workflow(IDS.filter, 'Editor: tri-state Any', { resource: 'chat', operation: 'getAll', limit: 5, filters: { closed: 'any' } }),
+					// Trigger notice, Poll Trigger, Send and Wait for Reply (editor-trigger-cases.ts).
+					...triggerEditorWorkflows(),
 				]),
 			);
 			const workflows = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
@@ -329,6 +332,9 @@ async function main(): Promise<void> {
 		assert(!query.has('closed'), `Any sent a filter: ${list}`);
 		return `${list}; ${shot}`;
 	});
+
+	// Issue 11 items 4-6 (editor-trigger-cases.ts), in the same editor session.
+	if (page) await runTriggerEditorCases({ page, base, check, shoot, requests: () => proxy?.requests ?? [] });
 
 	await browser?.close();
 	await n8n?.stop();
