@@ -7,7 +7,8 @@
  * the walk reads chat pages until a chat's latest message is older than the cursor, then reads the
  * new messages of each chat it passed (GET /chats/{id}/messages?from_me=&after=, newest first).
  * Request cost of one poll: ceil((changed chats + 1) / 50) chat pages, plus one message page per
- * changed chat (more only for a chat with over 50 new messages). A quiet workspace costs 1 request.
+ * changed chat (more only for a chat with over 50 new messages); a chat whose latest message was
+ * already emitted is not read again. A quiet workspace costs 1 request.
  * New chats are read with `created_after` (every page of the answer: the list is not ordered by
  * creation): ceil(new chats / 50) requests, at least 1.
  *
@@ -176,8 +177,16 @@ class Reader {
 	}
 }
 
-/** Chats whose latest message is at or after `since`, in list order (newest first). */
-async function chatsChangedSince(reader: Reader, since: number, filter: PollFilter | undefined): Promise<Record<string, unknown>[]> {
+/**
+ * Chats whose latest message is at or after `since`, in list order (newest first), except those whose
+ * latest message was already emitted (`skip`): everything before it in that chat was read with it.
+ */
+async function chatsChangedSince(
+	reader: Reader,
+	since: number,
+	filter: PollFilter | undefined,
+	skip: (chat: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>[]> {
 	const changed: Record<string, unknown>[] = [];
 	for (let page = 1; ; page++) {
 		const { items, more } = await reader.page('chat:getAll', { ...chatListFilter(filter), page }, 'chats');
@@ -185,17 +194,23 @@ async function chatsChangedSince(reader: Reader, since: number, filter: PollFilt
 			const latest = parseRecordTime(chat.last_message_timestamp);
 			if (latest === null) continue; // no message yet: nothing to read, and no age to stop at
 			if (latest < since) return changed;
-			changed.push(chat);
+			if (!skip(chat)) changed.push(chat);
 		}
 		if (!more) return changed;
 	}
 }
 
-async function messageCandidates(reader: Reader, source: PollSource, since: number, filter?: PollFilter): Promise<Candidate[]> {
+async function messageCandidates(
+	reader: Reader,
+	source: PollSource,
+	since: number,
+	filter: PollFilter | undefined,
+	skip: (chat: Record<string, unknown>) => boolean,
+): Promise<Candidate[]> {
 	const fromMe = source === 'messageSent';
 	const eventType = POLL_EVENT_TYPES[source];
 	const candidates: Candidate[] = [];
-	for (const chat of await chatsChangedSince(reader, since, filter)) {
+	for (const chat of await chatsChangedSince(reader, since, filter, skip)) {
 		const messages = await reader.all('message:getAll', { chat_id: chat.id, from_me: fromMe, after: afterQuery(since) }, 'messages');
 		// Newest first as listed; reversed so messages of one second keep their order in the chat.
 		for (const message of messages.reverse()) {
@@ -244,10 +259,14 @@ export async function pollEvents(executor: Executor, options: PollOptions): Prom
 	const seen = new Map(cursor.seen);
 
 	const reader = new Reader(executor);
+	// A chat whose latest message was emitted has nothing new: it is not read again (chats of the cursor's
+	// second would otherwise be re-read every poll). With an overlap, late arrivals behind it are looked for.
+	const alreadyEmitted = (chat: Record<string, unknown>) =>
+		overlapMs === 0 && typeof chat.last_message_uid === 'string' && seen.has(`message|${chat.last_message_uid}`);
 	const candidates =
 		source === 'chatCreated'
 			? await chatCandidates(reader, since, options.filter)
-			: await messageCandidates(reader, source, since, options.filter);
+			: await messageCandidates(reader, source, since, options.filter, alreadyEmitted);
 	// By second; within a second, chat by chat (the service gives no finer order across chats).
 	candidates.sort((a, b) => a.at - b.at);
 

@@ -21,7 +21,7 @@ import type {
 import { RESOURCES } from '../api';
 import type { ResourceDescriptor } from '../api';
 import { buildProperties } from '../nodes/ChatMessaging/properties';
-import { buildV2Properties } from '../nodes/ChatMessaging/v2/properties';
+import { chatMessagingV2Properties } from '../nodes/ChatMessaging/v2/ChatMessagingV2';
 import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
 
 const ROOT = join(__dirname, '..');
@@ -214,7 +214,9 @@ function operationFields(catalogue: EditorCatalogue): Record<string, Record<stri
 /** The contract of the packages as they are, with the action node and editor built from `resources`. */
 export function currentContract(resources: readonly ResourceDescriptor[] = RESOURCES): UiContract {
 	return {
-		n8n: n8nContract(resources === RESOURCES ? {} : { chatMessaging: { 1: buildProperties(resources), 2: buildV2Properties(resources) } }),
+		n8n: n8nContract(
+			resources === RESOURCES ? {} : { chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources) } },
+		),
 		nodeRed: nodeRedContract(resources),
 	};
 }

@@ -21,12 +21,17 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'n8n-descriptions.ts')], { stdio: 'inherit' });
 
 // n8n reads each node's codex file (<Node>.node.json: categories, documentation links) next to it.
-for (const node of ['ChatMessaging', 'ChatMessagingTrigger']) {
+for (const node of ['ChatMessaging', 'ChatMessagingTrigger', 'ChatMessagingPollTrigger']) {
 	cpSync(join(root, 'nodes', node, `${node}.node.json`), join(dist, 'nodes', node, `${node}.node.json`));
 }
 
 // n8n reads icons (light and dark) relative to the compiled node and credential files.
-for (const dir of [join(dist, 'nodes', 'ChatMessaging'), join(dist, 'nodes', 'ChatMessagingTrigger'), join(dist, 'credentials')]) {
+for (const dir of [
+	join(dist, 'nodes', 'ChatMessaging'),
+	join(dist, 'nodes', 'ChatMessagingTrigger'),
+	join(dist, 'nodes', 'ChatMessagingPollTrigger'),
+	join(dist, 'credentials'),
+]) {
 	for (const icon of ['chat-messaging.svg', 'chat-messaging.dark.svg']) {
 		if (existsSync(dir)) cpSync(join(root, 'icons', icon), join(dir, icon));
 	}

@@ -29,7 +29,7 @@ import {
 	type ChatEvent,
 	type SeenEntry,
 } from '../../api';
-import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '../../api/event-filter';
+import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '../../api/eventFilter';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
 

@@ -10,6 +10,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -18,7 +19,7 @@ import type { Timing, Transport, TransportResponse } from '../../api';
 
 export const CREDENTIAL_TYPE = 'chatMessagingApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
+type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** n8n-approved time: its `sleep`, the clock and Math.random (timers are not allowed in nodes). */
 export const n8nTiming: Timing = {

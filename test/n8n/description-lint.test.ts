@@ -35,7 +35,12 @@ function findings(source: string): string[] {
 
 test('every node, at every version, has no node-parameter finding', () => {
 	const nodes = n8nNodes();
-	expect(nodes.map((node) => `${node.name} v${node.version}`)).toEqual(['chatMessaging v1', 'chatMessaging v2', 'chatMessagingTrigger v1']);
+	expect(nodes.map((node) => `${node.name} v${node.version}`)).toEqual([
+		'chatMessaging v1',
+		'chatMessaging v2',
+		'chatMessagingTrigger v1',
+		'chatMessagingPollTrigger v1',
+	]);
 	expect(findings(descriptionsSource(nodes))).toEqual([]);
 });
 

@@ -59,7 +59,14 @@ describe('version 2 parameters', () => {
 	it('opens on Message → Send, Send first, with Send To and a readable subtitle', () => {
 		expect(properties.find((p) => p.name === 'resource')?.default).toBe('message');
 		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('message'));
-		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(['Send', 'Get', 'Get Many', 'Get Status History']);
+		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
+			'Get',
+			'Get Many',
+			'Get Status History',
+			'Send',
+			// Added by Send and Wait for Reply: with five options n8n's lint wants them alphabetical; Send stays the default.
+			'Send and Wait for Reply',
+		]);
 		const sendTo = properties.find((p) => p.name === 'sendTo');
 		expect((sendTo?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(['Phone Number', 'Chat', 'Chat Name', 'JID']);
 		expect(v2.description.subtitle).toContain('Send to Chat Name');

@@ -20,6 +20,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort } from './n8n-instance';
+import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
 
@@ -229,6 +230,8 @@ async function main(): Promise<void> {
 						limit: 5,
 						filters: { closed: 'false' },
 					}),
+					// Trigger notice, Poll Trigger, Send and Wait for Reply (editor-trigger-cases.ts).
+					...triggerEditorWorkflows(),
 				]),
 			);
 			const workflows = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
@@ -367,6 +370,9 @@ async function main(): Promise<void> {
 		assert(!new URL(any.slice(4), 'http://x').searchParams.has('closed'), `Any sent a filter: ${any}`);
 		return `choices ${JSON.stringify(labels)}; Open → ${open}; Any → ${any}; ${shot}`;
 	});
+
+	// Issue 11 items 4-6 (editor-trigger-cases.ts), in the same editor session.
+	if (page) await runTriggerEditorCases({ page, base, check, shoot, requests: () => proxy?.requests ?? [] });
 
 	await browser?.close();
 	await n8n?.stop();

@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort, type CliResult, type N8nRun } from './n8n-instance';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
+import { runTriggerCases } from './trigger-cases';
 import {
 	ACTION_NODE_NAME,
 	CREDENTIAL_ID,
@@ -922,6 +923,14 @@ async function main(): Promise<void> {
 		} finally {
 			await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
 		}
+	});
+
+	// Issue 11 items 5 and 6: the poll trigger and Send and Wait for Reply (test/e2e/n8n/trigger-cases.ts).
+	await runTriggerCases({
+		check,
+		n8n: running,
+		sandbox,
+		chats: allChats.filter((chat) => !chat.is_group && chat.phone).slice(1, 3),
 	});
 
 	await check('the token appears in no n8n output, log, execution or stored workflow', async () => {

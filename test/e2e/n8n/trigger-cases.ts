@@ -1,0 +1,307 @@
+/**
+ * Real-n8n cases of the polling trigger and of Send and Wait for Reply (issue 11, items 5 and 6), run
+ * from run.ts once n8n is started with the package installed and the credential imported:
+ * - the Poll Trigger, published in n8n and polling every minute, starts one execution per poll
+ *   holding each new inbound message once: the first activation replays nothing, later polls repeat
+ *   nothing, and a message that arrives while n8n is stopped comes once after the restart;
+ * - Send and Wait for Reply behind a Webhook trigger: without a reply n8n resumes the execution at
+ *   the time-out with the input items; otherwise the execution waits, a message of another chat
+ *   leaves it waiting, the reply resumes it (its output holds the reply), the temporary subscription
+ *   is gone, and so is the one the timed-out wait left.
+ * The workflows are created through n8n's public API.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { N8nInstance } from './n8n-instance';
+import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME } from './workflows';
+
+export interface TriggerCasesContext {
+	check: (name: string, body: () => Promise<string | undefined>) => Promise<void>;
+	n8n: () => N8nInstance;
+	sandbox: <T = unknown>(method: string, path: string, body?: unknown) => Promise<T>;
+	/** A direct chat of the sandbox, and another one. */
+	chats: Array<{ id: number; phone: string | null }>;
+}
+
+/** The newest version of the built action node (Send and Wait for Reply is a version 2 operation). */
+function newestActionVersion(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const exported = require(join(__dirname, '../../../dist/nodes/ChatMessaging/ChatMessaging.node.js')) as Record<
+		string,
+		new () => { nodeVersions?: Record<string, unknown>; description: { version?: number | number[] } }
+	>;
+	const node = new (Object.values(exported)[0])();
+	if (node.nodeVersions) return Math.max(...Object.keys(node.nodeVersions).map(Number));
+	const version = node.description.version ?? 1;
+	return Array.isArray(version) ? Math.max(...version) : version;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 500): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+const credentials = { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: 'Chat Messaging sandbox' } };
+
+type Json = Record<string, unknown>;
+interface Execution {
+	id: string;
+	status: string;
+	finished: boolean;
+	data?: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Json }> | null> } }>> } };
+}
+
+interface Webhook {
+	id: number;
+	event_type: string;
+	url: string;
+}
+
+export const POLL_TRIGGER_NAME = 'Chat Messaging Poll Trigger';
+const REPLY_NODE_NAME = 'Ask and wait for the reply';
+
+export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
+	const { check, sandbox } = ctx;
+	const n8n = ctx.n8n;
+	const [chat, otherChat] = ctx.chats;
+	const actionTypeVersion = newestActionVersion();
+
+	async function createWorkflow(name: string, nodes: Json[], connections: Json = {}): Promise<string> {
+		const created = await n8n().publicApi('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1' } });
+		assert(created.status === 200, `creating "${name}" answered ${created.status}: ${JSON.stringify(created.body).slice(0, 400)}`);
+		return String((created.body as { id: string }).id);
+	}
+
+	async function executions(workflowId: string): Promise<Execution[]> {
+		const listed = await n8n().publicApi('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=50`);
+		assert(listed.status === 200, `executions answered ${listed.status}`);
+		return (listed.body as { data: Execution[] }).data;
+	}
+
+	const itemsOf = (execution: Execution, nodeName: string): Json[] =>
+		(execution.data?.resultData.runData[nodeName]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
+	const webhooks = async () => {
+		const data = await sandbox<Webhook[] | { webhooks: Webhook[] }>('GET', '/webhooks');
+		return Array.isArray(data) ? data : data.webhooks;
+	};
+
+	// ---- Poll Trigger ------------------------------------------------------------------------------
+	let pollWorkflowId = '';
+	/** Message uids each poll execution carried, oldest execution first. */
+	const polledUids = async (): Promise<string[][]> =>
+		(await executions(pollWorkflowId))
+			.filter((execution) => execution.status === 'success')
+			.reverse()
+			.map((execution) => itemsOf(execution, POLL_TRIGGER_NAME).map((item) => String(item.message_uid)));
+	const incoming = async (text: string) =>
+		(await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { chat_id: chat.id, text })).message.uid;
+
+	await check('Poll Trigger: published, its first poll replays no history and holds no subscription', async () => {
+		assert(chat, 'no direct chat');
+		await incoming(`before activation ${randomBytes(3).toString('hex')}`);
+		const hooksBefore = new Set((await webhooks()).map((hook) => hook.id));
+		pollWorkflowId = await createWorkflow('E2E poll trigger', [
+			{
+				id: 'poll-trigger',
+				name: POLL_TRIGGER_NAME,
+				type: `${PACKAGE_NAME}.chatMessagingPollTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'messageReceived', options: {} },
+				credentials,
+			},
+		]);
+		const activated = await n8n().publicApi('POST', `/workflows/${pollWorkflowId}/activate`);
+		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
+		await sleep(2000);
+		assert((await executions(pollWorkflowId)).length === 0, 'the first poll started an execution (history replayed)');
+		const added = (await webhooks()).filter((hook) => !hooksBefore.has(hook.id));
+		assert(added.length === 0, `the poll trigger created webhook subscriptions: ${JSON.stringify(added)}`);
+		return 'no execution, no subscription';
+	});
+
+	const sentUids: string[] = [];
+	await check('Poll Trigger: each new inbound message starts the workflow once, across polls (n8n polls every minute)', async () => {
+		sentUids.push(await incoming(`poll A ${randomBytes(3).toString('hex')}`), await incoming(`poll B ${randomBytes(3).toString('hex')}`));
+		const first = await waitFor(
+			'the first poll execution',
+			async () => ((await polledUids()).length >= 1 ? polledUids() : undefined),
+			75_000,
+		);
+		assert(
+			JSON.stringify(first.flat().sort()) === JSON.stringify([...sentUids].sort()),
+			`polled ${JSON.stringify(first)}, sent ${JSON.stringify(sentUids)}`,
+		);
+		sentUids.push(await incoming(`poll C ${randomBytes(3).toString('hex')}`));
+		const second = await waitFor(
+			'the next poll execution',
+			async () => ((await polledUids()).length >= 2 ? polledUids() : undefined),
+			75_000,
+		);
+		assert(JSON.stringify(second.at(-1)) === JSON.stringify([sentUids[2]]), `the second poll carried ${JSON.stringify(second.at(-1))}`);
+		return `${second.length} executions: ${second.map((uids) => uids.length).join(' + ')} items`;
+	});
+
+	await check('Poll Trigger: a message that arrives while n8n is stopped comes once after the restart, nothing repeats', async () => {
+		await n8n().stop();
+		sentUids.push(await incoming(`poll D while stopped ${randomBytes(3).toString('hex')}`));
+		await n8n().start();
+		const all = await waitFor(
+			'the message sent while stopped',
+			async () => {
+				const polled = await polledUids();
+				return polled.flat().includes(sentUids[3]) ? polled : undefined;
+			},
+			90_000,
+		);
+		const flat = all.flat();
+		assert(flat.length === new Set(flat).size, `a message came twice: ${JSON.stringify(all)}`);
+		assert(
+			JSON.stringify([...flat].sort()) === JSON.stringify([...sentUids].sort()),
+			`polled ${JSON.stringify(all)}, sent ${JSON.stringify(sentUids)}`,
+		);
+		const deactivated = await n8n().publicApi('POST', `/workflows/${pollWorkflowId}/deactivate`);
+		assert(deactivated.status === 200, `deactivate answered ${deactivated.status}`);
+		return `${flat.length} messages in ${all.length} executions, each once`;
+	});
+
+	// ---- Send and Wait for Reply ---------------------------------------------------------------------
+	const replyWorkflow = async (path: string, parameters: Json) =>
+		await createWorkflow(
+			`E2E send and wait (${path})`,
+			[
+				{
+					id: `webhook-${path}`,
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+					webhookId: `7a1d2c3e-${randomBytes(2).toString('hex')}-4b5c-8d9e-${randomBytes(6).toString('hex')}`,
+				},
+				{
+					id: `reply-${path}`,
+					name: REPLY_NODE_NAME,
+					type: `${PACKAGE_NAME}.chatMessaging`,
+					typeVersion: actionTypeVersion,
+					position: [240, 0],
+					parameters: {
+						resource: 'message',
+						operation: 'sendAndWaitForReply',
+						replyWaitSendTo: 'chat',
+						// Version 2 picks the chat with a resource locator (saved as n8n stores it).
+						replyWaitChatId: actionTypeVersion >= 2 ? { __rl: true, mode: 'id', value: String(chat.id) } : String(chat.id),
+						...parameters,
+					},
+					credentials,
+				},
+			],
+			{ Start: { main: [[{ node: REPLY_NODE_NAME, type: 'main', index: 0 }]] } },
+		);
+
+	async function start(workflowId: string, path: string): Promise<Execution> {
+		const activated = await n8n().publicApi('POST', `/workflows/${workflowId}/activate`);
+		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
+		const called = await waitFor(
+			'the webhook trigger',
+			async () => {
+				const response = await fetch(`${n8n().baseUrl}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ order: 'A-17' }),
+				});
+				await response.text();
+				return response.status === 200 ? true : undefined;
+			},
+			15_000,
+		);
+		assert(called, 'the webhook did not answer');
+		return await waitFor(
+			'the waiting execution',
+			async () => (await executions(workflowId)).find((execution) => execution.status === 'waiting'),
+			20_000,
+		);
+	}
+
+	let expiredHooks: Webhook[] = [];
+	await check('Send and Wait for Reply: without a reply n8n resumes at the time-out with the input items', async () => {
+		const workflowId = await replyWorkflow('e2e-no-reply', {
+			replyWaitText: 'Anyone there?',
+			replyWaitTimeout: 0.05,
+			replyWaitTimeoutUnit: 'minutes',
+		});
+		const waiting = await start(workflowId, 'e2e-no-reply');
+		// n8n's wait tracker looks for due executions every minute.
+		const done = await waitFor(
+			'the execution resumed by the time-out',
+			async () => {
+				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
+				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
+			},
+			100_000,
+			1000,
+		);
+		assert(done.status === 'success', `the execution ended ${done.status}`);
+		const [item] = itemsOf(done, REPLY_NODE_NAME);
+		assert(item && !('reply' in item) && JSON.stringify(item).includes('A-17'), `the output is ${JSON.stringify(item).slice(0, 400)}`);
+		await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+		// Its subscription outlives the time-out (n8n runs no node code then); the next run removes it (next check).
+		expiredHooks = (await webhooks()).filter((hook) => hook.url.includes(`/webhook-waiting/${waiting.id}/`));
+		assert(expiredHooks.length === 1, `${expiredHooks.length} subscriptions of the timed-out execution`);
+		return `resumed as ${done.status} with the input item; its subscription ${expiredHooks[0].id} left for the next run`;
+	});
+	await check('Send and Wait for Reply: waits, ignores another chat, resumes on the reply and removes its subscription', async () => {
+		assert(chat && otherChat, 'two direct chats are needed');
+		const text = `Can we deliver tomorrow? ${randomBytes(3).toString('hex')}`;
+		const workflowId = await replyWorkflow('e2e-reply', { replyWaitText: text, replyWaitTimeout: 10, replyWaitTimeoutUnit: 'minutes' });
+		const waiting = await start(workflowId, 'e2e-reply');
+		const hook = await waitFor(
+			'the temporary subscription',
+			async () => (await webhooks()).find((item) => item.url.includes(`/webhook-waiting/${waiting.id}/`)),
+			10_000,
+		);
+		assert(hook.event_type === 'message:received:new', `subscribed to ${hook.event_type}`);
+		const leftOver = (await webhooks()).filter((item) => expiredHooks.some((expired) => expired.id === item.id));
+		assert(leftOver.length === 0, 'the subscription of the timed-out wait was not removed by this run');
+		const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>('GET', `/chats/${chat.id}/messages`);
+		assert(messages.filter((m) => m.from_me && m.text === text).length === 1, 'the question was not sent exactly once');
+
+		await sandbox('POST', '/_sandbox/incoming', { chat_id: otherChat.id, text: 'a message in another chat' });
+		await sleep(2000);
+		const still = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
+		assert(still?.status === 'waiting', `after another chat's message the execution is ${still?.status}`);
+
+		const answer = `Yes, after 5 pm ${randomBytes(3).toString('hex')}`;
+		await sandbox('POST', '/_sandbox/incoming', { chat_id: chat.id, text: answer });
+		const done = await waitFor(
+			'the resumed execution',
+			async () => {
+				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
+				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
+			},
+			30_000,
+		);
+		assert(done.status === 'success', `the execution ended ${done.status}`);
+		const [item] = itemsOf(done, REPLY_NODE_NAME);
+		assert(item?.replied === true, `the output is ${JSON.stringify(item).slice(0, 400)}`);
+		assert((item.reply as Json | undefined)?.text === answer, `the reply is ${JSON.stringify(item.reply).slice(0, 300)}`);
+		await waitFor(
+			'the subscription removed',
+			async () => ((await webhooks()).some((item) => item.id === hook.id) ? undefined : true),
+			10_000,
+		);
+		await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+		return `execution ${waiting.id} resumed by "${answer}"; subscription ${hook.id} removed, and the expired one before it`;
+	});
+}
