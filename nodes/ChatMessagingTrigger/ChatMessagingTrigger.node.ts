@@ -79,6 +79,11 @@ function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: 
 	if (!seen) {
 		seen = new SeenEvents({ seed: persisted && Array.isArray(state.seenEvents) ? state.seenEvents : [] });
 		seenByNode.set(nodeKey, seen);
+	} else if (persisted && Array.isArray(state.seenEvents)) {
+		// n8n reads the static data from its database for every production delivery. In queue mode each
+		// webhook process keeps its own memory, so the keys another process saved are learnt here: a
+		// redelivery arriving at another process than the first delivery is still recognised.
+		seen.merge(state.seenEvents);
 	}
 	return { seen, persisted };
 }
