@@ -5,14 +5,15 @@
  * community node from its packed tarball, as test/e2e/n8n does.
  *
  * - Inbound events, each delivered twice (same body, same redelivery key), executions counted per event
- *   through n8n's public API: 100 with both copies to the same webhook process (exactly one execution
+ *   through n8n's public API: 50 with both copies to the same webhook process (exactly one execution
  *   each is required); 200 through alternating webhook processes, the second copy after the first was
  *   answered; 50 with both copies at the same moment. For the last two no event may be lost and the
  *   executions per event are reported, as are the events that passed the workflow's Remove Duplicates
  *   node twice (README, "n8n queue mode"): a trigger's memory does not cross processes.
- * - Sends: a webhook-started workflow called 10 times with 100 items each, executed by the workers
- *   (per-worker counts from their logs); 1,000 messages must be stored exactly once, against a
- *   sandbox limited to 30 requests a second, and the 429 answers are counted by a proxy in front of it.
+ * - Sends, against a sandbox limited to 30 requests a second, the answers counted by a proxy in front of
+ *   it: a webhook-started workflow called 10 times at once with 100 items each, executed by both workers
+ *   (per-worker counts from their logs), then once with 1,000 items (one worker, one pacer). Every
+ *   message must be stored exactly once.
  *
  * Ports (fixed, to stay clear of other runs on this machine): sandbox proxy 4400, event relay 4401,
  * n8n main 5690, workers' health 5691-5692, webhook processes 5693-5694, Redis 6390, PostgreSQL 5440.
@@ -32,7 +33,7 @@ import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } fro
 
 const ROOT = resolve(__dirname, '../../..');
 const PORTS = { proxy: 4400, relay: 4401, main: 5690, workerHealth: [5691, 5692], webhook: [5693, 5694], redis: 6390, postgres: 5440 };
-const EVENTS_SAME_PROCESS = 100;
+const EVENTS_SAME_PROCESS = 50;
 const EVENTS_IN_TURN = 200;
 const EVENTS_AT_ONCE = 50;
 const SEND_EXECUTIONS = 10;
@@ -461,7 +462,7 @@ async function main(): Promise<void> {
 	const env = (extra: Record<string, string>) => ({ ...required(n8n).env(), N8N_WEBHOOK_URL: queueEnv.WEBHOOK_URL, ...extra });
 
 	await check(
-		'import: credential and both workflows into PostgreSQL; both published',
+		'import: credential and both workflows into PostgreSQL',
 		async () => {
 			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, PORTS.main, brokerPorts[0], logDir);
 			const credentialFile = join(workDir, 'credential.json');
@@ -476,17 +477,13 @@ async function main(): Promise<void> {
 			writeFileSync(workflowFile, JSON.stringify([triggerWorkflow(triggerVersion), sendWorkflow(actionVersion)]));
 			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
 			assert(imported.code === 0, `import:workflow: ${imported.stdout.slice(-800)} ${imported.stderr.slice(-800)}`);
-			for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
-				const published = await n8n.cli(['publish:workflow', `--id=${id}`]);
-				assert(published.code === 0, `publish:workflow ${id}: ${published.stdout.slice(-800)} ${published.stderr.slice(-800)}`);
-			}
 			return undefined;
 		},
 		true,
 	);
 
 	await check(
-		`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready`,
+		`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready; both workflows published`,
 		async () => {
 			const node = join(nodeBin, 'node');
 			const main = Service.start('n8n-main', node, [n8nBin, 'start'], { logDir, env: env({}) });
@@ -519,6 +516,11 @@ async function main(): Promise<void> {
 				...services.webhooks.map((hook, index) => hook.waitUntil('ready', readiness(PORTS.webhook[index]), 180_000)),
 			]);
 			await n8n?.setupOwnerAndApiKey();
+			// Published through the main's public API (one CLI start fewer per workflow than publish:workflow).
+			for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
+				const activated = await required(n8n).publicApi('POST', `/workflows/${id}/activate`);
+				assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
+			}
 			return `main ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more`;
 		},
 		true,
@@ -715,94 +717,121 @@ async function main(): Promise<void> {
 		},
 	);
 
-	await check(
-		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items spread over both workers; ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once`,
-		async () => {
-			const total = SEND_EXECUTIONS * SENDS_PER_EXECUTION;
-			const phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
-			const quotaBefore = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used;
-			const texts: string[] = [];
-			const started = Date.now();
-			const answers = await Promise.all(
-				Array.from({ length: SEND_EXECUTIONS }, async (_, batch) => {
-					const sends = Array.from({ length: SENDS_PER_EXECUTION }, (__, index) => {
-						const text = `queue batch ${batch} item ${index}`;
-						texts.push(text);
-						return { phone: phones[index % phones.length], text };
-					});
-					const response = await fetch(`http://127.0.0.1:${PORTS.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify({ batch, sends }),
-					});
-					await response.text();
-					return response.status;
-				}),
-			);
-			assert(
-				answers.every((status) => status === 200),
-				`webhook answers ${JSON.stringify(answers)}`,
-			);
-			const list = await settled(SEND_WORKFLOW_ID, SEND_EXECUTIONS, 300_000);
-			const ms = Date.now() - started;
-			const statuses = list.map((execution) => execution.status);
-			assert(list.length === SEND_EXECUTIONS && statuses.every((s) => s === 'success'), `executions: ${JSON.stringify(statuses)}`);
-			// Which worker ran which execution: each worker logs "Worker started execution <id>".
-			const ids = new Set(list.map((execution) => String(execution.id)));
-			const perWorker = services.workers.map(
-				(worker) => [...worker.log().matchAll(/Worker started execution (\d+)/g)].filter((match) => ids.has(match[1])).length,
-			);
-			// Every message of the sandbox's ten chats, page by page.
-			const chats: Array<{ id: number; phone: string | null }> = [];
+	const phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
+	/** The sends' endpoint: the POST the proxy has seen most often (n8n's other POST is the subscription). */
+	const sendEndpoint = () =>
+		[...(counted?.statuses ?? new Map<string, Map<number, number>>())]
+			.filter(([key]) => key.startsWith('POST '))
+			.sort((a, b) => [...b[1].values()].reduce((x, y) => x + y, 0) - [...a[1].values()].reduce((x, y) => x + y, 0))[0]?.[0] ?? '';
+	const answersOf = (endpoint: string) => new Map(counted?.statuses.get(endpoint) ?? []);
+	let sendExecutions = 0;
+	/**
+	 * Calls the send workflow `executions` times (alternating webhook processes) with `perExecution` items,
+	 * waits for the executions, and checks the sandbox holds every message once.
+	 */
+	const sendMessages = async (label: string, executions: number, perExecution: number) => {
+		const total = executions * perExecution;
+		const quotaBefore = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used;
+		const answersBefore = new Map([...(counted?.statuses ?? [])].map(([key, byStatus]) => [key, new Map(byStatus)]));
+		const earlier = new Set((await executionsOf(SEND_WORKFLOW_ID)).map((execution) => String(execution.id)));
+		const texts: string[] = [];
+		const started = Date.now();
+		const answers = await Promise.all(
+			Array.from({ length: executions }, async (_, batch) => {
+				const sends = Array.from({ length: perExecution }, (__, index) => {
+					const text = `queue ${label} ${batch} item ${index}`;
+					texts.push(text);
+					return { phone: phones[index % phones.length], text };
+				});
+				const response = await fetch(`http://127.0.0.1:${PORTS.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ batch, sends }),
+				});
+				await response.text();
+				return response.status;
+			}),
+		);
+		assert(
+			answers.every((status) => status === 200),
+			`webhook answers ${JSON.stringify(answers)}`,
+		);
+		const list = await settled(SEND_WORKFLOW_ID, sendExecutions + executions, 300_000);
+		const ms = Date.now() - started;
+		const ours = list.filter((execution) => !earlier.has(String(execution.id)));
+		sendExecutions = list.length;
+		assert(
+			ours.length === executions && ours.every((execution) => execution.status === 'success'),
+			`executions: ${JSON.stringify(ours.map((execution) => execution.status))}`,
+		);
+		// Which worker ran which execution: each worker logs "Worker started execution <id>".
+		const ids = new Set(ours.map((execution) => String(execution.id)));
+		const perWorker = services.workers.map(
+			(worker) => [...worker.log().matchAll(/Worker started execution (\d+)/g)].filter((match) => ids.has(match[1])).length,
+		);
+		// Every message of the ten chats, page by page.
+		const chats: Array<{ id: number; phone: string | null }> = [];
+		for (let page = 1; ; page++) {
+			const data = await sandbox<{ chats: typeof chats; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
+			chats.push(...data.chats);
+			if (!data.has_more_pages) break;
+		}
+		const stored: string[] = [];
+		for (const phone of phones) {
+			const chat = chats.find((c) => c.phone?.replace(/^\+/, '') === phone.replace(/^\+/, ''));
+			assert(chat, `no chat for ${phone}`);
 			for (let page = 1; ; page++) {
-				const data = await sandbox<{ chats: typeof chats; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
-				chats.push(...data.chats);
+				const data = await sandbox<{ messages: Array<{ text: string; from_me: boolean }>; has_more_pages: boolean }>(
+					'GET',
+					`/chats/${chat.id}/messages?page=${page}`,
+				);
+				stored.push(...data.messages.filter((m) => m.from_me && m.text.startsWith(`queue ${label} `)).map((m) => m.text));
 				if (!data.has_more_pages) break;
 			}
-			const stored: string[] = [];
-			for (const phone of phones) {
-				const chat = chats.find((c) => c.phone?.replace(/^\+/, '') === phone.replace(/^\+/, ''));
-				assert(chat, `no chat for ${phone}`);
-				for (let page = 1; ; page++) {
-					const data = await sandbox<{ messages: Array<{ text: string; from_me: boolean }>; has_more_pages: boolean }>(
-						'GET',
-						`/chats/${chat.id}/messages?page=${page}`,
-					);
-					stored.push(...data.messages.filter((m) => m.from_me && m.text.startsWith('queue batch ')).map((m) => m.text));
-					if (!data.has_more_pages) break;
-				}
-			}
-			const quotaUsed = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used - quotaBefore;
-			// The sends' own endpoint: the POST the proxy saw most often.
-			const [, sendStatuses = new Map<number, number>()] =
-				[...(counted?.statuses ?? new Map<string, Map<number, number>>())]
-					.filter(([key]) => key.startsWith('POST '))
-					.sort((a, b) => [...b[1].values()].reduce((x, y) => x + y, 0) - [...a[1].values()].reduce((x, y) => x + y, 0))[0] ?? [];
-			const rateLimited = [...(counted?.statuses ?? new Map())].reduce((sum, [, byStatus]) => sum + (byStatus.get(429) ?? 0), 0);
-			const duplicates = stored.length - new Set(stored).size;
-			const missing = texts.filter((text) => !stored.includes(text)).length;
-			figures.sends = {
-				messages: total,
-				stored: stored.length,
-				duplicates,
-				missing,
-				quotaUsed,
-				perWorker,
-				ms,
-				requestsPerSecond: Math.round(((sendStatuses.get(200) ?? 0) + (sendStatuses.get(201) ?? 0)) / (ms / 1000)),
-				sendAnswers: Object.fromEntries(sendStatuses),
-				rateLimitedAll: rateLimited,
-			};
+		}
+		const quotaUsed = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used - quotaBefore;
+		const endpoint = sendEndpoint();
+		const before = answersBefore.get(endpoint) ?? new Map<number, number>();
+		const delta = Object.fromEntries([...answersOf(endpoint)].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
+		const storedSet = new Set(stored);
+		const result = {
+			executions,
+			messages: total,
+			stored: stored.length,
+			duplicates: stored.length - storedSet.size,
+			missing: texts.filter((text) => !storedSet.has(text)).length,
+			quotaUsed,
+			perWorker,
+			ms,
+			sendAnswers: delta,
+			rateLimited: delta[429] ?? 0,
+		};
+		figures[label] = result;
+		assert(
+			result.duplicates === 0 && result.missing === 0 && stored.length === total,
+			`stored ${stored.length}, ${result.duplicates} duplicated, ${result.missing} missing`,
+		);
+		assert(quotaUsed === total, `${quotaUsed} messages charged`);
+		return result;
+	};
+
+	await check(
+		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
+		async () => {
+			const result = await sendMessages('sendsSpread', SEND_EXECUTIONS, SENDS_PER_EXECUTION);
 			assert(
-				duplicates === 0 && missing === 0 && stored.length === total,
-				`stored ${stored.length}, ${duplicates} duplicated, ${missing} missing`,
+				result.perWorker.every((count) => count > 0),
+				`executions per worker: ${result.perWorker.join(' / ')}`,
 			);
-			assert(quotaUsed === total, `${quotaUsed} messages charged`);
-			assert(
-				perWorker.every((count) => count > 0),
-				`executions per worker: ${perWorker.join(' / ')}`,
-			);
-			return `${stored.length} stored once in ${ms} ms; executions per worker ${perWorker.join(' / ')}; send answers ${JSON.stringify(Object.fromEntries(sendStatuses))}`;
+			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
+		},
+	);
+
+	await check(
+		`sends: one execution of ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} items (one worker, one pacer): every message stored once (429s reported)`,
+		async () => {
+			const result = await sendMessages('sendsOneExecution', 1, SEND_EXECUTIONS * SENDS_PER_EXECUTION);
+			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
 		},
 	);
 
