@@ -17,11 +17,12 @@
  *
  * Ports (fixed, to stay clear of other runs on this machine): sandbox proxy 4400, event relay 4401,
  * n8n main 5690, workers' health 5691-5692, webhook processes 5693-5694, Redis 6390, PostgreSQL 5440.
- * Ends with `N passed, N failed`; exits 1 on any failure and keeps the work folder (logs) then.
- * KEEP_E2E_DIR=1 keeps it on success too; E2E_SKIP_BUILD=1 packs the existing dist/.
+ * Ends with `N passed, N failed`; exits 1 on any failure, printing the end of every process's log. Every
+ * process and the work folder are removed at the end, even on failure; KEEP_E2E_DIR=1 keeps the folder
+ * (logs, database); E2E_SKIP_BUILD=1 packs the existing dist/.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { tmpdir, userInfo } from 'node:os';
@@ -297,13 +298,14 @@ interface Execution {
 async function main(): Promise<void> {
 	const runStarted = Date.now();
 	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-queue-e2e-'));
+	workFolder = workDir;
 	// PostgreSQL runs as its own user and must reach its folders inside.
 	if (userInfo().uid === 0) chmodSync(workDir, 0o711);
 	const logDir = join(workDir, 'logs');
 	mkdirSync(logDir);
 	const cleanUp = () => {
 		killAllServicesNow();
-		if (process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
+		removeWorkFolder();
 	};
 	const onSignal = (signal: NodeJS.Signals) => {
 		console.log(`\n${signal}: stopping every process of the run`);
@@ -845,16 +847,35 @@ async function main(): Promise<void> {
 	await Promise.all([services.main, ...services.workers, ...services.webhooks].map((service) => service?.stop()));
 	await Promise.all([services.redis?.stop(), services.postgres?.stop('SIGINT')]);
 	await stopSandbox?.();
-	for (const server of servers) server.close();
+	for (const server of servers) {
+		server.close();
+		server.closeAllConnections();
+	}
 
 	const failed = outcomes.filter((outcome) => !outcome.ok).length;
 	const passed = outcomes.length - failed;
 	figures.totalMs = Date.now() - runStarted;
 	console.log(`figures ${JSON.stringify(figures)}`);
-	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
-	else console.log(`work folder kept: ${workDir}`);
+	// The work folder goes even after a failure (KEEP_E2E_DIR=1 keeps it): the end of each log is printed instead.
+	if (failed > 0) printLogTails(logDir);
+	removeWorkFolder();
 	console.log(`${passed} passed, ${failed} failed`);
 	process.exitCode = failed === 0 ? 0 : 1;
+}
+
+let workFolder = '';
+
+function removeWorkFolder(): void {
+	if (!workFolder) return;
+	if (process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${workFolder}`);
+	else rmSync(workFolder, { recursive: true, force: true });
+}
+
+function printLogTails(logDir: string, lines = 15): void {
+	for (const file of readdirSync(logDir).sort()) {
+		const tail = readFileSync(join(logDir, file), 'utf8').trimEnd().split('\n').slice(-lines);
+		console.log(`--- ${file} (last ${tail.length} lines)\n${redact(tail.join('\n'))}`);
+	}
 }
 
 function required<T>(value: T | undefined): T {
@@ -864,6 +885,7 @@ function required<T>(value: T | undefined): T {
 
 main().catch((error: unknown) => {
 	killAllServicesNow();
+	removeWorkFolder();
 	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
 	console.log(`${outcomes.filter((o) => o.ok).length} passed, ${outcomes.filter((o) => !o.ok).length + 1} failed`);
 	process.exit(1);
