@@ -183,6 +183,27 @@ export class SeenEvents {
 		return true;
 	}
 
+	/**
+	 * Takes in keys another process recorded (a snapshot read back from shared storage, such as n8n's
+	 * static data in queue mode, where each webhook process has its own memory). Keys already known or
+	 * past the time kept are skipped; returns how many were new. New keys go to the back even when
+	 * older than some already there: such a key is then forgotten a little later than its time, never
+	 * earlier, so a redelivery is still recognised.
+	 */
+	merge(entries: readonly unknown[]): number {
+		const now = this.now();
+		let added = 0;
+		for (const entry of entries) {
+			if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number') continue;
+			const [key, seenAt] = entry as SeenEntry;
+			if (this.keys.has(key) || now - seenAt >= this.ttlMs) continue;
+			this.keys.set(key, seenAt);
+			added++;
+		}
+		while (this.keys.size > this.limit) this.keys.delete(this.keys.keys().next().value as string);
+		return added;
+	}
+
 	/** The newest `max` entries, oldest first: what the constructor's `seed` takes back. */
 	snapshot(max = SEEN_EVENTS_PERSISTED): SeenEntry[] {
 		return [...this.keys].slice(-max);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test this repository has, installing what they need first:
 #   lint (TypeScript + ESLint + n8n's community-package scanner), the jest suites (real HTTP against
-#   the sandbox), n8n end to end (real n8n 2.x on Node 24), Node-RED end to end (Node-RED 5 on
+#   the sandbox), n8n end to end (real n8n 2.x on Node 24, then in queue mode with PostgreSQL and
+#   Redis: main, two workers, two webhook processes), Node-RED end to end (Node-RED 5 on
 #   Node 24 and 4 on Node 20), the Node-RED editor in a real browser (Debian's Chromium) and the demo
 #   started from a fresh clone (npm run test:demo).
 # Ends with one line "all: N passed, N failed" and exits non-zero when anything failed.
@@ -41,12 +42,20 @@ if ! command -v chromium >/dev/null 2>&1; then
 	echo "=== installing Debian's chromium"
 	(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed"
 fi
+# PostgreSQL and Redis for n8n's queue mode (npm run test:e2e:queue), from Debian's packages.
+queue_packages=()
+command -v redis-server >/dev/null 2>&1 || queue_packages+=(redis-server)
+[ -x "${POSTGRES_BIN:-/usr/lib/postgresql/15/bin}/postgres" ] || queue_packages+=(postgresql)
+if [ ${#queue_packages[@]} -gt 0 ]; then
+	echo "=== installing Debian's ${queue_packages[*]}"
+	(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${queue_packages[@]}" >/dev/null) || echo "${queue_packages[*]} install failed"
+fi
 stage runtimes bash test/e2e/runtimes.sh
 
 stage build npm run build
 stage lint npm run lint
 CHAT_MESSAGING_SKIP_BUILD=1 stage jest npx jest --ci  # built just above
-for script in test:e2e:n8n test:browser:n8n test:e2e:node-red test:browser test:demo; do
+for script in test:e2e:n8n test:browser:n8n test:e2e:queue test:e2e:node-red test:browser test:demo; do
 	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
 done
 

@@ -38,7 +38,11 @@ interface TriggerState extends IDataObject {
 	subscriptionIds?: number[];
 	secret?: string;
 	events?: string[];
-	/** SeenEvents' snapshot (`[key, seenAt]`; bare keys from older versions), so a restart still recognises redeliveries. */
+	/**
+	 * SeenEvents' snapshot (`[key, seenAt]`; bare keys from older versions), so a restart, or another webhook
+	 * process, still recognises redeliveries — where n8n saves it: 2.41.1 does not save static data written
+	 * in webhook() (README, "n8n queue mode").
+	 */
 	seenEvents?: Array<SeenEntry | string>;
 }
 
@@ -103,6 +107,12 @@ function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: 
 	if (!seen) {
 		seen = new SeenEvents({ seed: persisted && Array.isArray(state.seenEvents) ? state.seenEvents : [] });
 		seenByNode.set(nodeKey, seen);
+	} else if (persisted && Array.isArray(state.seenEvents)) {
+		// n8n reads the static data from its database for every production delivery. In queue mode each
+		// webhook process keeps its own memory, so the keys another process saved are learnt here: a
+		// redelivery arriving at another process than the first delivery is still recognised (on an n8n
+		// that saves what webhook() writes; 2.41.1 does not, so there nothing arrives here).
+		seen.merge(state.seenEvents);
 	}
 	return { seen, persisted };
 }

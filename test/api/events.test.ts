@@ -281,6 +281,38 @@ describe('SeenEvents', () => {
 		expect(restored.remember('x')).toBe(true);
 	});
 
+	it('merge takes in the keys another process recorded, skipping known and expired ones', () => {
+		const { state, now } = clock();
+		const seen = new SeenEvents({ now, limit: 4 });
+		seen.remember('mine');
+		const elsewhere = [
+			['theirs', state.now - 1000],
+			['mine', state.now - 5000],
+			['expired', state.now - SEEN_EVENTS_TTL_MS],
+			['not an entry'],
+			'bare',
+		];
+		expect(seen.merge(elsewhere)).toBe(1);
+		expect(seen.remember('theirs')).toBe(false);
+		expect(seen.remember('expired')).toBe(true);
+		// A merged key is kept at least for its own time, counted from when the other process saw it.
+		state.now += SEEN_EVENTS_TTL_MS - 1001;
+		expect(seen.remember('theirs')).toBe(false);
+		state.now += 1001;
+		expect(seen.remember('theirs')).toBe(true);
+		// The bound holds after a merge too: the oldest go first.
+		expect(
+			seen.merge([
+				['a', state.now],
+				['b', state.now],
+				['c', state.now],
+				['d', state.now],
+			]),
+		).toBe(4);
+		expect(seen.size).toBe(4);
+		expect(keysOf(seen.snapshot())).toEqual(['a', 'b', 'c', 'd']);
+	});
+
 	it(`persists only the newest ${SEEN_EVENTS_PERSISTED} keys`, () => {
 		const seen = new SeenEvents();
 		for (let index = 0; index < SEEN_EVENTS_PERSISTED + 5; index++) seen.remember(`k${index}`);

@@ -305,6 +305,36 @@ describe('webhook()', () => {
 	});
 });
 
+describe('webhook() in queue mode: several webhook processes share only the static data', () => {
+	const secret = 'b'.repeat(48);
+	const delivery = (uid: string, staticData: IDataObject) => ({
+		body: { event_type: 'message:received:new', data: { chat_id: 1000001, text: 'Hallo!', message_uid: uid } },
+		query: { secret },
+		events: ['message:received:new'],
+		staticData,
+		workflowId: 'queue-mode',
+	});
+
+	it('a redelivery whose first delivery another process recorded in static data starts nothing', async () => {
+		// This process has handled a delivery before, so its memory of the workflow exists already.
+		expect((await callWebhook(delivery('UID-QUEUE-HERE', { secret }))).items).toHaveLength(1);
+		// n8n reads the static data from its database per delivery: another process saved its key there.
+		const recordedElsewhere: IDataObject = { secret, seenEvents: [['message:received:new|UID-QUEUE-ELSEWHERE', Date.now() - 1000]] };
+		expect((await callWebhook(delivery('UID-QUEUE-ELSEWHERE', recordedElsewhere))).items).toHaveLength(0);
+		// What this process saves back holds both keys, so the other process learns this one's in turn.
+		const saved: IDataObject = { secret, seenEvents: [['message:received:new|UID-QUEUE-ELSEWHERE', Date.now() - 1000]] };
+		expect((await callWebhook(delivery('UID-QUEUE-NEW', saved))).items).toHaveLength(1);
+		const keys = (saved.seenEvents as Array<[string, number]>).map(([key]) => key);
+		expect(keys).toEqual(
+			expect.arrayContaining([
+				'message:received:new|UID-QUEUE-HERE',
+				'message:received:new|UID-QUEUE-ELSEWHERE',
+				'message:received:new|UID-QUEUE-NEW',
+			]),
+		);
+	});
+});
+
 describe('Download Attachments', () => {
 	const bytes = Buffer.from(Array.from({ length: 5000 }, (_, index) => (index * 7) % 256));
 	let fileUid = '';

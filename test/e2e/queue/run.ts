@@ -1,0 +1,892 @@
+/**
+ * n8n's scale-out engine with the package inside (`npm run test:e2e:queue`): queue mode with
+ * PostgreSQL and Redis (Debian's packages, on loopback), one main, two workers and two webhook
+ * processes of the real n8n 2.41.1 on Node 24, sharing one encryption key; the package installed as a
+ * community node from its packed tarball, as test/e2e/n8n does.
+ *
+ * - Inbound events, each delivered twice (same body, same redelivery key), executions counted per event
+ *   through n8n's public API: 50 with both copies to the same webhook process (exactly one execution
+ *   each is required); 200 through alternating webhook processes, the second copy after the first was
+ *   answered; 50 with both copies at the same moment. For the last two no event may be lost and the
+ *   executions per event are reported, as are the events that passed the workflow's Remove Duplicates
+ *   node twice (README, "n8n queue mode"): a trigger's memory does not cross processes.
+ * - Sends, against a sandbox limited to 30 requests a second, the answers counted by a proxy in front of
+ *   it: a webhook-started workflow called 10 times at once with 100 items each, executed by both workers
+ *   (per-worker counts from their logs), then once with 1,000 items (one worker, one pacer). Every
+ *   message must be stored exactly once.
+ *
+ * Ports (fixed, to stay clear of other runs on this machine): sandbox proxy 4400, event relay 4401,
+ * n8n main 5690, workers' health 5691-5692, webhook processes 5693-5694, Redis 6390, PostgreSQL 5440.
+ * Ends with `N passed, N failed`; exits 1 on any failure, printing the end of every process's log. Every
+ * process and the work folder are removed at the end, even on failure; KEEP_E2E_DIR=1 keeps the folder
+ * (logs, database); E2E_SKIP_BUILD=1 packs the existing dist/.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startSandbox } from '../../../sandbox';
+import { N8nInstance } from '../n8n/n8n-instance';
+import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
+import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
+
+const ROOT = resolve(__dirname, '../../..');
+const PORTS = { proxy: 4400, relay: 4401, main: 5690, workerHealth: [5691, 5692], webhook: [5693, 5694], redis: 6390, postgres: 5440 };
+const EVENTS_SAME_PROCESS = 50;
+const EVENTS_IN_TURN = 200;
+const EVENTS_AT_ONCE = 50;
+const SEND_EXECUTIONS = 10;
+const SENDS_PER_EXECUTION = 100;
+const WORKER_CONCURRENCY = 5;
+const RATE_LIMIT = 30;
+const TRIGGER_WORKFLOW_ID = 'queueTriggerIn01';
+const SEND_WORKFLOW_ID = 'queueSendMany001';
+const TRIGGER_WEBHOOK_ID = '7d2b0f5e-4c1a-4f7e-9a55-2e8c1b6d9f30';
+const SEND_WEBHOOK_PATH = 'queue-send-batch';
+const CREDENTIAL_NAME = 'Chat Messaging sandbox';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const TOKEN = `queue_${randomBytes(16).toString('hex')}`;
+const redact = (text: string) => text.split(TOKEN).join('<token>');
+
+// ---------------------------------------------------------------------------------------------
+// Checks, each timed and counted, as in test/e2e/n8n/run.ts.
+
+interface Outcome {
+	name: string;
+	ok: boolean;
+	ms: number;
+}
+const outcomes: Outcome[] = [];
+let aborted: string | undefined;
+/** Figures for the closing note (printed as one JSON line at the end). */
+const figures: Record<string, unknown> = {};
+
+async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
+	if (aborted) {
+		outcomes.push({ name, ok: false, ms: 0 });
+		console.log(`  - ${name}: NOT RUN (${aborted})`);
+		return;
+	}
+	const started = Date.now();
+	try {
+		const note = await body();
+		outcomes.push({ name, ok: true, ms: Date.now() - started });
+		console.log(`  ✓ ${name} (${Date.now() - started} ms)${note ? ` — ${note}` : ''}`);
+	} catch (error) {
+		outcomes.push({ name, ok: false, ms: Date.now() - started });
+		const detail = redact(error instanceof Error ? error.message : String(error));
+		console.log(`  ✗ ${name} (${Date.now() - started} ms)\n      ${detail.split('\n').join('\n      ')}`);
+		if (stopsRunOnFailure) aborted = `"${name}" failed`;
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 500): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox behind a counting proxy (n8n's credential points at the proxy), and a relay that
+// takes the sandbox's webhook deliveries so that the run decides where and how often each goes.
+
+interface Counted {
+	/** `METHOD /path` (no query) → status → count. */
+	statuses: Map<string, Map<number, number>>;
+}
+
+function startCountingProxy(target: string, port: number): Promise<{ server: Server; counted: Counted }> {
+	const counted: Counted = { statuses: new Map() };
+	const base = new URL(target);
+	const server = createServer((req, res) => {
+		const upstream = httpRequest(
+			{ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } },
+			(answer) => {
+				const key = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+				const byStatus = counted.statuses.get(key) ?? new Map<number, number>();
+				byStatus.set(answer.statusCode ?? 0, (byStatus.get(answer.statusCode ?? 0) ?? 0) + 1);
+				counted.statuses.set(key, byStatus);
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => {
+			res.writeHead(502);
+			res.end();
+		});
+		req.pipe(upstream);
+	});
+	return new Promise((done, fail) => {
+		server.once('error', fail);
+		server.listen(port, '127.0.0.1', () => done({ server, counted }));
+	});
+}
+
+interface Delivery {
+	/** Path and query as the sandbox called them (the query holds the trigger's secret). */
+	pathAndQuery: string;
+	body: string;
+	uid: string;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((done, fail) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', fail);
+	});
+}
+
+function startRelay(port: number): Promise<{ server: Server; deliveries: Delivery[] }> {
+	const deliveries: Delivery[] = [];
+	const server = createServer((req, res) => {
+		void readBody(req).then((body) => {
+			let uid = '';
+			try {
+				const parsed = JSON.parse(body) as { data?: { message_uid?: string }; message?: { message_uid?: string; uid?: string } };
+				uid = parsed.data?.message_uid ?? parsed.message?.message_uid ?? parsed.message?.uid ?? '';
+			} catch {
+				// kept with an empty uid: the check below names it
+			}
+			deliveries.push({ pathAndQuery: req.url ?? '', body, uid });
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"status":"ok"}');
+		});
+	});
+	return new Promise((done, fail) => {
+		server.once('error', fail);
+		server.listen(port, '127.0.0.1', () => done({ server, deliveries }));
+	});
+}
+
+/** One delivery to one webhook process; its HTTP status. */
+async function deliver(delivery: Delivery, webhookPort: number): Promise<number> {
+	const response = await fetch(`http://127.0.0.1:${webhookPort}${delivery.pathAndQuery}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: delivery.body,
+	});
+	await response.text();
+	return response.status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workflows.
+
+function triggerWorkflow(triggerVersion: number) {
+	const credentials = { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+	return {
+		id: TRIGGER_WORKFLOW_ID,
+		name: 'Queue mode: record inbound messages',
+		active: false,
+		nodes: [
+			{
+				id: 'queue-trigger',
+				name: 'Inbound message',
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: triggerVersion,
+				position: [0, 0],
+				parameters: { events: ['message:received:new'] },
+				credentials,
+				webhookId: TRIGGER_WEBHOOK_ID,
+			},
+			// n8n's own cross-execution deduplication (processed_data table, shared by every process).
+			{
+				id: 'queue-dedupe',
+				name: 'Drop redeliveries',
+				type: 'n8n-nodes-base.removeDuplicates',
+				typeVersion: 2,
+				position: [110, 0],
+				parameters: {
+					operation: 'removeItemsSeenInPreviousExecutions',
+					logic: 'removeItemsWithAlreadySeenKeyValues',
+					dedupeValue: '={{ $json.event_type }}|{{ $json.message_uid }}',
+					options: {},
+				},
+			},
+			{
+				id: 'queue-record',
+				name: 'Record',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: {
+					assignments: { assignments: [{ id: 'recorded-uid', name: 'recorded_uid', value: '={{ $json.message_uid }}', type: 'string' }] },
+					options: {},
+				},
+			},
+		],
+		connections: {
+			'Inbound message': { main: [[{ node: 'Drop redeliveries', type: 'main', index: 0 }]] },
+			'Drop redeliveries': { main: [[{ node: 'Record', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+function sendWorkflow(actionVersion: number) {
+	return {
+		id: SEND_WORKFLOW_ID,
+		name: 'Queue mode: send a batch of messages',
+		active: false,
+		nodes: [
+			{
+				id: 'queue-send-webhook',
+				name: 'Batch',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path: SEND_WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
+				webhookId: 'b3c1e8a2-6f4d-4e0b-8d17-5a9c2f3e7b41',
+			},
+			{
+				id: 'queue-send-split',
+				name: 'One per message',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { fieldToSplitOut: 'body.sends', options: {} },
+			},
+			{
+				id: 'queue-send-action',
+				name: 'Send',
+				type: ACTION_NODE_TYPE,
+				typeVersion: actionVersion,
+				position: [440, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'sendToPhone',
+					phone: '={{ $json.phone }}',
+					text: '={{ $json.text }}',
+					additionalFields: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+		],
+		connections: {
+			Batch: { main: [[{ node: 'One per message', type: 'main', index: 0 }]] },
+			'One per message': { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Execution {
+	id: string;
+	status?: string;
+	finished?: boolean;
+	workflowId?: string;
+	data?: unknown;
+}
+
+async function main(): Promise<void> {
+	const runStarted = Date.now();
+	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-queue-e2e-'));
+	workFolder = workDir;
+	// PostgreSQL runs as its own user and must reach its folders inside.
+	if (userInfo().uid === 0) chmodSync(workDir, 0o711);
+	const logDir = join(workDir, 'logs');
+	mkdirSync(logDir);
+	const cleanUp = () => {
+		killAllServicesNow();
+		removeWorkFolder();
+	};
+	const onSignal = (signal: NodeJS.Signals) => {
+		console.log(`\n${signal}: stopping every process of the run`);
+		cleanUp();
+		process.exit(130);
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	process.on('exit', () => killAllServicesNow());
+
+	console.log(`n8n queue-mode end-to-end test (work folder ${workDir})`);
+	let nodeBin = '';
+	let n8nBin = '';
+	let tarball = '';
+	let actionVersion = 1;
+	let triggerVersion = 1;
+	const servers: Server[] = [];
+	const services: { main?: Service; workers: Service[]; webhooks: Service[]; postgres?: Service; redis?: Service } = {
+		workers: [],
+		webhooks: [],
+	};
+	let stopSandbox: (() => Promise<void>) | undefined;
+	let counted: Counted | undefined;
+	let relayed: Delivery[] = [];
+	let n8n: N8nInstance | undefined;
+
+	await check(
+		'prerequisites: Node 24 and n8n (test/e2e/runtimes.sh), PostgreSQL and Redis binaries',
+		async () => {
+			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+			nodeBin = vars.NODE24_BIN ?? '';
+			n8nBin = vars.N8N_BIN ?? '';
+			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			const redis = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
+			const postgres = execFileSync(join(process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin', 'postgres'), ['--version'], {
+				encoding: 'utf8',
+			}).trim();
+			return `${redis.split(' ').slice(0, 3).join(' ')}; ${postgres}`;
+		},
+		true,
+	);
+
+	await check(
+		`services: PostgreSQL on 127.0.0.1:${PORTS.postgres}, Redis on 127.0.0.1:${PORTS.redis}`,
+		async () => {
+			services.postgres = await startPostgres({
+				dir: join(workDir, 'postgres'),
+				port: PORTS.postgres,
+				user: 'n8n',
+				database: 'n8n',
+				logDir,
+			});
+			services.redis = await startRedis({ dir: join(workDir, 'redis'), port: PORTS.redis, logDir });
+			return undefined;
+		},
+		true,
+	);
+
+	const userFolder = join(workDir, 'n8n-user');
+	await check(
+		'package: built, packed and extracted as a community package',
+		async () => {
+			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+			const packed = JSON.parse(
+				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
+					cwd: ROOT,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'ignore'],
+				}),
+			) as Array<{ filename: string }>;
+			tarball = join(workDir, packed[0].filename.replace(/^@/, '').replace('/', '-'));
+			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
+			mkdirSync(target, { recursive: true });
+			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+			const version = (name: string) => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const exported = require(join(ROOT, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
+					string,
+					new () => { description: { version: number | number[] } }
+				>;
+				const described = new (Object.values(exported)[0])().description.version;
+				return Array.isArray(described) ? Math.max(...described) : described;
+			};
+			actionVersion = version('ChatMessaging');
+			triggerVersion = version('ChatMessagingTrigger');
+			return packed[0].filename;
+		},
+		true,
+	);
+
+	let sandboxUrl = '';
+	await check(
+		`sandbox: limited to ${RATE_LIMIT} requests/s, behind a counting proxy (:${PORTS.proxy}); event relay on :${PORTS.relay}`,
+		async () => {
+			const sandbox = await startSandbox({
+				tokens: [TOKEN],
+				seed: 12,
+				chats: 30,
+				rateLimit: RATE_LIMIT,
+				quota: 100_000,
+				paceMs: 0,
+				deliveredAfterMs: 0,
+				readAfterMs: 0,
+			});
+			sandboxUrl = sandbox.url.replace(/\/+$/, '');
+			stopSandbox = () => sandbox.stop();
+			const proxy = await startCountingProxy(sandboxUrl, PORTS.proxy);
+			counted = proxy.counted;
+			const relay = await startRelay(PORTS.relay);
+			relayed = relay.deliveries;
+			servers.push(proxy.server, relay.server);
+			return sandboxUrl;
+		},
+		true,
+	);
+
+	// The run's own reads share the workspace's rate limit with n8n: wait as told on a 429 (reads only).
+	const sandbox = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+		let response: Response;
+		for (let attempt = 0; ; attempt++) {
+			response = await fetch(`${sandboxUrl}${path}`, {
+				method,
+				headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			if (response.status !== 429 || method !== 'GET' || attempt >= 20) break;
+			await response.text();
+			await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
+		}
+		const text = await response.text();
+		assert(response.ok, `sandbox ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+		const parsed = JSON.parse(text) as { status?: string; data?: unknown };
+		return (parsed.status === 'ok' && 'data' in parsed ? parsed.data : parsed) as T;
+	};
+
+	// Every n8n process: the same database, Redis, encryption key and user folder (community package).
+	const encryptionKey = randomBytes(24).toString('hex');
+	const queueEnv: Record<string, string> = {
+		EXECUTIONS_MODE: 'queue',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(PORTS.postgres),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'n8n',
+		DB_POSTGRESDB_PASSWORD: '',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(PORTS.redis),
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		N8N_LOG_LEVEL: 'info',
+		// The service delivers to the URL the trigger subscribes: the relay, which hands deliveries to the run.
+		WEBHOOK_URL: `http://127.0.0.1:${PORTS.relay}/`,
+	};
+	Object.assign(process.env, queueEnv);
+	const brokerPorts = [5695, 5696, 5697, 5698, 5699];
+	const env = (extra: Record<string, string>) => ({ ...required(n8n).env(), N8N_WEBHOOK_URL: queueEnv.WEBHOOK_URL, ...extra });
+
+	await check(
+		'import: credential and both workflows into PostgreSQL',
+		async () => {
+			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, PORTS.main, brokerPorts[0], logDir);
+			const credentialFile = join(workDir, 'credential.json');
+			writeFileSync(credentialFile, JSON.stringify(credentialExport(`http://127.0.0.1:${PORTS.proxy}`, TOKEN)));
+			try {
+				const cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`], 240_000);
+				assert(cli.code === 0, `import:credentials: ${redact(cli.stdout + cli.stderr).slice(-800)}`);
+			} finally {
+				rmSync(credentialFile, { force: true });
+			}
+			const workflowFile = join(workDir, 'workflows.json');
+			writeFileSync(workflowFile, JSON.stringify([triggerWorkflow(triggerVersion), sendWorkflow(actionVersion)]));
+			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
+			assert(imported.code === 0, `import:workflow: ${imported.stdout.slice(-800)} ${imported.stderr.slice(-800)}`);
+			return undefined;
+		},
+		true,
+	);
+
+	await check(
+		`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready; both workflows published`,
+		async () => {
+			const node = join(nodeBin, 'node');
+			const main = Service.start('n8n-main', node, [n8nBin, 'start'], { logDir, env: env({}) });
+			services.main = main;
+			const readiness = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).status === 200;
+			const mainMs = await main.waitUntil('ready', readiness(PORTS.main), 180_000);
+			for (const [index, port] of PORTS.workerHealth.entries()) {
+				services.workers.push(
+					Service.start(`n8n-worker-${index + 1}`, node, [n8nBin, 'worker', `--concurrency=${WORKER_CONCURRENCY}`], {
+						logDir,
+						env: env({
+							QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+							QUEUE_HEALTH_CHECK_PORT: String(port),
+							N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+							N8N_RUNNERS_BROKER_PORT: String(brokerPorts[1 + index]),
+						}),
+					}),
+				);
+			}
+			for (const [index, port] of PORTS.webhook.entries()) {
+				services.webhooks.push(
+					Service.start(`n8n-webhook-${index + 1}`, node, [n8nBin, 'webhook'], {
+						logDir,
+						env: env({ N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(brokerPorts[3 + index]) }),
+					}),
+				);
+			}
+			const others = await Promise.all([
+				...services.workers.map((worker, index) => worker.waitUntil('ready', readiness(PORTS.workerHealth[index]), 180_000)),
+				...services.webhooks.map((hook, index) => hook.waitUntil('ready', readiness(PORTS.webhook[index]), 180_000)),
+			]);
+			await n8n?.setupOwnerAndApiKey();
+			// Published through the main's public API (one CLI start fewer per workflow than publish:workflow).
+			for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
+				const activated = await required(n8n).publicApi('POST', `/workflows/${id}/activate`);
+				assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
+			}
+			return `main ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more`;
+		},
+		true,
+	);
+
+	const api = async (path: string) => {
+		const answer = await required(n8n).publicApi('GET', path);
+		assert(answer.status === 200, `GET /api/v1${path} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+		return answer.body as { data: Execution[]; nextCursor?: string | null };
+	};
+	/** Every execution of a workflow (with its data when asked), through the public API's pages. */
+	const executionsOf = async (workflowId: string, includeData = false): Promise<Execution[]> => {
+		const all: Execution[] = [];
+		let cursor: string | null | undefined;
+		do {
+			const page = await api(
+				`/executions?workflowId=${workflowId}&limit=250&includeData=${includeData}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			);
+			all.push(...page.data);
+			cursor = page.nextCursor;
+		} while (cursor);
+		return all;
+	};
+	const done = (execution: Execution) => ['success', 'error', 'crashed', 'canceled'].includes(String(execution.status));
+	/** Waits until the workflow has at least `atLeast` executions, all ended, and no new one for a moment. */
+	const settled = async (workflowId: string, atLeast: number, timeoutMs: number) => {
+		let last = -1;
+		return waitFor(
+			`${atLeast} ended executions of ${workflowId}`,
+			async () => {
+				const list = await executionsOf(workflowId);
+				const stable = list.length === last;
+				last = list.length;
+				return list.length >= atLeast && list.every(done) && stable ? list : undefined;
+			},
+			timeoutMs,
+			1500,
+		);
+	};
+
+	await check('trigger: the published workflow subscribed the relay with its secret', async () => {
+		const hooks = await waitFor(
+			'the subscription',
+			async () => {
+				const data = await sandbox<{ webhooks: Array<{ url: string; event_type: string }> } | Array<{ url: string; event_type: string }>>(
+					'GET',
+					'/webhooks',
+				);
+				const list = (Array.isArray(data) ? data : data.webhooks).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
+				return list.length ? list : undefined;
+			},
+			30_000,
+		);
+		assert(
+			hooks.length === 1 && hooks[0].event_type === 'message:received:new',
+			`subscriptions: ${JSON.stringify(hooks.map((h) => h.event_type))}`,
+		);
+		assert(
+			hooks[0].url.startsWith(`http://127.0.0.1:${PORTS.relay}/`) && /[?&]secret=/.test(hooks[0].url),
+			'the subscription URL is not the relay with a secret',
+		);
+		return undefined;
+	});
+
+	/** Creates `count` inbound messages in the sandbox and collects the deliveries the relay received for them. */
+	const inboundEvents = async (label: string, count: number): Promise<Delivery[]> => {
+		const uids: string[] = [];
+		for (let index = 0; index < count; index++) {
+			const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', {
+				phone: `+4915166${String(index % 20).padStart(3, '0')}01`,
+				text: `queue ${label} ${index}`,
+			});
+			uids.push(incoming.message.uid);
+		}
+		const wanted = new Set(uids);
+		return waitFor(
+			`${count} deliveries at the relay`,
+			async () => {
+				const ours = relayed.filter((delivery) => wanted.has(delivery.uid));
+				return new Set(ours.map((delivery) => delivery.uid)).size === count
+					? uids.map((uid) => ours.find((d) => d.uid === uid) as Delivery)
+					: undefined;
+			},
+			60_000,
+			200,
+		);
+	};
+
+	/** Executions per message uid (from the trigger's item in each execution's data). */
+	const executionsPerUid = async (uids: string[]) => {
+		const list = await executionsOf(TRIGGER_WORKFLOW_ID, true);
+		const perUid = new Map<string, number>(uids.map((uid) => [uid, 0]));
+		const recordedPerUid = new Map<string, number>(uids.map((uid) => [uid, 0]));
+		let failed = 0;
+		for (const execution of list) {
+			if (execution.status !== 'success') failed++;
+			const text = JSON.stringify(execution.data ?? {});
+			const data = execution.data as { resultData?: { runData?: Record<string, unknown> } } | undefined;
+			const recorded = JSON.stringify(data?.resultData?.runData?.Record ?? []);
+			for (const uid of uids) {
+				if (text.includes(uid)) perUid.set(uid, (perUid.get(uid) ?? 0) + 1);
+				if (recorded.includes(uid)) recordedPerUid.set(uid, (recordedPerUid.get(uid) ?? 0) + 1);
+			}
+		}
+		return { perUid, recordedPerUid, failed, total: list.length };
+	};
+
+	/** How the two copies of each event travel: which webhook process gets each, and whether the second waits for the first's answer. */
+	type Route = (index: number) => { ports: [number, number]; together: boolean };
+	let triggerExecutions = 0;
+	/**
+	 * Creates `count` inbound events, delivers each twice as `route` says, waits for the executions,
+	 * and counts per event: executions started, and passes through the Record node (past Remove Duplicates).
+	 */
+	const deliverTwice = async (label: string, count: number, route: Route) => {
+		const deliveries = await inboundEvents(label, count);
+		const statuses: number[] = [];
+		const started = Date.now();
+		for (const [index, delivery] of deliveries.entries()) {
+			const { ports, together } = route(index);
+			if (together) statuses.push(...(await Promise.all(ports.map((port) => deliver(delivery, port)))));
+			else for (const port of ports) statuses.push(await deliver(delivery, port));
+		}
+		const deliveryMs = Date.now() - started;
+		const refused = statuses.filter((status) => status !== 200);
+		assert(refused.length === 0, `${refused.length} deliveries refused: ${JSON.stringify(refused.slice(0, 10))}`);
+		const list = await settled(TRIGGER_WORKFLOW_ID, triggerExecutions + count, 120_000);
+		triggerExecutions = list.length;
+		const { perUid, recordedPerUid, failed } = await executionsPerUid(deliveries.map((d) => d.uid));
+		const counts = [...perUid.values()];
+		const recorded = [...recordedPerUid.values()];
+		const result = {
+			events: count,
+			deliveries: statuses.length,
+			executions: counts.reduce((sum, n) => sum + n, 0),
+			eventsRunTwice: counts.filter((n) => n > 1).length,
+			eventsLost: counts.filter((n) => n === 0).length,
+			recordedTwice: recorded.filter((n) => n > 1).length,
+			recordedNever: recorded.filter((n) => n === 0).length,
+			failed,
+			deliveryMs,
+		};
+		figures[label] = result;
+		assert(failed === 0, `${failed} executions did not succeed`);
+		assert(result.eventsLost === 0, `${result.eventsLost} events started no execution`);
+		assert(
+			counts.every((n) => n <= 2),
+			'an event started more executions than it had deliveries',
+		);
+		assert(result.recordedNever === 0, `${result.recordedNever} events never got past Remove Duplicates`);
+		return result;
+	};
+	const [webhookA, webhookB] = PORTS.webhook;
+
+	await check(
+		`events: ${EVENTS_SAME_PROCESS} inbound events, each delivered twice to the same webhook process (half to each): exactly one execution per event`,
+		async () => {
+			const result = await deliverTwice('eventsSameProcess', EVENTS_SAME_PROCESS, (index) => ({
+				ports: index % 2 === 0 ? [webhookA, webhookA] : [webhookB, webhookB],
+				together: false,
+			}));
+			assert(
+				result.executions === EVENTS_SAME_PROCESS && result.eventsRunTwice === 0,
+				`${result.executions} executions for ${EVENTS_SAME_PROCESS} events`,
+			);
+			// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see README).
+			const stored = psqlQuery(
+				{ port: PORTS.postgres, user: 'n8n', database: 'n8n' },
+				`select "staticData"::text from workflow_entity where id = '${TRIGGER_WORKFLOW_ID}'`,
+			).trim();
+			const seenKeysSaved =
+				(JSON.parse(stored || '{}') as Record<string, { seenEvents?: unknown[] }>)['node:Inbound message']?.seenEvents?.length ?? 0;
+			figures.seenKeysInDatabase = seenKeysSaved;
+			return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions; seen keys in the database's static data: ${seenKeysSaved}`;
+		},
+	);
+
+	await check(
+		`events: ${EVENTS_IN_TURN} inbound events, each delivered twice through alternating webhook processes, the second after the first was answered: none lost (executions per event counted)`,
+		async () => {
+			const result = await deliverTwice('eventsAlternating', EVENTS_IN_TURN, (index) => ({
+				ports: index % 2 === 0 ? [webhookA, webhookB] : [webhookB, webhookA],
+				together: false,
+			}));
+			return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
+		},
+	);
+
+	await check(
+		`events: ${EVENTS_AT_ONCE} inbound events, both copies sent to the two webhook processes at the same moment: none lost (executions per event counted)`,
+		async () => {
+			const result = await deliverTwice('eventsAtOnce', EVENTS_AT_ONCE, () => ({ ports: [webhookA, webhookB], together: true }));
+			return `${result.deliveries} deliveries → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
+		},
+	);
+
+	const phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
+	/** The sends' endpoint: the POST the proxy has seen most often (n8n's other POST is the subscription). */
+	const sendEndpoint = () =>
+		[...(counted?.statuses ?? new Map<string, Map<number, number>>())]
+			.filter(([key]) => key.startsWith('POST '))
+			.sort((a, b) => [...b[1].values()].reduce((x, y) => x + y, 0) - [...a[1].values()].reduce((x, y) => x + y, 0))[0]?.[0] ?? '';
+	const answersOf = (endpoint: string) => new Map(counted?.statuses.get(endpoint) ?? []);
+	let sendExecutions = 0;
+	/**
+	 * Calls the send workflow `executions` times (alternating webhook processes) with `perExecution` items,
+	 * waits for the executions, and checks the sandbox holds every message once.
+	 */
+	const sendMessages = async (label: string, executions: number, perExecution: number) => {
+		const total = executions * perExecution;
+		const quotaBefore = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used;
+		const answersBefore = new Map([...(counted?.statuses ?? [])].map(([key, byStatus]) => [key, new Map(byStatus)]));
+		const earlier = new Set((await executionsOf(SEND_WORKFLOW_ID)).map((execution) => String(execution.id)));
+		const texts: string[] = [];
+		const started = Date.now();
+		const answers = await Promise.all(
+			Array.from({ length: executions }, async (_, batch) => {
+				const sends = Array.from({ length: perExecution }, (__, index) => {
+					const text = `queue ${label} ${batch} item ${index}`;
+					texts.push(text);
+					return { phone: phones[index % phones.length], text };
+				});
+				const response = await fetch(`http://127.0.0.1:${PORTS.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ batch, sends }),
+				});
+				await response.text();
+				return response.status;
+			}),
+		);
+		assert(
+			answers.every((status) => status === 200),
+			`webhook answers ${JSON.stringify(answers)}`,
+		);
+		const list = await settled(SEND_WORKFLOW_ID, sendExecutions + executions, 300_000);
+		const ms = Date.now() - started;
+		const ours = list.filter((execution) => !earlier.has(String(execution.id)));
+		sendExecutions = list.length;
+		assert(
+			ours.length === executions && ours.every((execution) => execution.status === 'success'),
+			`executions: ${JSON.stringify(ours.map((execution) => execution.status))}`,
+		);
+		// Which worker ran which execution: each worker logs "Worker started execution <id>".
+		const ids = new Set(ours.map((execution) => String(execution.id)));
+		const perWorker = services.workers.map(
+			(worker) => [...worker.log().matchAll(/Worker started execution (\d+)/g)].filter((match) => ids.has(match[1])).length,
+		);
+		// Every message of the ten chats, page by page.
+		const chats: Array<{ id: number; phone: string | null }> = [];
+		for (let page = 1; ; page++) {
+			const data = await sandbox<{ chats: typeof chats; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
+			chats.push(...data.chats);
+			if (!data.has_more_pages) break;
+		}
+		const stored: string[] = [];
+		for (const phone of phones) {
+			const chat = chats.find((c) => c.phone?.replace(/^\+/, '') === phone.replace(/^\+/, ''));
+			assert(chat, `no chat for ${phone}`);
+			for (let page = 1; ; page++) {
+				const data = await sandbox<{ messages: Array<{ text: string; from_me: boolean }>; has_more_pages: boolean }>(
+					'GET',
+					`/chats/${chat.id}/messages?page=${page}`,
+				);
+				stored.push(...data.messages.filter((m) => m.from_me && m.text.startsWith(`queue ${label} `)).map((m) => m.text));
+				if (!data.has_more_pages) break;
+			}
+		}
+		const quotaUsed = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used - quotaBefore;
+		const endpoint = sendEndpoint();
+		const before = answersBefore.get(endpoint) ?? new Map<number, number>();
+		const delta = Object.fromEntries([...answersOf(endpoint)].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
+		const storedSet = new Set(stored);
+		const result = {
+			executions,
+			messages: total,
+			stored: stored.length,
+			duplicates: stored.length - storedSet.size,
+			missing: texts.filter((text) => !storedSet.has(text)).length,
+			quotaUsed,
+			perWorker,
+			ms,
+			sendAnswers: delta,
+			rateLimited: delta[429] ?? 0,
+		};
+		figures[label] = result;
+		assert(
+			result.duplicates === 0 && result.missing === 0 && stored.length === total,
+			`stored ${stored.length}, ${result.duplicates} duplicated, ${result.missing} missing`,
+		);
+		assert(quotaUsed === total, `${quotaUsed} messages charged`);
+		return result;
+	};
+
+	await check(
+		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
+		async () => {
+			const result = await sendMessages('sendsSpread', SEND_EXECUTIONS, SENDS_PER_EXECUTION);
+			assert(
+				result.perWorker.every((count) => count > 0),
+				`executions per worker: ${result.perWorker.join(' / ')}`,
+			);
+			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
+		},
+	);
+
+	await check(
+		`sends: one execution of ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} items (one worker, one pacer): every message stored once (429s reported)`,
+		async () => {
+			const result = await sendMessages('sendsOneExecution', 1, SEND_EXECUTIONS * SENDS_PER_EXECUTION);
+			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
+		},
+	);
+
+	await check('the token appears in no n8n log', async () => {
+		const leaks = [services.main, ...services.workers, ...services.webhooks].filter((service) => service?.log().includes(TOKEN));
+		assert(leaks.length === 0, `the token appears in: ${leaks.map((service) => service?.name).join(', ')}`);
+		return `searched ${2 + services.workers.length + services.webhooks.length - 1} logs`;
+	});
+
+	// Stop everything: n8n first (it talks to the others), then Redis and PostgreSQL, the sandbox, the servers.
+	await Promise.all([services.main, ...services.workers, ...services.webhooks].map((service) => service?.stop()));
+	await Promise.all([services.redis?.stop(), services.postgres?.stop('SIGINT')]);
+	await stopSandbox?.();
+	for (const server of servers) {
+		server.close();
+		server.closeAllConnections();
+	}
+
+	const failed = outcomes.filter((outcome) => !outcome.ok).length;
+	const passed = outcomes.length - failed;
+	figures.totalMs = Date.now() - runStarted;
+	console.log(`figures ${JSON.stringify(figures)}`);
+	// The work folder goes even after a failure (KEEP_E2E_DIR=1 keeps it): the end of each log is printed instead.
+	if (failed > 0) printLogTails(logDir);
+	removeWorkFolder();
+	console.log(`${passed} passed, ${failed} failed`);
+	process.exitCode = failed === 0 ? 0 : 1;
+}
+
+let workFolder = '';
+
+function removeWorkFolder(): void {
+	if (!workFolder) return;
+	if (process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${workFolder}`);
+	else rmSync(workFolder, { recursive: true, force: true });
+}
+
+function printLogTails(logDir: string, lines = 15): void {
+	for (const file of readdirSync(logDir).sort()) {
+		const tail = readFileSync(join(logDir, file), 'utf8').trimEnd().split('\n').slice(-lines);
+		console.log(`--- ${file} (last ${tail.length} lines)\n${redact(tail.join('\n'))}`);
+	}
+}
+
+function required<T>(value: T | undefined): T {
+	assert(value !== undefined, 'a value the run needs is missing');
+	return value;
+}
+
+main().catch((error: unknown) => {
+	killAllServicesNow();
+	removeWorkFolder();
+	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+	console.log(`${outcomes.filter((o) => o.ok).length} passed, ${outcomes.filter((o) => !o.ok).length + 1} failed`);
+	process.exit(1);
+});
