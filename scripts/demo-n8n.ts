@@ -6,11 +6,10 @@
  *   npm run demo:n8n      (Ctrl-C stops everything; the n8n data lives in a temporary folder)
  * Environment: N8N_PORT (5678), SANDBOX_PORT (4010).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { N8nInstance, freePort, type OwnerAccount } from '../test/e2e/n8n/n8n-instance';
+import { N8nInstance, freePort, installCommunityPackage, packN8nPackage, type OwnerAccount } from '../test/e2e/n8n/n8n-instance';
 import { build, ensurePortFree, fail, onStop, ROOT, runtimes, SANDBOX_PORT, startDemoSandbox, TOKEN, tryInbound } from './demo-support';
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
@@ -28,17 +27,7 @@ interface Example {
 
 /** `npm pack` of the repository, extracted where n8n looks for community packages. */
 function installPackage(work: string, userFolder: string): void {
-	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		}),
-	) as Array<{ filename: string }>;
-	const tarball = join(work, packed[0].filename.replace(/^@/, '').replace('/', '-'));
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	installCommunityPackage(packN8nPackage(work).tarball, userFolder, PACKAGE_NAME);
 }
 
 async function main(): Promise<void> {

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { startSandbox } from '../../../sandbox';
-import { N8nInstance, freePort } from './n8n-instance';
+import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
 import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
@@ -173,18 +173,9 @@ async function main(): Promise<void> {
 		'package built, packed and installed as a community package',
 		async () => {
 			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-			const packed = JSON.parse(
-				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
-					cwd: ROOT,
-					encoding: 'utf8',
-					stdio: ['ignore', 'pipe', 'ignore'],
-				}),
-			) as Array<{ filename: string }>;
-			const tarball = join(workDir, packed[0]!.filename.replace(/^@/, '').replace('/', '-'));
-			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
-			mkdirSync(target, { recursive: true });
-			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-			return packed[0]!.filename;
+			const packed = packN8nPackage(workDir);
+			installCommunityPackage(packed.tarball, userFolder, PACKAGE_NAME);
+			return packed.filename;
 		},
 		true,
 	);

@@ -3,8 +3,8 @@
  * manual executions, `n8n start` for webhooks, and its REST and public APIs.
  * Settings follow /work/shared/notes/runtimes.md: a quiet instance listening on loopback only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -256,4 +256,35 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	} catch {
 		// already gone
 	}
+}
+
+/** The repository root (the n8n package itself). */
+const REPOSITORY_ROOT = join(__dirname, '..', '..', '..');
+
+/** What `npm pack` made of the n8n package: the tarball's path and the files inside it. */
+export interface PackedPackage {
+	tarball: string;
+	filename: string;
+	files: string[];
+}
+
+/** `npm pack` of the repository as it is built (dist/), into `destination`. */
+export function packN8nPackage(destination: string): PackedPackage {
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+			cwd: REPOSITORY_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	) as Array<{ filename: string; files: Array<{ path: string }> }>;
+	// npm names a scoped package's tarball without the @ and with a dash for the slash.
+	const tarball = join(destination, packed.filename.replace(/^@/, '').replace('/', '-'));
+	return { tarball, filename: packed.filename, files: packed.files.map((file) => file.path) };
+}
+
+/** Extracts a packed package where n8n looks for community packages of `userFolder` (N8N_USER_FOLDER). */
+export function installCommunityPackage(tarball: string, userFolder: string, packageName: string): void {
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...packageName.split('/'));
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
 }

@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox';
-import { N8nInstance, freePort, type CliResult, type N8nRun } from './n8n-instance';
+import { N8nInstance, freePort, installCommunityPackage, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
 import { runTriggerCases } from './trigger-cases';
 import {
@@ -227,18 +227,9 @@ async function main(): Promise<void> {
 		async () => {
 			// CI may have built dist/ in an earlier stage; E2E_SKIP_BUILD=1 packs that build as it is.
 			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-			const packed = JSON.parse(
-				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
-					cwd: ROOT,
-					encoding: 'utf8',
-					stdio: ['ignore', 'pipe', 'ignore'],
-				}),
-			) as Array<{
-				filename: string;
-				files: Array<{ path: string }>;
-			}>;
-			tarball = join(workDir, packed[0].filename.replace(/^@/, '').replace('/', '-'));
-			const files = packed[0].files.map((file) => file.path);
+			const packed = packN8nPackage(workDir);
+			tarball = packed.tarball;
+			const files = packed.files;
 			const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
 			// Another build running at the same time could have emptied dist/: refuse a half-built package.
 			for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) assert(files.includes(entry), `the tarball lacks ${entry}`);
@@ -265,7 +256,7 @@ async function main(): Promise<void> {
 			actionDefaultVersion = action.latest;
 			assert(actionVersions.includes(1), `the action node no longer serves version 1: ${JSON.stringify(actionVersions)}`);
 			triggerVersion = versions(nodeFile('ChatMessagingTrigger')).latest;
-			return `${packed[0].filename}, ${files.length} files, action versions ${actionVersions.join(', ')} (new nodes: ${actionDefaultVersion}), trigger ${triggerVersion}`;
+			return `${packed.filename}, ${files.length} files, action versions ${actionVersions.join(', ')} (new nodes: ${actionDefaultVersion}), trigger ${triggerVersion}`;
 		},
 		true,
 	);
@@ -274,9 +265,8 @@ async function main(): Promise<void> {
 	await check(
 		'install: tarball extracted as a community package of the fresh user folder',
 		async () => {
+			installCommunityPackage(tarball, userFolder, PACKAGE_NAME);
 			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
-			mkdirSync(target, { recursive: true });
-			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
 			// n8n-workflow is a peer: n8n puts its own node_modules on NODE_PATH before loading packages.
 			assert(readdirSync(join(target, 'dist')).includes('nodes'), 'dist/nodes missing after extraction');
 			return target.slice(userFolder.length + 1);

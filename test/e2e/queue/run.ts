@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox';
-import { N8nInstance } from '../n8n/n8n-instance';
+import { N8nInstance, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
 
@@ -370,17 +370,9 @@ async function main(): Promise<void> {
 		'package: built, packed and extracted as a community package',
 		async () => {
 			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-			const packed = JSON.parse(
-				execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
-					cwd: ROOT,
-					encoding: 'utf8',
-					stdio: ['ignore', 'pipe', 'ignore'],
-				}),
-			) as Array<{ filename: string }>;
-			tarball = join(workDir, packed[0].filename.replace(/^@/, '').replace('/', '-'));
-			const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...PACKAGE_NAME.split('/'));
-			mkdirSync(target, { recursive: true });
-			execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+			const packed = packN8nPackage(workDir);
+			tarball = packed.tarball;
+			installCommunityPackage(tarball, userFolder, PACKAGE_NAME);
 			const version = (name: string) => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const exported = require(join(ROOT, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
@@ -392,7 +384,7 @@ async function main(): Promise<void> {
 			};
 			actionVersion = version('ChatMessaging');
 			triggerVersion = version('ChatMessagingTrigger');
-			return packed[0].filename;
+			return packed.filename;
 		},
 		true,
 	);
