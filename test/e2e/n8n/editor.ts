@@ -21,7 +21,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
 import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
-import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
+import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
-import { startRecordingProxy, type RecordingProxy } from './recording-proxy';
+import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { runTriggerCases } from './trigger-cases';
 import {
 	ACTION_NODE_NAME,

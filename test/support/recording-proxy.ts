@@ -1,6 +1,6 @@
 /**
  * A plain HTTP proxy in front of the sandbox that records each request's method and URL (never its
- * headers, so never the token): end-to-end checks assert on what n8n actually sent.
+ * headers, so never the token): end-to-end and editor checks assert on what n8n or Node-RED actually sent.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +35,10 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
-		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }
