@@ -6,6 +6,7 @@
  * Paginated lists are read one service page per call: the page token is the service's next page
  * number, so an editor asks for more only when the user scrolls.
  */
+import { redactSubscriptionUrl } from './events';
 import type { Executor } from './executor';
 import { PHONE_FILTER_PATTERN, isRecord } from './validation';
 import type { LookupKey } from './types';
@@ -150,11 +151,13 @@ async function accounts(executor: Executor, search: string): Promise<LookupPage>
 
 async function webhooks(executor: Executor, search: string): Promise<LookupPage> {
 	const all = await wholeList(executor, 'webhook:getAll');
+	// Receivers keep their secrets in the URL (the trigger's ?secret=): a picker shows and matches it without them.
+	const shown = (hook: Record<string, unknown>) => redactSubscriptionUrl(text(hook.url));
 	return {
 		results: all
-			.filter((hook) => matches(search, hook.event_type, hook.url, hook.id))
+			.filter((hook) => matches(search, hook.event_type, shown(hook), hook.id))
 			.map((hook) => ({
-				name: `${text(hook.event_type)} → ${text(hook.url)}`,
+				name: `${text(hook.event_type)} → ${shown(hook)}`,
 				value: text(hook.id),
 				description: hook.enabled === false ? 'Disabled' : 'Enabled',
 			})),

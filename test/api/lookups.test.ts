@@ -96,6 +96,18 @@ describe('pick lists against the sandbox', () => {
 		expect(webhooks.results).toEqual([
 			expect.objectContaining({ value: String(hook.id), name: 'chat:created → https://example.com/hook-a' }),
 		]);
+		// A receiver's secret (the trigger's ?secret=, a long path token) is neither shown nor searchable.
+		const secret = 'q7Vx2Lm9Rt4Wz8Kp3Nd6';
+		const guarded = (await executor.run('webhook:create', {
+			event_type: 'message:received:new',
+			url: `https://example.com/hook-b/${secret}?secret=${secret}`,
+		})) as Json;
+		const listed = await lookup(executor, 'webhook', 'hook-b');
+		expect(listed.results).toEqual([
+			expect.objectContaining({ value: String(guarded.id), name: 'message:received:new → https://example.com/hook-b/…?…' }),
+		]);
+		expect(JSON.stringify(listed)).not.toContain(secret);
+		expect((await lookup(executor, 'webhook', secret.slice(0, 8))).results).toEqual([]);
 
 		const file = (await executor.run('file:upload', {
 			file: { data: new TextEncoder().encode('hi'), filename: 'price-list.txt', mimeType: 'text/plain' },
