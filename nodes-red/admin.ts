@@ -77,6 +77,16 @@ export function registerAdminRoutes(RED: NodeAPI): void {
 		Promise.resolve()
 			.then(() => {
 				if (!baseUrlText) throw new ChatMessagingError('baseUrl: enter the Service URL', { kind: 'input', field: 'baseUrl' });
+				// The stored token only ever goes to the URL it was stored with: testing another URL needs the token typed again.
+				if (config && !typedToken && typedUrl && normalizeBaseUrl(typedUrl) !== normalizeBaseUrl(config.baseUrl)) {
+					throw new ChatMessagingError(
+						'token: enter the API token again to test a changed Service URL (the stored one stays with its URL)',
+						{
+							kind: 'input',
+							field: 'token',
+						},
+					);
+				}
 				if (!token) {
 					throw new ChatMessagingError(config ? 'token: the deployed configuration holds no API token' : 'token: enter the API token', {
 						kind: 'input',

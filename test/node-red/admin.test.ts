@@ -3,6 +3,8 @@
  * helper, against the sandbox: the pick lists (api/lookups, as n8n's) and the config node's Test connection. The
  * token is stored server-side and never appears in an answer.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ADMIN_PREFIX, READ_PERMISSION, registerAdminRoutes } from '../../nodes-red/admin';
 import type { NodeAPI } from '../../nodes-red/types';
 import {
@@ -109,6 +111,28 @@ test('Test connection: with the stored token, with typed values for an undeploye
 		.send({ config: 'new-config', baseUrl: sbx.url })
 		.expect(200);
 	expect(missing.body).toMatchObject({ ok: false, field: 'token', message: 'token: enter the API token' });
+});
+
+test('Test connection never sends the stored token to a Service URL typed in the dialog', async () => {
+	await loadConfig();
+	const reached: string[] = [];
+	const elsewhere = createServer((req, res) => {
+		reached.push(String(req.headers.authorization ?? ''));
+		res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","data":{}}');
+	});
+	await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+	try {
+		const changedUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+		const answer = await helper
+			.request()
+			.post(`${ADMIN_PREFIX}/test-connection`)
+			.send({ config: CONFIG_ID, baseUrl: changedUrl, token: '__PWRD__' })
+			.expect(200);
+		expect(answer.body).toMatchObject({ ok: false, field: 'token' });
+		expect(reached).toEqual([]);
+	} finally {
+		await new Promise((resolve) => elsewhere.close(resolve));
+	}
 });
 
 test("both routes sit behind Node-RED's permission check for the config node type", () => {
