@@ -266,13 +266,24 @@ function sendWorkflow(actionVersion: number) {
 				type: ACTION_NODE_TYPE,
 				typeVersion: actionVersion,
 				position: [440, 0],
-				parameters: {
-					resource: 'message',
-					operation: 'sendToPhone',
-					phone: '={{ $json.phone }}',
-					text: '={{ $json.text }}',
-					additionalFields: {},
-				},
+				// Version 2 sends through one Send with Send To; version 1 had an operation per target.
+				parameters:
+					actionVersion >= 2
+						? {
+								resource: 'message',
+								operation: 'send',
+								sendTo: 'phone',
+								phone: '={{ $json.phone }}',
+								text: '={{ $json.text }}',
+								options: {},
+							}
+						: {
+								resource: 'message',
+								operation: 'sendToPhone',
+								phone: '={{ $json.phone }}',
+								text: '={{ $json.text }}',
+								additionalFields: {},
+							},
 				credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 			},
 		],
@@ -377,10 +388,13 @@ async function main(): Promise<void> {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const exported = require(join(ROOT, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
 					string,
-					new () => { description: { version: number | number[] } }
+					new () => { description: { version?: number | number[]; defaultVersion?: number } }
 				>;
-				const described = new (Object.values(exported)[0])().description.version;
-				return Array.isArray(described) ? Math.max(...described) : described;
+				// A versioned node (VersionedNodeType) names the version new nodes get in defaultVersion.
+				const { version: described, defaultVersion } = new (Object.values(exported)[0])().description;
+				const latest = defaultVersion ?? (Array.isArray(described) ? Math.max(...described) : described);
+				assert(typeof latest === 'number', `${name}: no version in its description`);
+				return latest;
 			};
 			actionVersion = version('ChatMessaging');
 			triggerVersion = version('ChatMessagingTrigger');
