@@ -60,14 +60,7 @@ async function readInput(context: IExecuteFunctions, op: OperationDescriptor, it
 			if (collection[field.name] !== undefined) input[field.name] = collection[field.name];
 		}
 	}
-	const bytesField = binaryField(op);
-	if (bytesField) {
-		const binary = await readBinary(context, itemIndex, 'binaryPropertyName');
-		input[bytesField.name] = binary;
-		// The file's own name and type unless the user set them.
-		if (input.filename === undefined || input.filename === '') input.filename = binary.filename;
-		if ((input.content_type === undefined || input.content_type === '') && binary.mimeType) input.content_type = binary.mimeType;
-	}
+	await addUploadedBytes(context, op, input, itemIndex);
 	return input;
 }
 
@@ -93,6 +86,21 @@ function readWait(context: IExecuteFunctions, itemIndex: number): { target: Wait
 	if (!Number.isFinite(seconds) || seconds <= 0)
 		throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`, 'Wait Timeout (Seconds)');
 	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
+}
+
+/** For an upload (file:upload): the item's binary data as the bytes, and the file's own name and type unless the user set them. */
+export async function addUploadedBytes(
+	context: IExecuteFunctions,
+	op: OperationDescriptor,
+	input: Record<string, unknown>,
+	itemIndex: number,
+): Promise<void> {
+	const bytesField = binaryField(op);
+	if (!bytesField) return;
+	const binary = await readBinary(context, itemIndex, 'binaryPropertyName');
+	input[bytesField.name] = binary;
+	if (input.filename === undefined || input.filename === '') input.filename = binary.filename;
+	if ((input.content_type === undefined || input.content_type === '') && binary.mimeType) input.content_type = binary.mimeType;
 }
 
 /** Output JSON objects for a result: lists of records become one object each. */

@@ -17,8 +17,8 @@ import {
 	WAIT_TARGETS,
 } from '../../../api';
 import type { Attachment, Executor, FieldDescriptor, OperationDescriptor, WaitTarget } from '../../../api';
-import { downloadItem, jsonItems, readBinary, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
-import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
+import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
+import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
 
 const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
@@ -118,13 +118,7 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 	);
 	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`, 'Operation');
 	const input = readInput(context, op, itemIndex, optionalCollectionName(op));
-	const bytesField = binaryField(op);
-	if (bytesField) {
-		const binary = await readBinary(context, itemIndex, 'binaryPropertyName');
-		input[bytesField.name] = binary;
-		if (input.filename === undefined || input.filename === '') input.filename = binary.filename;
-		if ((input.content_type === undefined || input.content_type === '') && binary.mimeType) input.content_type = binary.mimeType;
-	}
+	await addUploadedBytes(context, op, input, itemIndex);
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
 	if (isListOperation(op)) {
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
