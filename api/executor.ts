@@ -188,6 +188,24 @@ export class Executor {
 		}
 	}
 
+	/**
+	 * One page of a paginated list: its records, and whether another page follows. For callers that
+	 * walk a list themselves (a poll that stops at the first old chat, a picker that loads lazily).
+	 * A page holding nothing ends the list whatever `has_more_pages` says, so no caller loops forever.
+	 */
+	async listPage(
+		operation: string | OperationDescriptor,
+		input: Record<string, unknown>,
+		page: number,
+	): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+		const op = typeof operation === 'string' ? findOperation(operation) : operation;
+		if (!op.pagination) throw new Error(`${operationId(op)} is not a paginated list`);
+		// A named page comes back as the page's data, its items array checked (fetchPage).
+		const data = (await this.run(op, { ...input, [op.pagination.pageParam]: page })) as Record<string, unknown>;
+		const items = data[op.pagination.itemsKey] as unknown[];
+		return { items: items.filter(isRecord), more: data.has_more_pages === true && items.length > 0 };
+	}
+
 	private async runOperation(
 		operation: string | OperationDescriptor,
 		input: Record<string, unknown>,

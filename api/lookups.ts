@@ -58,14 +58,11 @@ const pageNumber = (token: string | undefined): number => {
 async function servicePage(
 	executor: Executor,
 	operation: string,
-	itemsKey: string,
 	input: Record<string, unknown>,
 	token: string | undefined,
 ): Promise<{ items: Record<string, unknown>[]; nextPageToken?: string }> {
 	const page = pageNumber(token);
-	const data = await executor.run(operation, { ...input, page });
-	const items = isRecord(data) && Array.isArray(data[itemsKey]) ? (data[itemsKey] as unknown[]).filter(isRecord) : [];
-	const more = isRecord(data) && data.has_more_pages === true && items.length > 0;
+	const { items, more } = await executor.listPage(operation, input, page);
 	return { items, ...(more ? { nextPageToken: String(page + 1) } : {}) };
 }
 
@@ -82,7 +79,7 @@ async function wholeList(executor: Executor, operation: string): Promise<Record<
 async function chats(executor: Executor, search: string, token?: string): Promise<LookupPage> {
 	const query = search.trim();
 	const filter = !query ? {} : PHONE_FILTER_PATTERN.test(query) ? { phone: query } : { name: [query] };
-	const { items, nextPageToken } = await servicePage(executor, 'chat:getAll', 'chats', filter, token);
+	const { items, nextPageToken } = await servicePage(executor, 'chat:getAll', filter, token);
 	return {
 		results: items.map((chat) => {
 			const details = [chat.is_group ? 'group' : text(chat.phone), chat.closed ? 'closed' : ''].filter(Boolean).join(', ');
@@ -98,7 +95,7 @@ async function chats(executor: Executor, search: string, token?: string): Promis
 
 async function files(executor: Executor, search: string, token?: string): Promise<LookupPage> {
 	const filter = search.trim() ? { filename: search.trim() } : {};
-	const { items, nextPageToken } = await servicePage(executor, 'file:getAll', 'files', filter, token);
+	const { items, nextPageToken } = await servicePage(executor, 'file:getAll', filter, token);
 	return {
 		results: items.map((file) => ({
 			name: text(file.filename) || text(file.uid),
@@ -172,7 +169,7 @@ async function labels(executor: Executor, search: string): Promise<LookupPage> {
 	const found = new Set<string>();
 	let token: string | undefined;
 	for (let read = 0; read < LABEL_SCAN_PAGES; read++) {
-		const page = await servicePage(executor, 'chat:getAll', 'chats', {}, token);
+		const page = await servicePage(executor, 'chat:getAll', {}, token);
 		for (const chat of page.items) if (Array.isArray(chat.labels)) chat.labels.forEach((label) => found.add(text(label)));
 		token = page.nextPageToken;
 		if (!token) break;

@@ -160,18 +160,20 @@ class Reader {
 	requests = 0;
 	constructor(private readonly executor: Executor) {}
 
-	async page(operation: string, input: Record<string, unknown>, itemsKey: string): Promise<{ items: unknown[]; more: boolean }> {
+	async page(
+		operation: string,
+		input: Record<string, unknown>,
+		page: number,
+	): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
 		this.requests++;
-		const data = await this.executor.run(operation, input);
-		const items = isRecord(data) && Array.isArray(data[itemsKey]) ? (data[itemsKey] as unknown[]) : Array.isArray(data) ? data : [];
-		return { items, more: isRecord(data) && data.has_more_pages === true && items.length > 0 };
+		return await this.executor.listPage(operation, input, page);
 	}
 
-	async all(operation: string, input: Record<string, unknown>, itemsKey: string): Promise<Record<string, unknown>[]> {
+	async all(operation: string, input: Record<string, unknown>): Promise<Record<string, unknown>[]> {
 		const out: Record<string, unknown>[] = [];
 		for (let page = 1; ; page++) {
-			const { items, more } = await this.page(operation, { ...input, page }, itemsKey);
-			out.push(...items.filter(isRecord));
+			const { items, more } = await this.page(operation, input, page);
+			out.push(...items);
 			if (!more) return out;
 		}
 	}
@@ -189,8 +191,8 @@ async function chatsChangedSince(
 ): Promise<Record<string, unknown>[]> {
 	const changed: Record<string, unknown>[] = [];
 	for (let page = 1; ; page++) {
-		const { items, more } = await reader.page('chat:getAll', { ...chatListFilter(filter), page }, 'chats');
-		for (const chat of items.filter(isRecord)) {
+		const { items, more } = await reader.page('chat:getAll', chatListFilter(filter), page);
+		for (const chat of items) {
 			const latest = parseRecordTime(chat.last_message_timestamp);
 			if (latest === null) continue; // no message yet: nothing to read, and no age to stop at
 			if (latest < since) return changed;
@@ -211,7 +213,7 @@ async function messageCandidates(
 	const eventType = POLL_EVENT_TYPES[source];
 	const candidates: Candidate[] = [];
 	for (const chat of await chatsChangedSince(reader, since, filter, skip)) {
-		const messages = await reader.all('message:getAll', { chat_id: chat.id, from_me: fromMe, after: afterQuery(since) }, 'messages');
+		const messages = await reader.all('message:getAll', { chat_id: chat.id, from_me: fromMe, after: afterQuery(since) });
 		// Newest first as listed; reversed so messages of one second keep their order in the chat.
 		for (const message of messages.reverse()) {
 			const at = parseRecordTime(message.timestamp);
@@ -231,7 +233,7 @@ async function messageCandidates(
 }
 
 async function chatCandidates(reader: Reader, since: number, filter?: PollFilter): Promise<Candidate[]> {
-	const chats = await reader.all('chat:getAll', { ...chatListFilter(filter), created_after: afterQuery(since) }, 'chats');
+	const chats = await reader.all('chat:getAll', { ...chatListFilter(filter), created_after: afterQuery(since) });
 	const candidates: Candidate[] = [];
 	for (const chat of chats) {
 		const at = parseRecordTime(chat.created_timestamp);
@@ -302,8 +304,7 @@ export async function pollSample(
 ): Promise<ChatEvent | undefined> {
 	if (!POLL_SOURCES.includes(source)) throw inputError('event', `must be one of ${POLL_SOURCES.join(', ')}, got "${String(source)}"`);
 	const reader = new Reader(executor);
-	const { items } = await reader.page('chat:getAll', { ...chatListFilter(options.filter), page: 1 }, 'chats');
-	const chats = items.filter(isRecord);
+	const { items: chats } = await reader.page('chat:getAll', chatListFilter(options.filter), 1);
 	if (source === 'chatCreated') {
 		const newest = chats
 			.filter((chat) => parseRecordTime(chat.created_timestamp) !== null)
@@ -313,8 +314,8 @@ export async function pollSample(
 	const fromMe = source === 'messageSent';
 	for (const chat of chats.slice(0, Math.max(1, options.chatsToSearch ?? 10))) {
 		if (parseRecordTime(chat.last_message_timestamp) === null) continue;
-		const { items: messages } = await reader.page('message:getAll', { chat_id: chat.id, from_me: fromMe, page: 1 }, 'messages');
-		const message = messages.filter(isRecord).find((item) => typeof item.uid === 'string' && Boolean(item.from_me) === fromMe);
+		const { items: messages } = await reader.page('message:getAll', { chat_id: chat.id, from_me: fromMe }, 1);
+		const message = messages.find((item) => typeof item.uid === 'string' && Boolean(item.from_me) === fromMe);
 		if (message) return polledEvent(POLL_EVENT_TYPES[source], chat, message);
 	}
 	return undefined;

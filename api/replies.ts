@@ -67,17 +67,15 @@ export function replyInDelivery(body: unknown, watch: ReplyWatch): ChatEvent | u
 export async function findReply(executor: Executor, watch: ReplyWatch): Promise<ChatEvent | undefined> {
 	let oldest: Record<string, unknown> | undefined;
 	for (let page = 1; ; page++) {
-		const data = await executor.run('message:getAll', {
-			chat_id: watch.chat_id,
-			from_me: false,
-			after_message: watch.message_uid,
+		const { items, more } = await executor.listPage(
+			'message:getAll',
+			{ chat_id: watch.chat_id, from_me: false, after_message: watch.message_uid },
 			page,
-		});
-		const items = (isRecord(data) && Array.isArray(data.messages) ? data.messages : []).filter(isRecord);
+		);
 		// Newest first: the last item of the last page is the first reply.
 		const inbound = items.filter((item) => item.from_me !== true);
 		if (inbound.length) oldest = inbound[inbound.length - 1];
-		if (!(isRecord(data) && data.has_more_pages === true && items.length > 0)) break;
+		if (!more) break;
 	}
 	if (!oldest) return undefined;
 	const chat = await executor.run('chat:get', { chat_id: watch.chat_id });
