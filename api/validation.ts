@@ -85,10 +85,9 @@ function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	const media = /^(image|audio|video)\//i.test(record.mimeType ?? '');
 	const limit = media ? MEDIA_LIMIT : DOCUMENT_LIMIT;
 	if (record.data.length > limit) {
-		throw inputError(
-			field.name,
+		throw fieldError(
+			field,
 			`is ${(record.data.length / MB).toFixed(1)} MB; the service takes ${media ? 'images, audio and video' : 'documents'} up to ${limit / MB} MB`,
-			field.displayName,
 		);
 	}
 	return { data: record.data, filename: record.filename, mimeType: record.mimeType };

@@ -9,6 +9,7 @@ import {
 	chatIdFromUrl,
 	DEFAULT_SEND_TO,
 	inputError,
+	isRecord,
 	OPERATIONS,
 	operationId,
 	SEND_OPERATION,
@@ -19,8 +20,6 @@ import {
 import type { Attachment, Executor, FieldDescriptor, OperationDescriptor, WaitTarget } from '../../../api';
 import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
-
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The value of a parameter that may be a resource locator (`{mode, value}`): the id itself, or for
