@@ -1,15 +1,18 @@
 // Lint for the whole repository: strict typescript-eslint for every TypeScript file, and n8n's
 // community-package rules (what n8n Cloud enforces, the same set @n8n/scan-community-package runs)
-// for the code that ships in the n8n package: nodes/, credentials/ and the shared api/ they import.
+// for the code that ships in the n8n package: its nodes/ and credentials/, and the core compiled into it.
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import tsParser from '@typescript-eslint/parser';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
-const SHIPPED_TS = ['nodes/**/*.ts', 'credentials/**/*.ts', 'api/**/*.ts'];
+const N8N_NODES = ['packages/n8n/nodes/**/*.ts'];
+const N8N_CREDENTIALS = ['packages/n8n/credentials/**/*.ts'];
+const CORE = ['packages/core/src/**/*.ts'];
+const SHIPPED_TS = [...N8N_NODES, ...N8N_CREDENTIALS, ...CORE];
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.e2e/**', '**/*.d.ts'] },
+	{ ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.e2e/**', '**/*.d.ts'] },
 	{
 		// JavaScript left as such (config files, the build and scan entry points) is held to the same rules;
 		// tsc checks its types through JSDoc (tsconfig.js.json).
@@ -21,13 +24,24 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Packages use one another through their entries only: each platform package compiles the core's entry
+		// in once (one pacer per process), and a path into a package would compile a second copy.
+		files: ['**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['@chat-messaging/*/*'], message: 'Import the package itself (its index exports what others may use).' }] },
+			],
+		},
+	},
+	{
 		// CommonJS, as jest loads it.
 		files: ['**/*.js'],
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
 	{
 		// Tests and benchmarks read loosely typed JSON answers and assert their shape as they go.
-		files: ['test/**/*.ts', 'bench/**/*.ts'],
+		files: ['test/**/*.ts', 'bench/**/*.ts', 'packages/*/test/**/*.ts', 'contract/**/*.test.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
 	},
 	{
@@ -36,20 +50,20 @@ export default tseslint.config(
 		rules: { ...n8nCommunityNodesPlugin.configs.recommended.rules, 'no-console': 'error' },
 	},
 	{
-		// api/ is shared with the Node-RED nodes and must not import n8n-workflow, so it cannot throw
+		// The core is shared with the Node-RED nodes and must not import n8n-workflow, so it cannot throw
 		// NodeApiError; it throws ChatMessagingError, which the n8n nodes turn into NodeApiError or
-		// NodeOperationError (nodes/shared/errors.ts) before n8n sees it.
-		files: ['api/**/*.ts'],
+		// NodeOperationError (packages/n8n/nodes/shared/errors.ts) before n8n sees it.
+		files: CORE,
 		rules: { '@n8n/community-nodes/require-node-api-error': 'off' },
 	},
 	{
-		files: ['package.json'],
+		files: ['packages/n8n/package.json'],
 		languageOptions: { parser: tsParser },
 		plugins: { ...n8nCommunityNodesPlugin.configs.recommended.plugins, 'n8n-nodes-base': n8nNodesBase },
 		rules: { ...n8nCommunityNodesPlugin.configs.recommended.rules, ...n8nNodesBase.configs.community.rules },
 	},
 	{
-		files: ['credentials/**/*.ts'],
+		files: N8N_CREDENTIALS,
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...n8nNodesBase.configs.credentials.rules,
@@ -60,7 +74,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['nodes/**/*.ts'],
+		files: N8N_NODES,
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
@@ -71,9 +85,9 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The parameters generated from the catalogue, as literals (scripts/n8n-descriptions.ts): n8n's
+		// The parameters generated from the catalogue, as literals (packages/n8n/scripts/descriptions.ts): n8n's
 		// node-parameter rules judge them as if hand-written.
-		files: ['generated/**/*.ts'],
+		files: ['packages/n8n/generated/**/*.ts'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...Object.fromEntries(

@@ -1,14 +1,14 @@
 /**
  * Cold load of each package's modules, each time in a fresh `node` process (median of 7): the n8n package's nodes and
  * credential after n8n-workflow (which n8n has loaded already; timed apart), the Node-RED package's entry, the sandbox
- * package's entry. Then each packed tarball's size (`npm pack --dry-run --json` of the root, dist/node-red and
- * dist/sandbox). Needs a build (npm run bench builds first).
+ * package's entry. Then each packed tarball's size (as `npm run build` packed it; dist/packages.json). Needs a build
+ * (npm run bench builds first).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { builtPackage, REPO_ROOT, type PackageFolder } from '../test/support/packages';
 import { median, printTable, record, type Row } from './lib';
 
-const ROOT = join(__dirname, '..');
 const RUNS = 7;
 
 /** Requires each group of modules in turn in a fresh process; returns ms per group. */
@@ -21,7 +21,7 @@ function loadTimes(groups: string[][]): number[] {
 			times.push(Number(process.hrtime.bigint() - started) / 1e6);
 		}
 		process.stdout.write(JSON.stringify(times));`;
-	return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as number[];
+	return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: REPO_ROOT, encoding: 'utf8' })) as number[];
 }
 
 function medians(groups: string[][]): number[] {
@@ -43,18 +43,21 @@ function packed(dir: string): Packed {
 
 export async function runColdLoad(): Promise<void> {
 	console.log(`\n[load] cold load in fresh processes (median of ${RUNS}) and packed tarballs`);
-	const dist = (path: string) => join(ROOT, 'dist', path);
+	const n8n = (path: string) => join(builtPackage('n8n').dir, 'dist', path);
+	const [nodeRedEntry] = builtPackage('node-red').entryPaths;
+	const [sandboxEntry] = builtPackage('sandbox').entryPaths;
 	const [n8nWorkflow, n8nNodes] = medians([
 		[require.resolve('n8n-workflow')],
 		[
-			dist('nodes/ChatMessaging/ChatMessaging.node.js'),
-			dist('nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js'),
-			dist('credentials/ChatMessagingApi.credentials.js'),
+			n8n('nodes/ChatMessaging/ChatMessaging.node.js'),
+			n8n('nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js'),
+			n8n('nodes/ChatMessagingPollTrigger/ChatMessagingPollTrigger.node.js'),
+			n8n('credentials/ChatMessagingApi.credentials.js'),
 		],
 	]);
-	const [nodeRed] = medians([[dist('node-red/nodes-red/index.js')]]);
-	const [axios, nodeRedAfterAxios] = medians([[require.resolve('axios')], [dist('node-red/nodes-red/index.js')]]);
-	const [sandbox] = medians([[dist('sandbox/index.js')]]);
+	const [nodeRed] = medians([[nodeRedEntry!]]);
+	const [axios, nodeRedAfterAxios] = medians([[require.resolve('axios')], [nodeRedEntry!]]);
+	const [sandbox] = medians([[sandboxEntry!]]);
 	const loadRows: Row[] = [
 		{
 			label: 'n8n package: nodes + credential',
@@ -71,13 +74,14 @@ export async function runColdLoad(): Promise<void> {
 	record('load.nodeRedEntryMs', nodeRed!);
 	record('load.sandboxEntryMs', sandbox!);
 
-	const packages: Array<[string, string]> = [
-		['n8n package (root)', ROOT],
-		['Node-RED package (dist/node-red)', dist('node-red')],
-		['sandbox package (dist/sandbox)', dist('sandbox')],
+	const packages: Array<[string, PackageFolder]> = [
+		['n8n package', 'n8n'],
+		['Node-RED package', 'node-red'],
+		['sandbox package', 'sandbox'],
+		['client package', 'client'],
 	];
-	const packRows: Row[] = packages.map(([label, dir]) => {
-		const pack = packed(dir);
+	const packRows: Row[] = packages.map(([label, folder]) => {
+		const pack = packed(builtPackage(folder).dir);
 		const largest = [...pack.files].sort((a, b) => b.size - a.size)[0]!;
 		return {
 			label,

@@ -4,19 +4,22 @@
  * (node-red-node-test-helper), fed messages and read at their outputs.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { Executor } from '../api';
-import type { NodeMessage } from '../nodes-red/types';
-import { createExecuteContext } from '../test/n8n/support/n8n-context';
-import { Collector, helper, nodesUnderTest, waitUntil } from '../test/node-red/support';
+import { Executor } from '@chat-messaging/core';
+import type { NodeMessage } from '../packages/node-red/src/types';
+import { createExecuteContext } from '../packages/n8n/test/support/n8n-context';
+import { Collector, helper, nodesUnderTest, waitUntil } from '../packages/node-red/test/support';
 import { fetchTransport, realTiming } from '../test/support/fetch-transport';
-import { pacingKey } from '../api';
+import { requireBuilt } from '../test/support/packages';
+import { pacingKey } from '@chat-messaging/core';
 
 /**
  * The built node, as n8n loads it (npm run bench builds first). Not the source: under tsx, `ChatMessaging.node`
  * resolves to the codex file ChatMessaging.node.json beside it.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const built = require('../dist/nodes/ChatMessaging/ChatMessaging.node.js') as typeof import('../nodes/ChatMessaging/ChatMessaging.node');
+const built = requireBuilt<typeof import('../packages/n8n/nodes/ChatMessaging/ChatMessaging.node')>(
+	'n8n',
+	'dist/nodes/ChatMessaging/ChatMessaging.node.js',
+);
 // Version 1's parameters (sendToPhone, chat_id as text): both versions run the same executor and item loop.
 const actionNode = new built.ChatMessaging().getNodeType(1) as INodeType & Required<Pick<INodeType, 'execute'>>;
 

@@ -10,14 +10,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { startSandbox } from '../sandbox';
-import { Collector, helper, nodesUnderTest, startNodeHttp } from '../test/node-red/support';
+import { startSandbox } from '@chat-messaging/sandbox';
+import { Collector, helper, nodesUnderTest, startNodeHttp } from '../packages/node-red/test/support';
+import { requireBuilt } from '../test/support/packages';
 import { check, percentile, printTable, record, sleep, target, type Row } from './lib';
 
-type TriggerModule = typeof import('../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
+type TriggerModule = typeof import('../packages/n8n/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
 /** The built node, as n8n loads it (see contestants.ts for why not the source). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const built = require('../dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js') as TriggerModule;
+const built = requireBuilt<TriggerModule>('n8n', 'dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js');
 const trigger = new built.ChatMessagingTrigger();
 
 const DELIVERIES = 2_000;

@@ -7,7 +7,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { check, median, printTable, record, type Row } from './lib';
 
 const SIZES = [1_000, 5_000, 20_000];

@@ -4,7 +4,7 @@
  * and the table and ratios the run prints. Timings are measured here and only reported: nothing is asserted on time;
  * what is asserted is that contestants produced the same data.
  */
-import type { RunningSandbox } from '../sandbox';
+import type { RunningSandbox } from '@chat-messaging/sandbox';
 
 /** The service's allowance (spec): about 30 requests per second with a burst of 10. */
 export const SERVICE_RATE = 30;

@@ -6,7 +6,7 @@
  * Also Return All over 5,000 chats with pacing off against a bare sequential loop: the walk's own cost.
  */
 import axios from 'axios';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { n8nExecute, NodeRedFlows, scriptExecutor } from './contestants';
 import { check, median, printTable, record, sameIds, sequentialList, sleep, target, type Row } from './lib';
 

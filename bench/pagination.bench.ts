@@ -8,8 +8,8 @@
  *     same fetch transport called directly and versus a bare fetch, on loopback without latency.
  * Run: npm run bench:pagination
  */
-import { Executor } from '../api';
-import { startSandbox } from '../sandbox';
+import { Executor } from '@chat-messaging/core';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { fetchTransport, realTiming } from '../test/support/fetch-transport';
 
 type Variant = { label: string; run: () => Promise<unknown> };

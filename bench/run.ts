@@ -10,7 +10,7 @@
  * test/e2e/runtimes.sh has installed n8n into ~/.cache/chat-messaging (a note is printed otherwise).
  * Benchmarks are not tests: nothing here is asserted on time, and none of it runs in test/run-all.sh.
  */
-import { startSandbox, type RunningSandbox } from '../sandbox';
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { runColdLoad } from './cold-load';
 import { n8nExecute, NodeRedFlows, scriptExecutor } from './contestants';
 import { runEventIntake } from './events';

@@ -5,7 +5,7 @@
  * Prints a table and one JSON line. Run: npm run bench:growth [-- sizes, e.g. 1000,5000]; npm run bench runs it as part of its growth scenario
  */
 import { execFileSync } from 'child_process';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 
 const SIZES = [1_000, 5_000, 20_000, 100_000];
 const ROUNDS = 15;

@@ -1,11 +1,11 @@
 /**
- * The UI contract: what saved n8n workflows and Node-RED flows depend on, read from what the packages
- * ship (the n8n node and credential descriptions, the generated Node-RED editor) and compared with the
- * files committed next to this one. n8n stores a node's type, version and only the parameters that
+ * The UI contract: what saved n8n workflows and Node-RED flows depend on, read from the BUILT packages
+ * (the n8n node and credential descriptions as n8n loads them, the Node-RED editor file as Node-RED
+ * serves it) and compared with the files committed next to this one. n8n stores a node's type, version and only the parameters that
  * differ from their defaults; Node-RED stores each node's properties and the editor's field values.
  * So a removed name, option value or changed default silently changes or breaks what users saved.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import type {
@@ -18,13 +18,10 @@ import type {
 	IVersionedNodeType,
 } from 'n8n-workflow';
 
-import { RESOURCES } from '../api';
-import type { ResourceDescriptor } from '../api';
-import { buildProperties } from '../nodes/ChatMessaging/properties';
-import { chatMessagingV2Properties } from '../nodes/ChatMessaging/v2/ChatMessagingV2';
-import { editorHtml, type EditorCatalogue } from '../scripts/node-red-editor';
-
 const ROOT = join(__dirname, '..');
+/** The built packages the contract reads (`npm run build` builds them). */
+const N8N_PACKAGE = join(ROOT, 'packages', 'n8n');
+const NODE_RED_EDITOR = join(ROOT, 'packages', 'node-red', 'dist', 'index.html');
 export const CONTRACT_FILES = { n8n: join(__dirname, 'n8n.json'), nodeRed: join(__dirname, 'node-red.json') };
 
 /** n8n's `displayOptions.show` / `hide`: parameter name → values. */
@@ -103,11 +100,13 @@ function parameterContract(property: INodeProperties): ParameterContract {
 	return contract;
 }
 
-/** Instances of the classes a compiled file of the package exports, loaded from its TypeScript source. */
+/** Instances of the classes the built files of the n8n package export, loaded as n8n loads them. */
 function packageClasses<T>(distFiles: string[]): T[] {
 	return distFiles.flatMap((file) => {
+		const path = join(N8N_PACKAGE, file);
+		if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first`);
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const exported = require(join(ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) as Record<string, new () => T>;
+		const exported = require(path) as Record<string, new () => T>;
 		return Object.values(exported)
 			.filter((value) => typeof value === 'function')
 			.map((Class) => new Class());
@@ -125,7 +124,7 @@ interface PackageJson {
 	name: string;
 	n8n: { nodes: string[]; credentials: string[] };
 }
-const packageJson = (): PackageJson => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+const packageJson = (): PackageJson => JSON.parse(readFileSync(join(N8N_PACKAGE, 'package.json'), 'utf8')) as PackageJson;
 
 /** Every n8n node the package declares, at every version it serves. */
 export function n8nNodes(): Array<{ type: string; name: string; version: number; description: INodeTypeDescription }> {
@@ -140,8 +139,28 @@ export function n8nNodes(): Array<{ type: string; name: string; version: number;
 	);
 }
 
-/** `replacements`: node name → version → properties to use instead of the description's (a test's catalogue). */
-function n8nContract(replacements: Record<string, Record<number, INodeProperties[]>> = {}): N8nContract {
+/**
+ * What a test puts in place of a built package's part, to see how a change of the catalogue would reach the
+ * contract without building: `n8nProperties` node name → version → properties; `nodeRedEditorHtml` the editor file.
+ */
+export interface ContractOverrides {
+	n8nProperties?: Record<string, Record<number, INodeProperties[]>>;
+	nodeRedEditorHtml?: string;
+}
+
+/** What the contract reads of the catalogue the Node-RED editor embeds (`window.CHAT_MESSAGING_CATALOGUE`). */
+export interface EmbeddedCatalogue {
+	choices: Record<string, Array<{ value: string }>>;
+	resources: Array<{
+		key: string;
+		operations: Array<{
+			id: string;
+			fields: Array<{ name: string; kind: string; required?: boolean; default?: unknown; options?: Array<{ value: string }> }>;
+		}>;
+	}>;
+}
+
+function n8nContract(replacements: ContractOverrides['n8nProperties'] = {}): N8nContract {
 	const contract: N8nContract = { nodes: {}, credentials: {} };
 	for (const { type, version, description } of n8nNodes()) {
 		const node = (contract.nodes[type] ??= { versions: {}, credentials: [] });
@@ -162,9 +181,9 @@ export interface EditorDefinition {
 }
 
 /** Node-RED's editor as the browser runs it: the node definitions and the catalogue it embeds. */
-export function loadEditor(html: string): { definitions: Record<string, EditorDefinition>; catalogue: EditorCatalogue } {
+export function loadEditor(html: string): { definitions: Record<string, EditorDefinition>; catalogue: EmbeddedCatalogue } {
 	const definitions: Record<string, EditorDefinition> = {};
-	const window: { CHAT_MESSAGING_CATALOGUE?: EditorCatalogue } = {};
+	const window: { CHAT_MESSAGING_CATALOGUE?: EmbeddedCatalogue } = {};
 	for (const [, script] of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) {
 		runInNewContext(script ?? '', {
 			window,
@@ -178,8 +197,8 @@ export function loadEditor(html: string): { definitions: Record<string, EditorDe
 /** Plain JSON out of the editor's realm. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
 
-function nodeRedContract(resources: readonly ResourceDescriptor[]): Record<string, NodeRedTypeContract> {
-	const { definitions, catalogue } = loadEditor(editorHtml(resources));
+function nodeRedContract(html: string): Record<string, NodeRedTypeContract> {
+	const { definitions, catalogue } = loadEditor(html);
 	const contract: Record<string, NodeRedTypeContract> = {};
 	for (const [type, definition] of Object.entries(definitions)) {
 		const defaults = Object.fromEntries(Object.entries(definition.defaults ?? {}).map(([name, spec]) => [name, plain(spec.value)]));
@@ -193,7 +212,7 @@ function nodeRedContract(resources: readonly ResourceDescriptor[]): Record<strin
 	return contract;
 }
 
-function operationFields(catalogue: EditorCatalogue): Record<string, Record<string, FieldContract>> {
+function operationFields(catalogue: EmbeddedCatalogue): Record<string, Record<string, FieldContract>> {
 	const operations: Record<string, Record<string, FieldContract>> = {};
 	for (const resource of catalogue.resources) {
 		for (const op of resource.operations) {
@@ -211,13 +230,13 @@ function operationFields(catalogue: EditorCatalogue): Record<string, Record<stri
 	return operations;
 }
 
-/** The contract of the packages as they are, with the action node and editor built from `resources`. */
-export function currentContract(resources: readonly ResourceDescriptor[] = RESOURCES): UiContract {
+/** The contract of the built packages, with any part a test puts in its place. */
+export function currentContract(overrides: ContractOverrides = {}): UiContract {
+	if (!overrides.nodeRedEditorHtml && !existsSync(NODE_RED_EDITOR))
+		throw new Error(`${NODE_RED_EDITOR} is missing: run \`npm run build\` first`);
 	return {
-		n8n: n8nContract(
-			resources === RESOURCES ? {} : { chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources) } },
-		),
-		nodeRed: nodeRedContract(resources),
+		n8n: n8nContract(overrides.n8nProperties),
+		nodeRed: nodeRedContract(overrides.nodeRedEditorHtml ?? readFileSync(NODE_RED_EDITOR, 'utf8')),
 	};
 }
 

@@ -2,7 +2,7 @@
  * The n8n demo: the sandbox (200 chats, token "demo") and a real n8n (the version the end-to-end tests run,
  * from ~/.cache/chat-messaging, installed the first time) with this package installed as a community
  * package, an owner account, a "Chat Messaging account" credential for the sandbox and the example
- * workflows of nodes/examples imported; the two triggered by events are active.
+ * workflows of packages/n8n/examples imported; the two triggered by events are active.
  *   npm run demo:n8n      (Ctrl-C stops everything; the n8n data lives in a temporary folder)
  * Environment: N8N_PORT (5678), SANDBOX_PORT (4010).
  */
@@ -14,7 +14,7 @@ import { build, ensurePortFree, fail, onStop, ROOT, runtimes, SANDBOX_PORT, star
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const PACKAGE_NAME = '@chat-messaging/n8n-nodes-chat-messaging';
-const EXAMPLES = join(ROOT, 'nodes', 'examples');
+const EXAMPLES = join(ROOT, 'packages', 'n8n', 'examples');
 /** The credential the examples refer to, so they run as imported. */
 const CREDENTIAL = { id: 'cmSandboxCred001', name: 'Chat Messaging account', type: 'chatMessagingApi' };
 const OWNER: OwnerAccount = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-password-1' };

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../sandbox';
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 export const ROOT = join(__dirname, '..');
 export const TOKEN = 'demo';

@@ -16,6 +16,8 @@ import { build, ensurePortFree, fail, onStop, ROOT, runtimes, SANDBOX_PORT, star
 
 const EDITOR_PORT = Number(process.env.EDITOR_PORT ?? 1880);
 const PACKAGE_NAME = '@chat-messaging/node-red-chat-messaging';
+/** The package as built (its dist/ and examples/), linked into the demo's user dir as if installed. */
+const NODE_RED_PACKAGE = join(ROOT, 'packages', 'node-red');
 const CONFIG_ID = 'demo-sandbox-config';
 /** The editor opens on the first tab: the flow the first thing to try shows at work. */
 const FIRST_TABS = ['react-to-inbound-messages.json', 'label-and-assign-new-chats.json'];
@@ -24,7 +26,7 @@ type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 /** The example flows the package ships, each one's config node replaced by the one shared config node. */
 function exampleFlows(sandboxUrl: string, editorUrl: string): FlowNode[] {
-	const dir = join(ROOT, 'dist', 'node-red', 'examples');
+	const dir = join(NODE_RED_PACKAGE, 'examples');
 	const shared: FlowNode = {
 		id: CONFIG_ID,
 		type: 'chat-messaging-config',
@@ -49,7 +51,7 @@ function exampleFlows(sandboxUrl: string, editorUrl: string): FlowNode[] {
 /** A user dir with the built package linked in as an installed module (so its examples show under Import too). */
 function createUserDir(): string {
 	const userDir = mkdtempSync(join(tmpdir(), 'chat-messaging-demo-'));
-	const packageDir = join(ROOT, 'dist', 'node-red');
+	const packageDir = NODE_RED_PACKAGE;
 	writeFileSync(
 		join(userDir, 'package.json'),
 		JSON.stringify({ name: 'chat-messaging-demo', private: true, dependencies: { [PACKAGE_NAME]: `file:${packageDir}` } }, null, 2),

@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { Checks, REPO_ROOT, assert, assertEqual, freePort, httpJson, sleep, waitFor } from '../node-red/e2e-support';
+import { Checks, REPO_ROOT, assert, assertEqual, freePort, httpJson, sleep, waitFor } from '../e2e/node-red/e2e-support';
 
 type Json = Record<string, unknown>;
 

@@ -1,54 +1,64 @@
 /**
- * What each package ships, as `npm pack --dry-run` lists it for the built packages: everything it
- * needs, nothing else (no sources, tests, maps or stray build output). Run after `npm run build`
- * (jest's global setup builds).
+ * What each package ships, as `npm pack` packed it at build (dist/packages.json lists the files):
+ * everything it needs, nothing else (no sources, tests, maps or stray build output).
+ * Run after `npm run build` (jest's global setup builds).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { n8nNodes } from '../../contract/contract';
+import { descriptionsByVersion } from '../../contract/contract';
+import { builtPackage, builtPackages, type PackageFolder } from '../support/packages';
 
-const root = join(__dirname, '..', '..');
-const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-
-function packed(dir: string): string[] {
-	const output = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-	return (JSON.parse(output)[0].files as Array<{ path: string }>).map((file) => file.path).sort();
-}
+const packageOf = (folder: PackageFolder) => {
+	const built = builtPackage(folder);
+	const pkg = JSON.parse(readFileSync(join(built.dir, 'package.json'), 'utf8'));
+	return { built, pkg, files: [...(built.files ?? [])].sort() };
+};
 
 /** `main`, when a package declares one, is a file it ships. */
 const mainOf = (pkg: { main?: string }) => (pkg.main ? [pkg.main.replace(/^\.\//, '')] : []);
 
-test('n8n package: its nodes with their codex files and icons, the credential and the shared api', () => {
-	const pkg = read(root);
-	for (const entry of pkg.files as string[]) expect({ entry, exists: existsSync(join(root, entry)) }).toEqual({ entry, exists: true });
-	const files = packed(root);
+test('every publishable package is packed, with its licence, README and package.json; the core and the OpenAPI package are private', () => {
+	const packages = builtPackages();
+	expect(packages.filter((p) => p.private).map((p) => p.name)).toEqual(['@chat-messaging/core', '@chat-messaging/openapi']);
+	for (const pkg of packages.filter((p) => !p.private)) {
+		expect({ name: pkg.name, tarball: existsSync(join(__dirname, '..', '..', pkg.tarball!)) }).toEqual({ name: pkg.name, tarball: true });
+		expect({ name: pkg.name, missing: ['package.json', 'README.md', 'LICENSE'].filter((f) => !pkg.files!.includes(f)) }).toEqual({
+			name: pkg.name,
+			missing: [],
+		});
+	}
+});
+
+test('n8n package: its nodes with their codex files and icons, the credential and the core compiled in once', () => {
+	const { pkg, files } = packageOf('n8n');
 	const iconDirs = [...pkg.n8n.nodes, ...pkg.n8n.credentials].map((file: string) => file.slice(0, file.lastIndexOf('/')));
 	const required = [
 		'package.json',
-		'dist/api/index.js',
-		...mainOf(pkg),
+		'dist/core.js',
 		...pkg.n8n.nodes,
 		...pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json')),
 		...pkg.n8n.credentials,
 		...iconDirs.flatMap((dir: string) => [`${dir}/chat-messaging.svg`, `${dir}/chat-messaging.dark.svg`]),
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
-	const allowed = /^(package\.json|README\.md|LICENSE|dist\/(api|nodes|credentials)\/[\w/.-]+\.(js|json|svg))$/;
+	const allowed = /^(package\.json|README\.md|LICENSE|dist\/core\.js|dist\/(nodes|credentials)\/[\w/.-]+\.(js|json|svg))$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
 	expect(files.filter((file) => file.endsWith('.json') && file.startsWith('dist/'))).toEqual(
 		pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json')).sort(),
 	);
+	expect(pkg.dependencies).toBeUndefined();
 });
 
 test('n8n codex files name their node and version, and link the README', () => {
-	const pkg = read(root);
-	// One codex file per node type; like n8n's own versioned nodes (Slack), it names the first version.
-	const firstVersions = n8nNodes().filter((node, index, all) => all.findIndex((other) => other.name === node.name) === index);
-	for (const { name, version, description } of firstVersions) {
-		const file = (pkg.n8n.nodes as string[]).find((path) => path.endsWith(`/${name[0]!.toUpperCase()}${name.slice(1)}.node.js`));
-		const codex = JSON.parse(readFileSync(join(root, file!.replace(/\.js$/, '.json')), 'utf8'));
+	const { built, pkg } = packageOf('n8n');
+	for (const file of pkg.n8n.nodes as string[]) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const exported = require(join(built.dir, file)) as Record<string, new () => Parameters<typeof descriptionsByVersion>[0]>;
+		const node = new (Object.values(exported)[0]!)();
+		// One codex file per node type; like n8n's own versioned nodes (Slack), it names the first version.
+		const [version, description] = descriptionsByVersion(node)[0]!;
+		const codex = JSON.parse(readFileSync(join(built.dir, file.replace(/\.js$/, '.json')), 'utf8'));
 		expect(codex).toEqual({
 			node: `${pkg.name}.${description.name}`,
 			nodeVersion: version.toFixed(1),
@@ -59,39 +69,42 @@ test('n8n codex files name their node and version, and link the README', () => {
 	}
 });
 
-test('Node-RED package: the runtime, the editor with its texts and help, the icon and the examples', () => {
-	const dir = join(root, 'dist', 'node-red');
-	const pkg = read(dir);
-	const files = packed(dir);
+test('Node-RED package: the runtime with the core compiled in, the editor with its texts and help, the icons and the examples', () => {
+	const { pkg, files } = packageOf('node-red');
 	const required = [
 		'package.json',
 		'README.md',
 		'LICENSE',
 		...mainOf(pkg),
 		...(Object.values(pkg['node-red'].nodes) as string[]),
-		'nodes-red/index.html',
-		'nodes-red/locales/en-US/index.json',
-		'nodes-red/locales/en-US/index.html',
-		'nodes-red/icons/chat-messaging.svg',
-		'api/index.js',
+		'dist/index.html',
+		'dist/locales/en-US/index.json',
+		'dist/locales/en-US/index.html',
+		'dist/icons/chat-messaging.svg',
+		'dist/icons/chat-messaging-event.svg',
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
 	const allowed =
-		/^(package\.json|README\.md|LICENSE|examples\/[\w-]+\.json|api\/[\w/-]+\.js|nodes-red\/([\w-]+\.js|index\.html|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
+		/^(package\.json|README\.md|LICENSE|examples\/[\w-]+\.json|dist\/(index\.(js|html)|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
+	expect(Object.keys(pkg.dependencies)).toEqual(['axios']);
 });
 
 test('sandbox package: its code, main and bin', () => {
-	const dir = join(root, 'dist', 'sandbox');
-	const pkg = read(dir);
-	const files = packed(dir);
+	const { pkg, files } = packageOf('sandbox');
 	const required = ['package.json', 'README.md', 'LICENSE', ...mainOf(pkg), ...(Object.values(pkg.bin) as string[])];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
-	// Besides code: the OpenAPI document it serves at /openapi.json, and Swagger UI's files for /docs.
-	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|[\w/-]+\.js)$/.test(file)).sort()).toEqual([
-		'docs/LICENSE',
-		'docs/swagger-ui.css',
-		'openapi.json',
+	// Besides code and its typings: the OpenAPI document it serves at /openapi.json, and Swagger UI's files for /docs.
+	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|dist\/[\w/-]+\.(js|d\.ts))$/.test(file)).sort()).toEqual([
+		'dist/docs/LICENSE',
+		'dist/docs/swagger-ui.css',
+		'dist/openapi.json',
 	]);
-	expect(files).toContain('docs/swagger-ui-bundle.js');
+	expect(files).toContain('dist/docs/swagger-ui-bundle.js');
+});
+
+test('client package: the client with the core compiled in, and its typings', () => {
+	const { pkg, files } = packageOf('client');
+	expect(files).toEqual(['LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+	expect(pkg.dependencies).toBeUndefined();
 });

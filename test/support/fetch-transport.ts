@@ -1,5 +1,5 @@
 /** A transport over Node's fetch, for tests of the executor against the sandbox over real HTTP. */
-import { TransportFailure, type Timing, type Transport } from '../../api';
+import { TransportFailure, type Timing, type Transport } from '@chat-messaging/core';
 
 export const fetchTransport: Transport = async (request) => {
 	let response: Response;

@@ -8,8 +8,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
-import type { Transport, TransportRequest, TransportResponse } from '../../api';
-import { buildOpenApi } from '../../scripts/openapi';
+import type { Transport, TransportRequest, TransportResponse } from '@chat-messaging/core';
+import { buildOpenApi } from '../../packages/openapi/src/openapi';
 
 type Doc = ReturnType<typeof buildOpenApi> & { paths: Record<string, Record<string, OperationObject>> };
 interface OperationObject {

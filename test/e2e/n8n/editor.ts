@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
 import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';

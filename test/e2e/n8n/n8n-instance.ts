@@ -4,9 +4,11 @@
  * Settings follow /work/shared/notes/runtimes.md: a quiet instance listening on loopback only.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+import { builtPackage } from '../../support/packages';
 
 export interface CliResult {
 	code: number | null;
@@ -258,28 +260,22 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	}
 }
 
-/** The repository root (the n8n package itself). */
-const REPOSITORY_ROOT = join(__dirname, '..', '..', '..');
-
-/** What `npm pack` made of the n8n package: the tarball's path and the files inside it. */
+/** The n8n package as `npm run build` packed it: a copy of its tarball in `destination`, and the files inside it. */
 export interface PackedPackage {
 	tarball: string;
 	filename: string;
 	files: string[];
+	/** The package's folder, where its built files are. */
+	dir: string;
 }
 
-/** `npm pack` of the repository as it is built (dist/), into `destination`. */
+/** The n8n package's tarball from the last build, copied into `destination` (a build running meanwhile cannot change it). */
 export function packN8nPackage(destination: string): PackedPackage {
-	const [packed] = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
-			cwd: REPOSITORY_ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		}),
-	) as Array<{ filename: string; files: Array<{ path: string }> }>;
-	// npm names a scoped package's tarball without the @ and with a dash for the slash.
-	const tarball = join(destination, packed.filename.replace(/^@/, '').replace('/', '-'));
-	return { tarball, filename: packed.filename, files: packed.files.map((file) => file.path) };
+	const built = builtPackage('n8n');
+	if (!built.tarballPath || !existsSync(built.tarballPath)) throw new Error(`the build packed no tarball of ${built.name}`);
+	const tarball = join(destination, basename(built.tarballPath));
+	copyFileSync(built.tarballPath, tarball);
+	return { tarball, filename: basename(tarball), files: built.files ?? [], dir: built.dir };
 }
 
 /** Extracts a packed package where n8n looks for community packages of `userFolder` (N8N_USER_FOLDER). */

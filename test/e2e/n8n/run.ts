@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { runTriggerCases } from './trigger-cases';
@@ -223,20 +223,22 @@ async function main(): Promise<void> {
 	);
 
 	await check(
-		'package: npm run build and npm pack',
+		'package: npm run build (packs every package)',
 		async () => {
 			// CI may have built dist/ in an earlier stage; E2E_SKIP_BUILD=1 packs that build as it is.
 			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 			const packed = packN8nPackage(workDir);
 			tarball = packed.tarball;
 			const files = packed.files;
-			const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+			const manifest = JSON.parse(readFileSync(join(packed.dir, 'package.json'), 'utf8')) as {
+				n8n: { nodes: string[]; credentials: string[] };
+			};
 			// Another build running at the same time could have emptied dist/: refuse a half-built package.
 			for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) assert(files.includes(entry), `the tarball lacks ${entry}`);
 			/** The versions a node file serves (a versioned node: one per entry), and the one new nodes get. */
 			const versions = (file: string): { all: number[]; latest: number } => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				const exported = require(join(ROOT, file)) as Record<
+				const exported = require(join(packed.dir, file)) as Record<
 					string,
 					new () => { description: { version?: number | number[]; defaultVersion?: number }; nodeVersions?: Record<string, unknown> }
 				>;
@@ -334,7 +336,7 @@ async function main(): Promise<void> {
 				labelsReplacement: labelsReplacement.join(','),
 				errorPhones,
 			});
-			// The example workflows users import (nodes/examples), pointed at this run's credential.
+			// The example workflows users import (packages/n8n/examples), pointed at this run's credential.
 			const v2 = v2Workflows({ typeVersion: actionDefaultVersion, chat: { id: labelChat.id, name: labelChat.name }, text: v2Text });
 			writeFileSync(workflowFile, JSON.stringify([...ours, ...v2, savedV1Workflow(), ...Object.values(exampleWorkflows())]));
 			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);

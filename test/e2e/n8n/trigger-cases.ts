@@ -11,7 +11,7 @@
  * The workflows are created through n8n's public API.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { requireBuilt } from '../../support/packages';
 import type { N8nInstance } from './n8n-instance';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME } from './workflows';
 
@@ -25,11 +25,9 @@ export interface TriggerCasesContext {
 
 /** The newest version of the built action node (Send and Wait for Reply is a version 2 operation). */
 function newestActionVersion(): number {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const exported = require(join(__dirname, '../../../dist/nodes/ChatMessaging/ChatMessaging.node.js')) as Record<
-		string,
-		new () => { nodeVersions?: Record<string, unknown>; description: { version?: number | number[] } }
-	>;
+	const exported = requireBuilt<
+		Record<string, new () => { nodeVersions?: Record<string, unknown>; description: { version?: number | number[] } }>
+	>('n8n', 'dist/nodes/ChatMessaging/ChatMessaging.node.js');
 	const node = new (Object.values(exported)[0])();
 	if (node.nodeVersions) return Math.max(...Object.keys(node.nodeVersions).map(Number));
 	const version = node.description.version ?? 1;

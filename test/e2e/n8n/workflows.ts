@@ -216,11 +216,13 @@ export function v2Workflows(inputs: V2Inputs) {
 }
 
 /**
- * test/n8n/fixtures/workflow-v1.json, saved with version 1 before version 2 existed, imported as it
+ * packages/n8n/test/fixtures/workflow-v1.json, saved with version 1 before version 2 existed, imported as it
  * is except its trigger, which becomes a manual trigger so `n8n execute` can run the chain.
  */
 export function savedV1Workflow() {
-	const saved = JSON.parse(readFileSync(join(__dirname, '..', '..', 'n8n', 'fixtures', 'workflow-v1.json'), 'utf8')) as {
+	const saved = JSON.parse(
+		readFileSync(join(__dirname, '..', '..', '..', 'packages', 'n8n', 'test', 'fixtures', 'workflow-v1.json'), 'utf8'),
+	) as {
 		nodes: WorkflowNode[];
 		connections: Record<string, unknown>;
 	};
@@ -257,8 +259,8 @@ export function smokeWorkflow() {
 	]);
 }
 
-/** The example workflows users import (nodes/examples/*.json), by file name without `.json`. */
-export const EXAMPLES_DIR = join(__dirname, '..', '..', '..', 'nodes', 'examples');
+/** The example workflows users import (packages/n8n/examples/*.json), by file name without `.json`. */
+export const EXAMPLES_DIR = join(__dirname, '..', '..', '..', 'packages', 'n8n', 'examples');
 
 export interface ExampleWorkflow {
 	id: string;

@@ -27,7 +27,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { randomBytes } from 'node:crypto';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
@@ -386,7 +386,7 @@ async function main(): Promise<void> {
 			installCommunityPackage(tarball, userFolder, PACKAGE_NAME);
 			const version = (name: string) => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				const exported = require(join(ROOT, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
+				const exported = require(join(packed.dir, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
 					string,
 					new () => { description: { version?: number | number[]; defaultVersion?: number } }
 				>;

@@ -1,0 +1,16 @@
+/**
+ * For the contract's tests: the parts of the packages a catalogue would generate, without building, so a
+ * test can change a descriptor in memory and see what the contract check would say of it. The check
+ * itself (contract.ts) reads only the built packages.
+ */
+import type { ResourceDescriptor } from '@chat-messaging/core';
+
+import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/properties';
+import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/ChatMessagingV2';
+import { editorHtml } from '../packages/node-red/editor/html';
+import type { ContractOverrides } from './contract';
+
+export const overridesFor = (resources: readonly ResourceDescriptor[]): ContractOverrides => ({
+	n8nProperties: { chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources) } },
+	nodeRedEditorHtml: editorHtml(resources),
+});

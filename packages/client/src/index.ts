@@ -1,0 +1,105 @@
+/**
+ * `@chat-messaging/client`: the catalogue's operations as methods, for code — scripts, n8n's Code node
+ * (with external modules allowed), Node-RED function nodes. The same executor as both nodes: input
+ * checked before anything is sent, pacing shared per token, safe retries, sends in doubt resolved,
+ * pagination, one error type. Methods are made from the descriptors at load; their types are
+ * generated from the same descriptors at build (`index.d.ts`), never written by hand.
+ *
+ *   const client = createClient({ baseUrl: 'http://127.0.0.1:4010', token: 'demo' });
+ *   const open = await client.chats.getMany({ closed: false });
+ */
+import {
+	Executor,
+	pacingKey,
+	RESOURCES,
+	TransportFailure,
+	type Attachment,
+	type OperationDescriptor,
+	type ResourceKey,
+	type RunOptions,
+	type Timing,
+	type Transport,
+	type WaitTarget,
+} from '@chat-messaging/core';
+
+export { ChatMessagingError } from '@chat-messaging/core';
+
+export interface ClientOptions {
+	/** The service's base URL, e.g. https://api.example.com (or the sandbox's). */
+	baseUrl: string;
+	token: string;
+	/** Replaces the built-in fetch transport (tests, proxies). */
+	transport?: Transport;
+}
+
+/** Options of the message-sending methods. */
+export interface SendOptions {
+	attachment?: Attachment;
+	waitFor?: WaitTarget;
+	timeoutMs?: number;
+}
+
+/** Node's fetch as a Transport: every status is an answer; no answer at all is a TransportFailure. */
+const fetchTransport: Transport = async (request) => {
+	let response: Response;
+	try {
+		response = await fetch(request.url, {
+			method: request.method,
+			headers: request.headers,
+			body: request.body as BodyInit | undefined,
+			signal: AbortSignal.timeout(request.timeoutMs),
+		});
+	} catch (error) {
+		const code =
+			(error as { cause?: { code?: string } }).cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
+		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED' && code !== 'ENOTFOUND');
+	}
+	const headers = Object.fromEntries(response.headers.entries());
+	if (request.responseType === 'bytes' && response.ok)
+		return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) };
+	const text = await response.text();
+	let body: unknown = text;
+	if ((response.headers.get('content-type') ?? '').includes('json') && text) {
+		try {
+			body = JSON.parse(text);
+		} catch {
+			body = text;
+		}
+	}
+	return { status: response.status, headers, body };
+};
+
+const realTiming: Timing = {
+	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+	now: () => Date.now(),
+	random: () => Math.random(),
+};
+
+/** `chat` → `chats`, as the methods are grouped: `client.chats.getMany()`. */
+export const groupName = (resource: ResourceKey): string => (resource === 'workspace' ? 'workspace' : `${resource}s`);
+
+/** The operation key as a method name; `getAll` reads as n8n's "Get Many". */
+export const methodName = (op: Pick<OperationDescriptor, 'operation'>): string => (op.operation === 'getAll' ? 'getMany' : op.operation);
+
+type Method = (input?: Record<string, unknown>, options?: RunOptions & SendOptions) => Promise<unknown>;
+
+export function createClient(options: ClientOptions): Record<string, Record<string, Method>> & { executor: Executor } {
+	const executor = new Executor({
+		baseUrl: options.baseUrl,
+		token: options.token,
+		transport: options.transport ?? fetchTransport,
+		timing: realTiming,
+		pacingKey: pacingKey(options.baseUrl.trim().replace(/\/+$/, ''), options.token),
+	});
+	const client: Record<string, Record<string, Method>> = {};
+	for (const resource of RESOURCES) {
+		const group: Record<string, Method> = (client[groupName(resource.key)] = {});
+		for (const op of resource.operations) {
+			group[methodName(op)] = (input = {}, callOptions = {}) =>
+				op.sendsMessage
+					? executor.sendAndWait(`${op.resource}:${op.operation}`, input, callOptions)
+					: executor.run(op, input, { returnAll: callOptions.returnAll ?? true, limit: callOptions.limit });
+		}
+	}
+	return Object.assign(client, { executor });
+}

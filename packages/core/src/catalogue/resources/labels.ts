@@ -1,0 +1,82 @@
+/**
+ * Chat labels: GET, PUT (adds, keeps existing) and POST (replaces the whole set) on
+ * /chats/{chat_id}/labels, plus "remove", which reads the set and replaces it without the given labels.
+ * The names say which is which, since PUT-adds versus POST-replaces is easy to confuse.
+ */
+import { chatId, labelsBody } from '../fields';
+import type { ResourceDescriptor } from '../types';
+import { coerceField } from '../../runtime/validation';
+
+const labelsToRemove = labelsBody('Labels to remove; the chat keeps its other labels');
+
+/** The current set as the service returned it: compared exactly, as strings. */
+const currentLabels = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+export const labelResource: ResourceDescriptor = {
+	key: 'label',
+	name: 'Chat Label',
+	description: 'Labels that organise chats; unknown labels are created when used',
+	operations: [
+		{
+			resource: 'label',
+			operation: 'get',
+			name: 'Get',
+			action: 'Get the labels of a chat',
+			description: 'The labels of one chat',
+			method: 'GET',
+			path: '/chats/{chat_id}/labels',
+			effect: 'read',
+			unwrap: 'labels',
+			fields: [chatId],
+		},
+		{
+			resource: 'label',
+			operation: 'add',
+			name: 'Add (Keep Existing)',
+			action: 'Add labels to a chat and keep existing ones',
+			description: 'Adds the labels and keeps the ones the chat already has',
+			wireNote: 'PUT adds',
+			method: 'PUT',
+			path: '/chats/{chat_id}/labels',
+			effect: 'idempotent',
+			fields: [chatId, labelsBody('Labels to add; the chat keeps its other labels')],
+		},
+		{
+			resource: 'label',
+			operation: 'replace',
+			destructive: true,
+			name: 'Replace All',
+			action: 'Replace all labels of a chat',
+			description: 'Sets exactly these labels: labels not listed are removed',
+			wireNote: 'POST replaces',
+			method: 'POST',
+			path: '/chats/{chat_id}/labels',
+			// Replacing with the same set twice gives the same state, so this POST is safe to retry.
+			effect: 'idempotent',
+			fields: [chatId, { ...labelsBody('The complete new label set of the chat; an empty set removes every label'), allowEmpty: true }],
+		},
+		{
+			resource: 'label',
+			operation: 'remove',
+			destructive: true,
+			name: 'Remove',
+			action: 'Remove labels from a chat',
+			description: 'Removes these labels and keeps the others',
+			wireNote: 'reads the set with GET, then replaces it with POST',
+			method: 'POST',
+			path: '/chats/{chat_id}/labels',
+			effect: 'idempotent',
+			friendlyOf: 'label:replace',
+			fields: [chatId, labelsToRemove],
+			readModifyWrite: {
+				read: 'label:get',
+				write: 'label:replace',
+				combine: (input, current) => {
+					// Same parsing as the request itself: a list or one comma-separated string.
+					const remove = new Set(coerceField(labelsToRemove, input.labels) as string[]);
+					return { chat_id: input.chat_id, labels: currentLabels(current).filter((label) => !remove.has(label)) };
+				},
+			},
+		},
+	],
+};

@@ -1,0 +1,29 @@
+/**
+ * @chat-messaging/core: the operation catalogue and the runtime that executes it. Imports neither n8n
+ * nor Node-RED; the platform packages, the client and the MCP server are built on this surface alone
+ * (they import `@chat-messaging/core`, never a file inside it).
+ */
+export * from './catalogue/types';
+export * from './catalogue/catalogue';
+export * from './catalogue/fields';
+export * from './catalogue/defaults';
+export * from './catalogue/send';
+export * from './runtime/errors';
+export * from './runtime/executor';
+export * from './runtime/pacing';
+export * from './runtime/events';
+export * from './runtime/eventFilter';
+export * from './runtime/polling';
+export * from './runtime/replies';
+export * from './runtime/lookups';
+export {
+	prepareRequest,
+	coerceField,
+	isBlank,
+	isRecord,
+	PHONE_PATTERN,
+	PHONE_FILTER_PATTERN,
+	JID_PATTERN,
+	EMAIL_PATTERN,
+	INTEGER_TEXT,
+} from './runtime/validation';

@@ -1,0 +1,54 @@
+/**
+ * Runs every input item through one operation runner: ITEM_CONCURRENCY at a time (the shared pacer
+ * keeps them under the service's rate), output in input order with exact pairing. Shared by every
+ * version of the action node.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Executor } from '@chat-messaging/core';
+import { errorItemJson, toNodeError } from '../shared/errors';
+import { createExecutor } from '../shared/transport';
+import type { OutputItem } from './operation';
+
+/** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */
+const ITEM_CONCURRENCY = 8;
+
+export type ItemRunner = (context: IExecuteFunctions, executor: Executor, itemIndex: number) => Promise<OutputItem[]>;
+
+/**
+ * Continue On Fail turns a failed item into an error item; otherwise no item starts after the first
+ * failure, those already running finish, and the first failure (by item order) fails the execution.
+ */
+export async function runItems(context: IExecuteFunctions, runItem: ItemRunner): Promise<INodeExecutionData[][]> {
+	const items = context.getInputData();
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const continueOnFail = context.continueOnFail();
+	let executor: Executor;
+	try {
+		executor = await createExecutor(context);
+	} catch (error) {
+		if (!continueOnFail) throw toNodeError(context.getNode(), error, 0);
+		return [items.map((_, itemIndex) => ({ json: errorItemJson(error, context.getNode().onError), pairedItem: { item: itemIndex } }))];
+	}
+	const failures: Array<{ itemIndex: number; error: unknown }> = [];
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length && (continueOnFail || failures.length === 0)) {
+			const itemIndex = next++;
+			try {
+				const outputs = await runItem(context, executor, itemIndex);
+				results[itemIndex] = outputs.map((output) => ({ ...output, pairedItem: { item: itemIndex } }));
+			} catch (error) {
+				if (continueOnFail)
+					results[itemIndex] = [{ json: errorItemJson(error, context.getNode().onError), pairedItem: { item: itemIndex } }];
+				else failures.push({ itemIndex, error });
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, items.length) }, worker));
+	if (failures.length) {
+		const first = failures.reduce((earliest, failure) => (failure.itemIndex < earliest.itemIndex ? failure : earliest));
+		throw toNodeError(context.getNode(), first.error, first.itemIndex);
+	}
+	return [results.flat()];
+}

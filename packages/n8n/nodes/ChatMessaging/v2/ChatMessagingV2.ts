@@ -1,0 +1,77 @@
+/**
+ * Version 2 of the action node: pickers instead of raw ids, one Send with a Send To choice, filters
+ * that say what they do (issue 11). Same catalogue, executor and item handling as version 1.
+ */
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { findOperation, RESOURCES, type ResourceDescriptor } from '@chat-messaging/core';
+import { chatId } from '@chat-messaging/core';
+import { CREDENTIAL_TYPE } from '../../shared/transport';
+import { runItems } from '../items';
+import { methods } from './methods';
+import { runOperationV2 } from './operation';
+import { buildV2Properties, v2FieldParameter, v2Subtitle } from './properties';
+import {
+	executeSendAndWaitForReply,
+	SEND_AND_WAIT_FOR_REPLY,
+	sendAndWaitForReplyWebhook,
+	sendAndWaitForReplyWebhooks,
+	withSendAndWaitForReply,
+} from '../sendAndWaitForReply';
+
+/** Version 2's parameters: the catalogue's, plus Send and Wait for Reply with the same chat picker as every chat operation. */
+export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
+	return withSendAndWaitForReply(buildV2Properties(resources), {
+		chatParameter: v2FieldParameter(chatId, true, findOperation('chat:get')),
+	});
+}
+
+export class ChatMessagingV2 implements INodeType {
+	description: INodeTypeDescription;
+
+	methods = methods;
+
+	constructor(baseDescription: INodeTypeBaseDescription) {
+		this.description = {
+			...baseDescription,
+			version: 2,
+			subtitle: v2Subtitle(),
+			defaults: {
+				name: 'Chat Messaging',
+			},
+			usableAsTool: true,
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [
+				{
+					name: CREDENTIAL_TYPE,
+					required: true,
+				},
+			],
+			// Send and Wait for Reply (nodes/ChatMessaging/sendAndWaitForReply.ts) resumes through this webhook.
+			webhooks: sendAndWaitForReplyWebhooks,
+			properties: chatMessagingV2Properties(),
+		};
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitForReplyWebhook(this);
+	}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('resource', 0) === 'message' && this.getNodeParameter('operation', 0) === SEND_AND_WAIT_FOR_REPLY) {
+			return await executeSendAndWaitForReply(this);
+		}
+		return await runItems(this, runOperationV2);
+	}
+}

@@ -1,0 +1,193 @@
+/**
+ * The Chat Messaging Poll Trigger: an n8n polling adapter over packages/core/src/runtime/polling.ts, for users without a
+ * public HTTPS URL or at the workspace's limit of 10 webhook subscriptions. It holds no subscription:
+ * on n8n's schedule it reads what is new since the cursor kept in the node's static data, so each
+ * event starts the workflow once, across polls and restarts. "Fetch Test Event" returns a real
+ * recent item and leaves the cursor alone.
+ */
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+
+import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '@chat-messaging/core';
+import { POLL_SOURCES, pollEvents, pollSample, type PollFilter, type PollSource } from '@chat-messaging/core';
+import { toNodeError } from '../shared/errors';
+import { CREDENTIAL_TYPE, createExecutor, n8nTiming } from '../shared/transport';
+
+/** What the poll trigger keeps in the node's static data. */
+interface PollState extends IDataObject {
+	cursor?: IDataObject;
+}
+
+const EVENT_NAMES: Record<PollSource, string> = {
+	messageReceived: 'Message Received',
+	messageSent: 'Message Sent',
+	chatCreated: 'Chat Created',
+};
+
+interface PollSettings {
+	source: PollSource;
+	lookbackMs: number;
+	filter: PollFilter;
+	/** Narrowing the service cannot do in the list request (API-sent messages). */
+	afterFilter: EventFilter;
+}
+
+function readSettings(context: IPollFunctions): PollSettings {
+	const source = String(context.getNodeParameter('event', 'messageReceived')) as PollSource;
+	if (!POLL_SOURCES.includes(source)) {
+		throw new NodeOperationError(context.getNode(), `Event must be one of ${POLL_SOURCES.join(', ')}, got "${source}"`);
+	}
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const lookbackMinutes = Number(options.lookbackMinutes ?? 0);
+	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Include Items From the Last (Minutes) must be 0 or more, got ${String(options.lookbackMinutes)}`,
+		);
+	}
+	const chatType = String(options.chatType ?? 'any');
+	return {
+		source,
+		lookbackMs: Math.round(lookbackMinutes * 60_000),
+		filter: {
+			labels: listOf(options.labels),
+			accountIds: listOf(options.accountIds),
+			group: chatType === 'direct' ? false : chatType === 'group' ? true : undefined,
+		},
+		afterFilter: { ignoreApiSent: source === 'messageSent' && options.ignoreOwnMessages === true },
+	};
+}
+
+export class ChatMessagingPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Chat Messaging Poll Trigger',
+		name: 'chatMessagingPollTrigger',
+		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: `={{${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] ?? $parameter["event"]}}`,
+		description: 'Starts the workflow on new messages or chats found by polling: no public URL or webhook subscription needed',
+		defaults: {
+			name: 'Chat Messaging Poll Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: CREDENTIAL_TYPE,
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Checks for new events on the Poll Times schedule, with no webhook subscription and no public URL. The first activation starts from now (see Options to include recent items). A quiet workspace costs one request per poll, plus one per chat with new messages.',
+				name: 'pollNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				options: [
+					{ name: 'Chat Created', value: 'chatCreated', description: 'A new chat was created' },
+					{ name: 'Message Received', value: 'messageReceived', description: 'A new incoming message' },
+					{ name: 'Message Sent', value: 'messageSent', description: 'A message was sent successfully' },
+				],
+				default: 'messageReceived',
+				description: 'What starts the workflow; each new one starts it once',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Chat Type',
+						name: 'chatType',
+						type: 'options',
+						options: [
+							{ name: 'Any', value: 'any' },
+							{ name: 'Direct Chats Only', value: 'direct', description: 'Ignore group chats' },
+							{ name: 'Group Chats Only', value: 'group' },
+						],
+						default: 'any',
+					},
+					{
+						displayName: 'Chat-App Account IDs',
+						name: 'accountIds',
+						type: 'string',
+						default: '',
+						placeholder: '4930123456@c.us',
+						description: 'Only chats on one of these accounts (comma-separated wid values)',
+					},
+					{
+						displayName: 'Ignore Messages Sent Through the API',
+						name: 'ignoreOwnMessages',
+						type: 'boolean',
+						default: false,
+						displayOptions: { show: { '/event': ['messageSent'] } },
+						description:
+							'Whether to skip messages sent through the API, such as by this or another workflow, so an auto-reply cannot trigger itself',
+					},
+					{
+						displayName: 'Include Items From the Last (Minutes)',
+						name: 'lookbackMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							'On the first activation only: also start the workflow for items from this many minutes back. 0 starts with what arrives after activation.',
+					},
+					{
+						displayName: 'Labels',
+						name: 'labels',
+						type: 'string',
+						default: '',
+						placeholder: 'vip, support',
+						description: 'Only chats having at least one of these labels (comma-separated)',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = readSettings(this);
+		try {
+			const executor = await createExecutor(this);
+			if (this.getMode() === 'manual') {
+				// "Fetch Test Event": a real recent item; the production cursor is not touched.
+				const sample = await pollSample(executor, settings.source, { filter: settings.filter });
+				if (!sample) {
+					throw new NodeOperationError(this.getNode(), `No ${EVENT_NAMES[settings.source].toLowerCase()} event found to show as a sample`, {
+						description: 'Create one (send a message, or have a customer write), then fetch again',
+					});
+				}
+				return [[{ json: sample as unknown as IDataObject }]];
+			}
+
+			const state = this.getWorkflowStaticData('node') as PollState;
+			const result = await pollEvents(executor, {
+				source: settings.source,
+				cursor: state.cursor,
+				lookbackMs: settings.lookbackMs,
+				filter: settings.filter,
+				now: n8nTiming.now(),
+			});
+			const events = [];
+			for (const event of result.events) {
+				if (isFilterEmpty(settings.afterFilter) || (await eventPassesFilter(executor, event, settings.afterFilter))) events.push(event);
+			}
+			state.cursor = result.cursor as unknown as IDataObject;
+			if (!events.length) return null;
+			return [events.map((event) => ({ json: event as unknown as IDataObject }))];
+		} catch (error) {
+			throw toNodeError(this.getNode(), error);
+		}
+	}
+}

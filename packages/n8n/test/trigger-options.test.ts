@@ -1,0 +1,132 @@
+/**
+ * The trigger's guidance and Options: the public-HTTPS notice, the friendly subtitle, and events
+ * narrowed by label, account, group chats and messages sent through the API, checked with real
+ * deliveries' bodies against the sandbox over real HTTP (the chat or message is read only when the
+ * delivery lacks what a set option needs).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { sandboxCall } from './support/run-action';
+import { callWebhook, trigger } from './support/trigger-context';
+import type { Credentials } from './support/n8n-context';
+
+const TOKEN = 'trigger-options-token';
+let sandbox: RunningSandbox;
+let credentials: Credentials;
+const api = (method: string, path: string, body?: unknown) => sandboxCall(sandbox.url, TOKEN, method, path, body);
+const SECRET = 'options-secret-0123456789';
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ tokens: [TOKEN], seed: 7, chats: 30, paceMs: 10 });
+	credentials = { baseUrl: sandbox.url, apiToken: TOKEN };
+});
+
+afterAll(async () => {
+	await sandbox?.stop();
+});
+
+/** Delivers `body` to the trigger with these Options; the number of items it started the workflow with. */
+async function started(body: unknown, options: IDataObject, events = ['message:received:new', 'message:sent:new']): Promise<number> {
+	const answer = await callWebhook({
+		query: { secret: SECRET },
+		body,
+		events,
+		staticData: { secret: SECRET },
+		parameters: { options },
+		credentials,
+	});
+	expect(answer.status).toBe(200);
+	return answer.items.length;
+}
+
+const specDelivery = (eventType: string, chatId: unknown, messageUid: string) => ({
+	event_type: eventType,
+	data: { chat_id: chatId, chat_name: 'x', text: 'hello', message_uid: messageUid },
+});
+
+describe('panel guidance', () => {
+	const properties = trigger.description.properties;
+
+	it('opens with a notice about the public HTTPS URL and what to do locally', () => {
+		const notice = properties[0];
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/public HTTPS/);
+		expect(notice.displayName).toMatch(/tunnel/);
+		expect(notice.displayName).toMatch(/Poll Trigger/);
+	});
+
+	it('shows the chosen events by name in the subtitle', () => {
+		const subtitle = String(trigger.description.subtitle);
+		const body = /^=\{\{(.*)\}\}$/s.exec(subtitle)?.[1];
+		expect(body).toBeDefined();
+		// The expression is plain JavaScript over $parameter, as n8n evaluates it.
+		const evaluate = new Function('$parameter', `return (${String(body)});`) as (parameter: IDataObject) => unknown;
+		expect(evaluate({ events: ['message:received:new', 'chat:created'] })).toBe('Message Received, Chat Created');
+		expect(evaluate({ events: ['message:sent:new'] })).toBe('Message Sent');
+	});
+
+	it('keeps the existing parameters and adds Options', () => {
+		expect(properties.map((property) => property.name)).toEqual(['publicUrlNotice', 'events', 'downloadAttachments', 'options']);
+	});
+});
+
+describe('Options narrow the events', () => {
+	let direct: IDataObject;
+	let group: IDataObject;
+
+	beforeAll(async () => {
+		const chats = (await api('GET', '/chats')).chats as IDataObject[];
+		direct = chats.find((chat) => chat.is_group === false) as IDataObject;
+		group = chats.find((chat) => chat.is_group === true) as IDataObject;
+		expect(direct && group).toBeTruthy();
+		await api('POST', `/chats/${String(direct.id)}/labels`, { labels: ['vip'] });
+	});
+
+	it('passes everything when no option is set', async () => {
+		expect(await started(specDelivery('message:received:new', group.id, 'A1'), {})).toBe(1);
+	});
+
+	it('skips group chats with Ignore Group Messages, read from the chat or from a live delivery', async () => {
+		expect(await started(specDelivery('message:received:new', group.id, 'G1'), { ignoreGroupMessages: true })).toBe(0);
+		expect(await started(specDelivery('message:received:new', direct.id, 'G2'), { ignoreGroupMessages: true })).toBe(1);
+		const live = {
+			event_type: 'message:received:new',
+			chat: { chat_id: 999999999, is_group: true },
+			message: { message_uid: 'G3', text: 'x' },
+		};
+		expect(await started(live, { ignoreGroupMessages: true })).toBe(0); // decided from the delivery: chat 999999999 does not exist
+	});
+
+	it('keeps only chats with one of the labels, case-insensitively', async () => {
+		expect(await started(specDelivery('message:received:new', direct.id, 'L1'), { labels: 'VIP, other' })).toBe(1);
+		expect(await started(specDelivery('message:received:new', group.id, 'L2'), { labels: 'vip' })).toBe(0);
+	});
+
+	it('keeps only chats of the listed accounts', async () => {
+		expect(await started(specDelivery('message:received:new', direct.id, 'C1'), { accountIds: String(direct.chatapp_account_id) })).toBe(1);
+		expect(await started(specDelivery('message:received:new', direct.id, 'C2'), { accountIds: 'nobody@c.us' })).toBe(0);
+	});
+
+	it('skips messages sent through the API with Ignore Messages Sent Through the API', async () => {
+		const sent = await api('POST', `/chats/${String(direct.id)}/messages`, { text: 'auto-reply' });
+		const uid = String(sent.message_uid);
+		expect(await started(specDelivery('message:sent:new', direct.id, uid), { ignoreOwnMessages: true })).toBe(0);
+		expect(await started(specDelivery('message:sent:new', direct.id, uid), {})).toBe(1);
+		// Received messages are never "sent through the API".
+		expect(await started(specDelivery('message:received:new', direct.id, 'R1'), { ignoreOwnMessages: true })).toBe(1);
+	});
+
+	it('answers 500 when the chat cannot be read, so the service delivers again', async () => {
+		const answer = await callWebhook({
+			query: { secret: SECRET },
+			body: specDelivery('message:received:new', 424242, 'E1'),
+			events: ['message:received:new'],
+			staticData: { secret: SECRET },
+			parameters: { options: { labels: 'vip' } },
+			credentials,
+		});
+		expect(answer.status).toBe(500);
+		expect(answer.items).toEqual([]);
+	});
+});

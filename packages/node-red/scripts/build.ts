@@ -1,0 +1,50 @@
+/**
+ * Builds this package into dist/, as Node-RED loads it (package.json's `node-red.nodes`):
+ *   dist/index.js                    the runtime: config, action and event nodes and their admin routes, with
+ *                                    @chat-messaging/core compiled in (axios stays a dependency)
+ *   dist/index.html                  the editor, generated from the catalogue (editor/html.ts)
+ *   dist/locales/en-US/index.{json,html}   its texts and the nodes' help (editor/help.ts)
+ *   dist/icons/                      the palette icons
+ * The example flows in examples/ ship as they are.
+ */
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { build } from 'esbuild';
+
+import { OPERATIONS } from '@chat-messaging/core';
+import { editorHtml, editorMessages } from '../editor/html';
+import { editorHelp } from '../editor/help';
+
+const here = join(__dirname, '..');
+const dist = join(here, 'dist');
+const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: object };
+
+async function main(): Promise<void> {
+	rmSync(dist, { recursive: true, force: true });
+	await build({
+		entryPoints: [join(here, 'src', 'index.ts')],
+		outfile: join(dist, 'index.js'),
+		bundle: true,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		external: Object.keys(pkg.dependencies),
+		logLevel: 'warning',
+		legalComments: 'none',
+	});
+	writeFileSync(join(dist, 'index.html'), editorHtml());
+	// Node-RED reads a node file's texts and help from locales/<language>/<file name>.{json,html} beside it.
+	const locale = join(dist, 'locales', 'en-US');
+	mkdirSync(locale, { recursive: true });
+	writeFileSync(join(locale, 'index.json'), `${JSON.stringify(editorMessages(), null, 2)}\n`);
+	writeFileSync(join(locale, 'index.html'), editorHelp());
+	cpSync(join(here, 'icons'), join(dist, 'icons'), { recursive: true });
+	const examples = readdirSync(join(here, 'examples')).filter((name) => name.endsWith('.json'));
+	console.log(`built ${pkg.name}@${pkg.version}: ${OPERATIONS.length} operations in the editor, ${examples.length} examples`);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

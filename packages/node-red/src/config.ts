@@ -1,0 +1,75 @@
+/**
+ * `chat-messaging-config`: the service address, the API token (a credential, never exported with
+ * flows) and the public address the service can reach this Node-RED at (for the event node).
+ *
+ * One HTTP client and one Executor per config node: every action and event node using it shares
+ * the keep-alive sockets and the client-side pacing under the service's rate limit.
+ */
+import { ChatMessagingError, Executor, inputError, normalizeBaseUrl, pacingKey, redactError } from '@chat-messaging/core';
+import { createHttpClient, realTiming, type HttpClient } from './transport';
+import type { NodeAPI, NodeDefinition, NodeInstance } from './types';
+
+export const CONFIG_TYPE = 'chat-messaging-config';
+
+export interface ConfigNode extends NodeInstance {
+	baseUrl: string;
+	publicUrl: string;
+	/** The executor, or the input error that explains why there is none (bad URL, no token). */
+	getExecutor(): Executor;
+}
+
+export function registerConfigNode(RED: NodeAPI): void {
+	RED.nodes.registerType(
+		CONFIG_TYPE,
+		function (this: NodeInstance, definition: NodeDefinition) {
+			RED.nodes.createNode(this, definition);
+			const node = this as ConfigNode;
+			node.name = String(definition.name ?? '');
+			node.baseUrl = String(definition.baseUrl ?? '').trim();
+			node.publicUrl = String(definition.publicUrl ?? '').trim();
+
+			if (!node.credentials?.token) {
+				node.warn('No API token: set it in this Chat Messaging configuration node, then deploy (its nodes cannot call the service)');
+			}
+
+			let client: HttpClient | undefined;
+			let executor: Executor | undefined;
+			node.getExecutor = () => {
+				if (executor) return executor;
+				const token = node.credentials?.token;
+				if (!token) throw inputError('token', 'the API token is missing in the Chat Messaging configuration node');
+				let baseUrl: string;
+				try {
+					baseUrl = normalizeBaseUrl(node.baseUrl);
+				} catch (error) {
+					throw redactError(error, [token]); // names baseUrl, never the token should it have been pasted there
+				}
+				client = createHttpClient();
+				// One pacer per token in this Node-RED, however many config nodes hold it.
+				const sharedPacing = pacingKey(baseUrl, token);
+				executor = new Executor({ baseUrl, token, transport: client.transport, timing: realTiming, pacingKey: sharedPacing });
+				return executor;
+			};
+
+			// Drops the pooled sockets. The executor stays usable (agents open new sockets on demand): event
+			// nodes closing at the same moment still delete their subscriptions through it.
+			node.on('close', (_removed, done) => {
+				client?.destroy();
+				done();
+			});
+		},
+		{ credentials: { token: { type: 'password' } } },
+	);
+}
+
+/** The config node a node points at, or an input error naming the missing setting. */
+export function resolveConfig(RED: NodeAPI, configId: unknown): ConfigNode {
+	const config = typeof configId === 'string' && configId ? (RED.nodes.getNode(configId) as ConfigNode | null) : null;
+	if (!config || typeof config.getExecutor !== 'function') {
+		throw new ChatMessagingError('config: choose a Chat Messaging configuration node (service URL and API token)', {
+			kind: 'input',
+			field: 'config',
+		});
+	}
+	return config;
+}

@@ -1,0 +1,253 @@
+/**
+ * `chat-messaging-event`: receives the service's webhook deliveries and emits one msg per event.
+ *
+ * Lifecycle: it serves POST `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one
+ * subscription per chosen event type at `<publicUrl><that path>`. The secret is derived from the token
+ * and the node id, so it is the same after every redeploy and restart: the subscriptions are reused
+ * (syncSubscriptions re-points what needs it and deletes what is no longer chosen) and the service's
+ * retries of deliveries that failed meanwhile still get in. A delivery that arrives while the node is
+ * starting or stopping is answered 503, so the service retries it; none is acknowledged and dropped.
+ * Only a node that is removed (deleted or disabled) deletes its subscriptions.
+ *
+ * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
+ * Parsing, de-duplication keys, attachment downloads and subscription management are packages/core/src/runtime/events.ts;
+ * what stays here is Node-RED's: the route, the secret in its path, the config node's public URL.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import {
+	ChatMessagingError,
+	checkReceiverUrl,
+	deleteSubscriptions,
+	downloadEventAttachments,
+	EVENT_TYPES,
+	eventKey,
+	parseDelivery,
+	receiverSecret,
+	SeenEvents,
+	syncSubscriptions,
+	type ChatEvent,
+	type Executor,
+} from '@chat-messaging/core';
+import { resolveConfig, type ConfigNode } from './config';
+import { asChatMessagingError, errorStatusText } from './errors';
+import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
+
+export const EVENT_TYPE = 'chat-messaging-event';
+export const EVENT_ROUTE_PREFIX = '/chat-messaging/events';
+const PUBLIC_URL_HELP =
+	'Set the Public URL of the Chat Messaging configuration node to an https address the internet reaches, for example through a ' +
+	'tunnel such as cloudflared or ngrok to this Node-RED; to try the event node locally, point the configuration at the sandbox instead';
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
+
+interface EventReceiver {
+	/** Unknown until the configuration is read. */
+	secret?: Buffer;
+	/** False while starting (no secret yet) and once stopping: deliveries are answered 503, so the service retries. */
+	accepting(): boolean;
+	receive(event: ChatEvent): void;
+}
+
+/**
+ * Redelivery memory per node id, kept across redeploys of the node (a new instance, the same memory)
+ * for as long as this Node-RED runs.
+ */
+const seenByNode = new Map<string, SeenEvents>();
+
+/** The live event nodes of each HTTP app, by node id; one route per app serves them all. */
+const receiversByApp = new WeakMap<HttpApp, Map<string, EventReceiver>>();
+
+function readBody(req: HttpRequest): Promise<unknown> {
+	// A body parser in front of httpNode (httpNodeMiddleware) may have consumed the stream already.
+	if (req.readableEnded) {
+		const parsed = req.body;
+		if (typeof parsed !== 'string' && !Buffer.isBuffer(parsed)) return Promise.resolve(parsed);
+		try {
+			return Promise.resolve(JSON.parse(parsed.toString()));
+		} catch {
+			return Promise.reject(new Error('body is not JSON'));
+		}
+	}
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) {
+				reject(new Error('body too large'));
+				req.destroy();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			try {
+				resolve(JSON.parse(text));
+			} catch {
+				reject(new Error('body is not JSON'));
+			}
+		});
+		req.on('error', reject);
+	});
+}
+
+function answer(res: HttpResponse, status: number, body: Record<string, unknown>): void {
+	res.statusCode = status;
+	res.setHeader('Content-Type', 'application/json');
+	res.end(JSON.stringify(body));
+}
+
+function receiversFor(app: HttpApp): Map<string, EventReceiver> {
+	let receivers = receiversByApp.get(app);
+	if (receivers) return receivers;
+	const registry = new Map<string, EventReceiver>();
+	receivers = registry;
+	receiversByApp.set(app, registry);
+	app.post(`${EVENT_ROUTE_PREFIX}/:nodeId/:secret`, (req, res) => {
+		const receiver = registry.get(req.params.nodeId);
+		// Not here (yet): a redeploy is between two instances, or the node is gone. Non-2xx, so the service retries.
+		if (!receiver) return answer(res, 404, { status: 'error', message: 'No event node here' });
+		const unavailable = () => answer(res, 503, { status: 'error', message: 'The event node is starting or stopping: retry' });
+		const secret = receiver.secret;
+		if (!secret || !receiver.accepting()) return unavailable();
+		const given = Buffer.from(String(req.params.secret ?? ''));
+		if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
+			return answer(res, 401, { status: 'error', message: 'Unknown secret' });
+		}
+		readBody(req).then(
+			(body) => {
+				const delivery = parseDelivery(body);
+				if ('malformed' in delivery) return answer(res, 400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
+				if (!receiver.accepting()) return unavailable(); // it began stopping while the body arrived
+				// Answer first: the service wants a 2xx within 5 seconds, whatever the flow does next.
+				answer(res, 200, { status: 'ok' });
+				receiver.receive(delivery.event);
+			},
+			(error: Error) => answer(res, 400, { status: 'error', message: error.message }),
+		);
+	});
+	return registry;
+}
+
+/** `/` or `/red/` → `` or `/red`, so paths join without double slashes. */
+export function nodeRootPrefix(httpNodeRoot: unknown): string {
+	if (typeof httpNodeRoot !== 'string') return '';
+	const trimmed = httpNodeRoot.trim().replace(/\/+$/, '');
+	return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** Where the service should POST, for a node id (and secret); without a secret: the node's prefix. */
+export function subscriptionUrl(publicUrl: string, httpNodeRoot: unknown, nodeId: string, secret = ''): string {
+	return `${publicUrl.trim().replace(/\/+$/, '')}${nodeRootPrefix(httpNodeRoot)}${EVENT_ROUTE_PREFIX}/${encodeURIComponent(nodeId)}/${secret}`;
+}
+
+export function registerEventNode(RED: NodeAPI): void {
+	RED.nodes.registerType(EVENT_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
+		RED.nodes.createNode(this, definition);
+		setUpEventNode(RED, this, definition);
+	});
+}
+
+function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefinition): void {
+	const events = (Array.isArray(definition.events) ? definition.events : [definition.events])
+		.map((value) => String(value ?? '').trim())
+		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
+	const downloadAttachments = definition.downloadAttachments === true || definition.downloadAttachments === 'true';
+	let seen = seenByNode.get(node.id);
+	if (!seen) {
+		seen = new SeenEvents();
+		seenByNode.set(node.id, seen);
+	}
+	const memory = seen;
+	let subscriptionIds: number[] = [];
+	let closing = false;
+	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
+	let executor: Executor | undefined;
+	/** Every subscription of this node id, whatever public URL or secret it was made with. */
+	const ownsUrl = (url: string) => url.includes(`${EVENT_ROUTE_PREFIX}/${encodeURIComponent(node.id)}/`);
+
+	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
+	const emit = async (event: ChatEvent) => {
+		const msg: NodeMessage = { topic: event.event_type, payload: event };
+		if (downloadAttachments && executor && event.event_type.startsWith('message:')) {
+			try {
+				const files = await downloadEventAttachments(executor, event);
+				if (files.length) {
+					msg.attachments = files.map((file) => ({
+						filename: file.filename,
+						mimeType: file.mimeType,
+						data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength),
+					}));
+				}
+			} catch (error) {
+				msg.attachmentError = asChatMessagingError(error).message;
+				node.warn(`Could not download the attachments of ${event.message_uid ?? 'an event'}: ${String(msg.attachmentError)}`);
+			}
+		}
+		node.send(msg);
+	};
+
+	const receivers = receiversFor(RED.httpNode);
+	const receiver: EventReceiver = {
+		accepting: () => !closing,
+		receive(event) {
+			if (!events.includes(event.event_type)) return;
+			const key = eventKey(event);
+			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
+			void emit(event);
+		},
+	};
+	receivers.set(node.id, receiver);
+
+	const fail = (error: unknown) => {
+		const problem = asChatMessagingError(error);
+		node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
+		node.error(`Could not subscribe to events: ${problem.message}`);
+	};
+
+	const register = async () => {
+		const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
+		if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
+		if (unknown.length)
+			throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
+		const config: ConfigNode = resolveConfig(RED, definition.config);
+		if (!/^https?:\/\/\S+$/i.test(config.publicUrl)) {
+			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', {
+				kind: 'input',
+				field: 'publicUrl',
+			});
+		}
+		executor = config.getExecutor();
+		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
+		checkReceiverUrl(executor.baseUrl, prefix, PUBLIC_URL_HELP);
+		const secretText = receiverSecret(String(config.credentials?.token ?? ''), `node-red event node ${node.id}`);
+		receiver.secret = Buffer.from(secretText);
+		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });
+		const url = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id, secretText);
+		subscriptionIds = await syncSubscriptions(executor, { ownsUrl, url, events });
+		if (closing) return;
+		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
+	};
+	const registered = register().catch(fail);
+
+	node.on('close', (removed, done) => {
+		closing = true;
+		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
+		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them. Removed: wait for
+		// subscribing to finish, then delete every subscription of this node (also those made before a subscribing
+		// that failed part-way).
+		registered
+			.then(async () => {
+				if (!removed) return;
+				seenByNode.delete(node.id);
+				if (executor) await deleteSubscriptions(executor, subscriptionIds.splice(0), ownsUrl);
+			})
+			.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))
+			.finally(() => {
+				node.status({});
+				done();
+			});
+	});
+}

@@ -1,0 +1,235 @@
+/**
+ * Shared set-up of the Node-RED node tests: the real Node-RED runtime through node-red-node-test-helper,
+ * the nodes loaded from their TypeScript sources, and the sandbox over real HTTP.
+ *
+ * The test helper gives each load a fresh `RED.httpNode` express app but serves it nowhere, so
+ * `startNodeHttp()` serves whichever app is current on a loopback port: the sandbox then delivers
+ * webhook events to the event node over real HTTP, as the live service would.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import helper from 'node-red-node-test-helper';
+import chatMessagingNodes from '../src';
+import type { NodeAPI, NodeMessage } from '../src/types';
+import { startSandbox, type SandboxOptions } from '@chat-messaging/sandbox';
+
+helper.init(require.resolve('node-red'));
+
+export { helper };
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** Quick settings: short send pace, status changes and webhook retries. */
+export const FAST_SANDBOX: Partial<SandboxOptions> = {
+	seed: 11,
+	chats: 30,
+	paceMs: 20,
+	deliveredAfterMs: 60,
+	readAfterMs: 120,
+	webhookRetryMs: 30,
+	webhookTimeoutMs: 1000,
+};
+
+let currentRED: NodeAPI | undefined;
+/** The module as Node-RED loads it, remembering the RED it was given (for its httpNode app). */
+export const nodesUnderTest = (RED: NodeAPI): void => {
+	currentRED = RED;
+	chatMessagingNodes(RED);
+};
+
+export const TAB = 'tab1';
+export const CONFIG_ID = 'cfg1';
+
+export function configNode(sandbox: Sandbox, extra: Record<string, unknown> = {}): Record<string, unknown> {
+	return { id: CONFIG_ID, type: 'chat-messaging-config', name: 'sandbox', baseUrl: sandbox.url, publicUrl: '', ...extra };
+}
+
+export const credentialsFor = (token: string) => ({ [CONFIG_ID]: { token } });
+
+/** Collects what arrives at a helper node. */
+export class Collector {
+	readonly messages: NodeMessage[] = [];
+	private listeners = new Set<() => void>();
+
+	constructor(nodeId: string) {
+		const node = helper.getNode(nodeId) as unknown as { on(event: 'input', listener: (msg: NodeMessage) => void): void };
+		node.on('input', (msg) => {
+			this.messages.push(msg);
+			for (const listener of [...this.listeners]) listener();
+		});
+	}
+
+	/** Resolves once `count` messages arrived; rejects after `timeoutMs`. */
+	waitFor(count: number, timeoutMs = 10_000): Promise<NodeMessage[]> {
+		return waitUntil(
+			[this],
+			() => this.messages.length >= count,
+			timeoutMs,
+			() => `expected ${count} message(s), got ${this.messages.length}`,
+		).then(() => this.messages);
+	}
+
+	/** Calls `listener` after each arrival until the returned function is called. */
+	subscribe(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+}
+
+/** Resolves when `done()` holds (checked now and after each arrival at any collector); no timer outlives it. */
+export function waitUntil(
+	collectors: Collector[],
+	done: () => boolean,
+	timeoutMs: number,
+	describe: () => string = () => 'condition',
+): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (done()) return resolve();
+		const unsubscribes: Array<() => void> = [];
+		const finish = (error?: Error) => {
+			clearTimeout(timer);
+			for (const unsubscribe of unsubscribes) unsubscribe();
+			if (error) reject(error);
+			else resolve();
+		};
+		const timer = setTimeout(() => finish(new Error(`timed out: ${describe()}`)), timeoutMs);
+		for (const collector of collectors) unsubscribes.push(collector.subscribe(() => done() && finish()));
+	});
+}
+
+export interface ActionRun {
+	/** Messages on the action node's output. */
+	outputs: NodeMessage[];
+	/** What a Catch node received, if the node failed. */
+	caught?: NodeMessage;
+}
+
+/**
+ * Loads [config, action node → out, catch → caught] (flow nodes need x/y: Node-RED treats nodes without
+ * a position as config nodes), sends `msg`, and waits for either `expectOutputs`
+ * messages or a caught error. Extra nodes (e.g. an inject feeding context) can be appended.
+ */
+export async function runAction(
+	sandbox: Sandbox,
+	props: Record<string, unknown>,
+	msg: NodeMessage = {},
+	options: {
+		token?: string;
+		expectOutputs?: number;
+		settleMs?: number;
+		config?: Record<string, unknown>;
+		beforeInput?: () => void | Promise<void>;
+	} = {},
+): Promise<ActionRun> {
+	const flow = [
+		{ id: TAB, type: 'tab', label: 'test' },
+		configNode(sandbox, options.config),
+		{ id: 'action', z: TAB, type: 'chat-messaging', name: '', config: CONFIG_ID, x: 100, y: 100, wires: [['out']], ...props },
+		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
+		{ id: 'catcher', z: TAB, type: 'catch', scope: null, uncaught: false, x: 100, y: 200, wires: [['caught']] },
+		{ id: 'caught', z: TAB, type: 'helper', x: 300, y: 200 },
+	];
+	await helper.load(nodesUnderTest as never, flow, credentialsFor(options.token ?? sandbox.tokens[0]!));
+	try {
+		const out = new Collector('out');
+		const caught = new Collector('caught');
+		await options.beforeInput?.();
+		(helper.getNode('action') as unknown as { receive(msg: NodeMessage): void }).receive(msg);
+		const expected = options.expectOutputs ?? 1;
+		await waitUntil(
+			[out, caught],
+			() => out.messages.length >= expected || caught.messages.length > 0,
+			15_000,
+			() => `${expected} output(s) or an error`,
+		);
+		if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
+		return { outputs: out.messages, caught: caught.messages[0] };
+	} finally {
+		await helper.unload();
+	}
+}
+
+/** Runs an action expected to succeed with one output; returns its payload. */
+export async function payloadOf(sandbox: Sandbox, props: Record<string, unknown>, msg: NodeMessage = {}): Promise<any> {
+	const run = await runAction(sandbox, props, msg);
+	if (run.caught) throw new Error(`node failed: ${JSON.stringify(run.caught.error)} ${JSON.stringify(run.caught.chatMessagingError)}`);
+	return run.outputs[0]!.payload;
+}
+
+/** Shorthand for the `fields` property: plain values become `str` typed inputs. */
+export function fields(values: Record<string, unknown>): Record<string, { value: unknown; type: string }> {
+	const out: Record<string, { value: unknown; type: string }> = {};
+	for (const [name, value] of Object.entries(values)) {
+		if (value && typeof value === 'object' && 'type' in (value as object)) out[name] = value as { value: unknown; type: string };
+		else out[name] = { value: String(value), type: typeof value === 'number' ? 'num' : typeof value === 'boolean' ? 'boolean' : 'str' };
+	}
+	return out;
+}
+
+/** Serves the current RED.httpNode on a loopback port (see the module comment). */
+export async function startNodeHttp(): Promise<{ url: string; server: Server; stop(): Promise<void> }> {
+	const server = createServer((req, res) => {
+		const app = currentRED?.httpNode as unknown as ((req: unknown, res: unknown, next: () => void) => void) | undefined;
+		if (!app) {
+			res.statusCode = 503;
+			res.end();
+			return;
+		}
+		app(req, res, () => {
+			res.statusCode = 404;
+			res.end('no route');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		url,
+		server,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+/** A direct call to the sandbox (independent of the nodes), for set-up and for checking effects. */
+export async function sandboxCall(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+	token = sandbox.tokens[0]!,
+): Promise<{ status: number; body: any }> {
+	const response = await fetch(`${sandbox.url}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let parsed: any = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// not JSON
+	}
+	return { status: response.status, body: parsed };
+}
+
+/** GET through the sandbox and return `data`. */
+export async function sandboxData(sandbox: Sandbox, path: string, token?: string): Promise<any> {
+	const response = await sandboxCall(sandbox, 'GET', path, undefined, token);
+	if (response.status !== 200) throw new Error(`GET ${path} → ${response.status} ${JSON.stringify(response.body)}`);
+	return response.body.data;
+}
+
+export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error('eventually: timed out');
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
+
+export { startSandbox };

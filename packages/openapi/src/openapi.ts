@@ -1,0 +1,416 @@
+/**
+ * The third generator over the catalogue: an OpenAPI 3.1 document of the service. Every endpoint,
+ * parameter and body field (kind, format, pattern, bounds, allowed values, defaults) comes from the
+ * descriptors in api/; what the descriptors do not hold — the response records the spec and the
+ * service notes show, the error body, the webhook payloads — is written here once.
+ *
+ * `tsx packages/openapi/src/openapi.ts <out.json>` writes it (npm run build does, into dist/openapi.json and the
+ * sandbox package).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import {
+	EMAIL_PATTERN,
+	EVENT_TYPES,
+	JID_PATTERN,
+	OPERATIONS,
+	PHONE_FILTER_PATTERN,
+	PHONE_PATTERN,
+	RESOURCES,
+	operationId,
+	type FieldDescriptor,
+	type OperationDescriptor,
+} from '@chat-messaging/core';
+
+type Schema = Record<string, unknown>;
+
+const text = { type: 'string' };
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+const SPEC_TIMESTAMP = { type: 'string', description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`' };
+
+/** The schema of one field's value, from its kind and rules; an empty string where it means something (unassign). */
+export function fieldSchema(field: FieldDescriptor): Schema {
+	const schema = kindSchema(field);
+	if (!field.allowEmpty || field.kind === 'stringList') return schema;
+	const { description, ...rest } = schema;
+	return { description, anyOf: [rest, { const: '' }] };
+}
+
+function kindSchema(field: FieldDescriptor): Schema {
+	const base: Schema = { description: field.description };
+	if (field.default !== undefined && field.kind !== 'binary') base.default = field.default;
+	switch (field.kind) {
+		case 'string':
+		case 'text':
+			return { ...base, type: 'string' };
+		case 'integer':
+			return {
+				...base,
+				type: 'integer',
+				...(field.min !== undefined ? { minimum: field.min } : {}),
+				...(field.max !== undefined ? { maximum: field.max } : {}),
+			};
+		case 'boolean':
+			return { ...base, type: 'boolean' };
+		case 'dateTime':
+			return { ...base, type: 'string', format: 'date-time' };
+		case 'phone':
+			return { ...base, type: 'string', pattern: PHONE_PATTERN.source };
+		case 'phoneFilter':
+			return { ...base, type: 'string', pattern: PHONE_FILTER_PATTERN.source };
+		case 'jid':
+		case 'wid':
+			return { ...base, type: 'string', pattern: JID_PATTERN.source };
+		case 'email':
+			return { ...base, type: 'string', format: 'email', pattern: EMAIL_PATTERN.source };
+		case 'url':
+			return { ...base, type: 'string', format: 'uri' };
+		case 'options':
+			return { ...base, type: 'string', enum: (field.options ?? []).map((option) => option.value) };
+		case 'stringList':
+			// Query lists travel as the spec's comma-separated strings; bodies as arrays.
+			return field.in === 'query'
+				? { ...base, type: 'string', description: `${field.description} (comma-separated)` }
+				: { ...base, type: 'array', items: text };
+		case 'binary':
+			return { ...base, type: 'string', contentMediaType: 'application/octet-stream' };
+	}
+}
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const list = (key: string, item: string): Schema => ({
+	type: 'object',
+	required: ['has_more_pages', key],
+	properties: { has_more_pages: { type: 'boolean' }, [key]: { type: 'array', items: ref(item) } },
+});
+
+/** Records the spec and the service notes show; members they leave out are allowed (and not relied on). */
+const RECORDS: Record<string, Schema> = {
+	Chat: {
+		type: 'object',
+		required: [
+			'id',
+			'name',
+			'jid',
+			'is_group',
+			'closed',
+			'read',
+			'labels',
+			'ai_autoresponse_enabled',
+			'chatapp_account_id',
+			'chat_url',
+			'created_timestamp',
+			'unattended',
+			'photo',
+		],
+		properties: {
+			id: { type: 'integer' },
+			name: text,
+			phone: nullable(text),
+			jid: text,
+			is_group: { type: 'boolean' },
+			closed: { type: 'boolean' },
+			read: { type: 'boolean' },
+			labels: { type: 'array', items: text },
+			ai_autoresponse_enabled: { type: 'boolean' },
+			responsible_email: nullable(text),
+			responsible_name: nullable(text),
+			chatapp_account_id: text,
+			chat_url: text,
+			created_timestamp: SPEC_TIMESTAMP,
+			last_message_uid: nullable(text),
+			last_message_timestamp: nullable(SPEC_TIMESTAMP),
+			unattended: { type: 'boolean' },
+			photo: nullable(text),
+			group_members: nullable({ type: 'array', items: { type: 'object' } }),
+			is_allowed_to_message: { type: 'boolean' },
+		},
+	},
+	Message: {
+		type: 'object',
+		required: ['uid', 'chat_id', 'status'],
+		properties: {
+			uid: text,
+			chat_id: { type: 'integer' },
+			timestamp: SPEC_TIMESTAMP,
+			from_me: { type: 'boolean' },
+			status: { type: 'string', enum: ['queued', 'sent', 'delivered', 'read', 'failed'] },
+			text: nullable(text),
+			has_attachment: { type: 'boolean' },
+			attachment_url: nullable(text),
+			attachment_filename: nullable(text),
+			reply_to: nullable(text),
+		},
+	},
+	StatusHistoryItem: {
+		type: 'object',
+		required: ['status', 'timestamp'],
+		properties: { status: text, timestamp: { type: 'string', format: 'date-time' } },
+	},
+	Reactions: {
+		type: 'object',
+		required: ['reactions', 'users', 'total'],
+		properties: { reactions: { type: 'object' }, users: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } },
+	},
+	File: {
+		type: 'object',
+		required: ['uid', 'filename'],
+		properties: {
+			uid: text,
+			filename: text,
+			size: { type: 'integer' },
+			mimetype: text,
+			uploaded_by_email: nullable(text),
+			uploaded_at: SPEC_TIMESTAMP,
+			temporary_download_url: text,
+		},
+	},
+	Account: {
+		type: 'object',
+		required: ['id'],
+		properties: { id: text, phone: nullable(text), status: text, account_name: nullable(text) },
+	},
+	Workspace: {
+		type: 'object',
+		required: ['workspace_id'],
+		properties: { workspace_id: {}, display_name: text, plan: text, messaging_quota: { type: 'object' } },
+	},
+	Teammate: {
+		type: 'object',
+		required: ['user_id', 'email'],
+		properties: { user_id: {}, display_name: text, email: text, status: text, role: text },
+	},
+	Webhook: {
+		type: 'object',
+		required: ['id', 'event_type', 'url', 'enabled'],
+		properties: { id: { type: 'integer' }, event_type: text, url: text, enabled: { type: 'boolean' }, errors_counter: { type: 'integer' } },
+	},
+	SendAnswer: { type: 'object', required: ['message_uid'], properties: { message_uid: text } },
+	Error: {
+		type: 'object',
+		required: ['status', 'message'],
+		properties: {
+			status: { const: 'error' },
+			message: text,
+			error_code: {
+				type: 'string',
+				enum: [
+					'missing_credentials',
+					'invalid_token',
+					'member_not_found',
+					'permission_denied',
+					'plan_feature_unavailable',
+					'quota_exceeded',
+					'rate_limit_exceeded',
+					'validation_error',
+					'not_supported',
+					'internal_error',
+				],
+			},
+			errors: {
+				type: 'array',
+				items: {
+					type: 'object',
+					required: ['fields', 'msg'],
+					properties: { fields: { type: 'array', items: { type: ['string', 'integer'] } }, msg: text },
+				},
+			},
+		},
+	},
+};
+
+/** `data` of each endpoint's success answer, where the spec or the service notes show it. */
+const ANSWERS: Record<string, Schema> = {
+	'chat:getAll': list('chats', 'Chat'),
+	'chat:get': ref('Chat'),
+	'label:get': { type: 'object', required: ['labels'], properties: { labels: { type: 'array', items: text } } },
+	'message:sendToPhone': ref('SendAnswer'),
+	'message:sendToChat': ref('SendAnswer'),
+	'message:sendToChatName': ref('SendAnswer'),
+	'message:sendToJid': ref('SendAnswer'),
+	'message:get': ref('Message'),
+	'message:getStatusHistory': { type: 'array', items: ref('StatusHistoryItem') },
+	'message:getAll': list('messages', 'Message'),
+	'reaction:get': ref('Reactions'),
+	'file:getAll': list('files', 'File'),
+	'file:uploadFromUrl': ref('File'),
+	'file:upload': ref('File'),
+	'file:get': ref('File'),
+	'account:getAll': {
+		type: 'object',
+		required: ['chatapp_accounts'],
+		properties: { chatapp_accounts: { type: 'array', items: ref('Account') } },
+	},
+	'workspace:get': ref('Workspace'),
+	'teammate:getAll': { type: 'object', required: ['teammates'], properties: { teammates: { type: 'array', items: ref('Teammate') } } },
+	'webhook:create': ref('Webhook'),
+	'webhook:get': ref('Webhook'),
+	// Not shown by the spec: the array itself, or an object holding `webhooks`.
+	'webhook:getAll': {
+		oneOf: [
+			{ type: 'array', items: ref('Webhook') },
+			{ type: 'object', required: ['webhooks'], properties: { webhooks: { type: 'array', items: ref('Webhook') } } },
+		],
+	},
+};
+
+const ok = (data: Schema | undefined): Schema => ({
+	type: 'object',
+	required: ['status', 'data'],
+	properties: { status: { const: 'ok' }, data: data ?? { description: 'Not shown by the spec' } },
+});
+
+function parameters(op: OperationDescriptor): Schema[] {
+	return op.fields
+		.filter((field) => field.in === 'path' || field.in === 'query')
+		.map((field) => ({
+			name: field.name,
+			in: field.in,
+			required: field.in === 'path' || field.required === true,
+			description: field.description,
+			schema: { ...fieldSchema(field), description: undefined },
+		}));
+}
+
+function requestBody(op: OperationDescriptor): Schema | undefined {
+	const fields = op.fields.filter((field) => field.in === 'body' || field.in === 'multipart');
+	if (!fields.length) return undefined;
+	const multipart = fields.some((field) => field.in === 'multipart');
+	const schema: Schema = {
+		type: 'object',
+		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
+		...(fields.some((field) => field.required) ? { required: fields.filter((field) => field.required).map((field) => field.name) } : {}),
+	};
+	if (op.requireOneOf) schema.anyOf = op.requireOneOf.map((name) => ({ required: [name] }));
+	return { required: true, content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema } } };
+}
+
+/** What the nodes offer on top of one endpoint, documented with it (no duplicate paths). */
+function friendlyNote(op: OperationDescriptor): string {
+	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
+	if (!friendly.length) return op.description;
+	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description}${candidate.wireNote ? `: ${candidate.wireNote}` : ''})`).join('; ')}.`;
+}
+
+function operationObject(op: OperationDescriptor): Schema {
+	const id = operationId(op);
+	const body = requestBody(op);
+	return {
+		operationId: id.replace(':', '_'),
+		summary: op.action,
+		description:
+			friendlyNote(op) +
+			(op.pagination
+				? `\n\nPaginated: pages of 50 from \`page=1\` while \`data.has_more_pages\` is true; a page holding nothing may be answered 404 "Entities not found".`
+				: ''),
+		tags: [op.resource],
+		...(parameters(op).length ? { parameters: parameters(op) } : {}),
+		...(body ? { requestBody: body } : {}),
+		responses: {
+			'200': { description: 'OK', content: { 'application/json': { schema: ok(ANSWERS[id]) } } },
+			'400': { $ref: '#/components/responses/Error' },
+			'401': { $ref: '#/components/responses/Error' },
+			default: { $ref: '#/components/responses/Error' },
+		},
+	};
+}
+
+/** The three events in both payload shapes: the spec's `{event_type, data}` and the live service's unwrapped one. */
+function webhooks(): Schema {
+	const spec = (eventType: string): Schema => ({
+		type: 'object',
+		required: ['event_type', 'data'],
+		properties: {
+			event_type: { const: eventType },
+			data: {
+				type: 'object',
+				properties: {
+					chat_id: { type: 'integer' },
+					chat_name: text,
+					text: nullable(text),
+					message_uid: text,
+					unattended_customer: { type: 'boolean' },
+				},
+			},
+		},
+	});
+	const live = (eventType: string): Schema => ({
+		type: 'object',
+		required: ['event_type', 'chat'],
+		properties: {
+			event_type: { const: eventType },
+			chat: {
+				type: 'object',
+				properties: { chat_id: { type: 'integer' }, full_name: text, chat_url: text, is_group: { type: 'boolean' }, phone: nullable(text) },
+			},
+			chatapp_account: { type: 'object' },
+			message: {
+				type: 'object',
+				properties: {
+					text: nullable(text),
+					direction: text,
+					message_uid: text,
+					attachments: {
+						type: 'array',
+						items: {
+							type: 'object',
+							properties: { temporary_download_url: text, filename: text, size: { type: 'integer' }, mimetype: text },
+						},
+					},
+				},
+			},
+		},
+	});
+	return Object.fromEntries(
+		EVENT_TYPES.map((event) => [
+			event.value,
+			{
+				post: {
+					operationId: `event_${event.value.replace(/:/g, '_')}`,
+					summary: event.name,
+					description: `${event.description}. Delivered to a subscription's HTTPS URL; answer 2xx within 5 seconds, or it is retried twice. The same event may arrive more than once.`,
+					requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [spec(event.value), live(event.value)] } } } },
+					responses: { '200': { description: 'Received' } },
+				},
+			},
+		]),
+	);
+}
+
+export function buildOpenApi(version: string): Schema {
+	const paths: Record<string, Record<string, Schema>> = {};
+	for (const op of OPERATIONS.filter((candidate) => !candidate.friendlyOf)) {
+		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
+	}
+	return {
+		openapi: '3.1.0',
+		info: {
+			title: 'Chat Messaging Service API',
+			version,
+			description:
+				'Generated from the operation catalogue of the Chat Messaging nodes (packages/core/src/catalogue/resources). Every request needs `Authorization: Bearer <API_TOKEN>`.',
+			license: { name: 'MIT', identifier: 'MIT' },
+		},
+		servers: [{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`)' }],
+		security: [{ bearer: [] }],
+		tags: RESOURCES.map((resource) => ({ name: resource.key, description: resource.description })),
+		paths,
+		webhooks: webhooks(),
+		components: {
+			securitySchemes: {
+				bearer: { type: 'http', scheme: 'bearer', description: "The API token from the workspace owner's API integration page" },
+			},
+			schemas: RECORDS,
+			responses: { Error: { description: 'An error', content: { 'application/json': { schema: ref('Error') } } } },
+		},
+	};
+}
+
+if (require.main === module) {
+	const out = process.argv[2] ?? 'dist/openapi.json';
+	mkdirSync(dirname(out), { recursive: true });
+	const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+	writeFileSync(out, `${JSON.stringify(buildOpenApi(pkg.version), null, 2)}\n`);
+	console.log(`wrote ${out}`);
+}
