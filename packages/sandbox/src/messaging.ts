@@ -1,6 +1,7 @@
 import { ApiError, NO_CONNECTED_ACCOUNT, QUOTA_EXCEEDED } from './errors';
 import type { AccountRecord, ChatRecord, MessageRecord, MessageStatus } from './model';
-import type { SandboxRuntime } from './runtime';
+import type { SandboxServices } from './services';
+import type { WebhookDispatcher } from './webhooks';
 import type { Workspace } from './workspace';
 
 export interface OutgoingContent {
@@ -21,7 +22,10 @@ export class Messaging {
 	private readonly pumping = new Set<Workspace>();
 	private readonly nextSendAt = new Map<Workspace, number>();
 
-	constructor(private readonly runtime: SandboxRuntime) {}
+	constructor(
+		private readonly services: SandboxServices,
+		private readonly events: WebhookDispatcher,
+	) {}
 
 	/** The account a phone send goes out from: the requested one, else the most recently connected one. */
 	sendingAccount(ws: Workspace, requestedId?: string): AccountRecord {
@@ -101,9 +105,9 @@ export class Messaging {
 		if (this.pumping.has(ws) || ws.data.queue.length === 0) return;
 		this.pumping.add(ws);
 		const wait = Math.max(0, (this.nextSendAt.get(ws) ?? 0) - Date.now());
-		this.runtime.scheduler.after(wait, () => {
+		this.services.scheduler.after(wait, () => {
 			this.pumping.delete(ws);
-			if (this.runtime.directory.byToken.get(ws.token) !== ws) return;
+			if (!this.services.isCurrent(ws)) return;
 			const uid = ws.data.queue.shift();
 			if (uid !== undefined) this.sendNow(ws, uid);
 			this.nextSendAt.set(ws, Date.now() + this.jitteredPace());
@@ -113,8 +117,8 @@ export class Messaging {
 
 	/** About `paceMs`, ±25 %, as the spec's "random delay of about 2 seconds". */
 	private jitteredPace(): number {
-		const pace = this.runtime.options.paceMs;
-		return pace <= 0 ? 0 : Math.round(pace * (0.75 + this.runtime.rng.next() * 0.5));
+		const pace = this.services.options.paceMs;
+		return pace <= 0 ? 0 : Math.round(pace * (0.75 + this.services.rng.next() * 0.5));
 	}
 
 	private sendNow(ws: Workspace, uid: string): void {
@@ -128,16 +132,16 @@ export class Messaging {
 		this.advance(message, 'sent');
 		// Answering the customer handles the chat: the not-attended flag clears.
 		chat.unattended = false;
-		this.runtime.events.emit(ws, 'message:sent:new', { kind: 'message', message });
-		const { deliveredAfterMs, readAfterMs } = this.runtime.options;
-		if (deliveredAfterMs > 0) this.runtime.scheduler.after(deliveredAfterMs, () => this.advanceIfCurrent(ws, uid, 'delivered'));
+		this.events.emit(ws, 'message:sent:new', { kind: 'message', message });
+		const { deliveredAfterMs, readAfterMs } = this.services.options;
+		if (deliveredAfterMs > 0) this.services.scheduler.after(deliveredAfterMs, () => this.advanceIfCurrent(ws, uid, 'delivered'));
 		if (readAfterMs > 0)
-			this.runtime.scheduler.after(Math.max(readAfterMs, deliveredAfterMs), () => this.advanceIfCurrent(ws, uid, 'read'));
-		this.runtime.changed();
+			this.services.scheduler.after(Math.max(readAfterMs, deliveredAfterMs), () => this.advanceIfCurrent(ws, uid, 'read'));
+		this.services.changed();
 	}
 
 	private advanceIfCurrent(ws: Workspace, uid: string, status: MessageStatus): void {
-		if (this.runtime.directory.byToken.get(ws.token) !== ws) return;
+		if (!this.services.isCurrent(ws)) return;
 		const message = ws.messageByUid.get(uid);
 		if (message) this.advance(message, status);
 	}
@@ -149,7 +153,7 @@ export class Messaging {
 		if (status === 'read' && ORDER[message.status] < ORDER.delivered) message.history.push({ status: 'delivered', at: now });
 		message.status = status;
 		message.history.push({ status, at: now });
-		this.runtime.changed();
+		this.services.changed();
 		return true;
 	}
 
@@ -161,7 +165,7 @@ export class Messaging {
 		message.history.push({ status: 'failed', at: Date.now() });
 		ws.data.quota.used = Math.max(0, ws.data.quota.used - message.credits);
 		message.credits = 0;
-		this.runtime.changed();
+		this.services.changed();
 		return true;
 	}
 

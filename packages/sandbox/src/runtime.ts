@@ -7,6 +7,7 @@ import { loadState, saveStateAtomically, type PersistedState } from './persisten
 import { Random, hashSeed } from './random';
 import { Renderer } from './render';
 import { Scheduler } from './scheduler';
+import type { SandboxServices } from './services';
 import { generateWorkspace } from './seed';
 import { parseUtcOffset } from './time';
 import { WebhookDispatcher } from './webhooks';
@@ -37,8 +38,16 @@ export class SandboxRuntime {
 		this.renderer = new Renderer(`chat-messaging-sandbox:${options.seed}`);
 		this.payloads = new PayloadBuilder(this.renderer);
 		this.baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://${options.host}:${options.port}`;
-		this.events = new WebhookDispatcher(this);
-		this.messaging = new Messaging(this);
+		const services: SandboxServices = {
+			options,
+			scheduler: this.scheduler,
+			rng: this.rng,
+			isCurrent: (ws) => this.directory.byToken.get(ws.token) === ws,
+			changed: () => this.changed(),
+			linkBase: () => this.baseUrl,
+		};
+		this.events = new WebhookDispatcher(services, this.payloads);
+		this.messaging = new Messaging(services, this.events);
 		this.seedTime = options.seedTime === 'now' ? Date.now() : Date.parse(options.seedTime);
 		if (Number.isNaN(this.seedTime)) throw new Error(`seedTime must be ISO 8601 or "now": ${options.seedTime}`);
 	}

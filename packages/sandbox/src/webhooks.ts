@@ -1,7 +1,7 @@
 import type { DeliveryAttempt, EventType, WebhookRecord } from './model';
 import type { WebhookPayload } from './options';
-import type { WebhookEvent } from './payloads';
-import type { SandboxRuntime } from './runtime';
+import type { PayloadBuilder, WebhookEvent } from './payloads';
+import type { SandboxServices } from './services';
 import type { Workspace } from './workspace';
 
 /** Keeps the delivery log bounded; the newest attempts are the interesting ones. */
@@ -20,7 +20,10 @@ export interface EmitOptions {
  * counts as success, 3 attempts in total, `errors_counter` += 1 when all fail, never disabled automatically.
  */
 export class WebhookDispatcher {
-	constructor(private readonly runtime: SandboxRuntime) {}
+	constructor(
+		private readonly services: SandboxServices,
+		private readonly payloads: PayloadBuilder,
+	) {}
 
 	/**
 	 * Sends an event to every enabled subscription of its type. The body is built now (a snapshot), in the shape
@@ -28,12 +31,12 @@ export class WebhookDispatcher {
 	 */
 	emit(ws: Workspace, eventType: EventType, event: WebhookEvent, { copies = 1, payload }: EmitOptions = {}): void {
 		const eventId = ws.nextUid('event');
-		const shape = payload ?? this.runtime.options.webhookPayload;
-		const body = this.runtime.payloads.body(ws, eventType, event, shape, eventId, this.runtime.baseUrl);
+		const shape = payload ?? this.services.options.webhookPayload;
+		const body = this.payloads.body(ws, eventType, event, shape, eventId, this.services.linkBase());
 		for (const hook of ws.data.webhooks) {
 			if (!hook.enabled || hook.eventType !== eventType) continue;
 			let times = copies;
-			if (times === 1 && this.runtime.options.duplicateRate > 0 && this.runtime.rng.chance(this.runtime.options.duplicateRate)) {
+			if (times === 1 && this.services.options.duplicateRate > 0 && this.services.rng.chance(this.services.options.duplicateRate)) {
 				times = 2;
 			}
 			void this.deliverTimes(ws, hook, body, times);
@@ -43,16 +46,16 @@ export class WebhookDispatcher {
 	private async deliverTimes(ws: Workspace, hook: WebhookRecord, body: unknown, times: number): Promise<void> {
 		for (let copy = 0; copy < times; copy += 1) {
 			await this.deliver(ws, hook, body, copy > 0);
-			if (this.runtime.scheduler.isStopped) return;
+			if (this.services.scheduler.isStopped) return;
 		}
 	}
 
 	private async deliver(ws: Workspace, hook: WebhookRecord, body: unknown, duplicate: boolean): Promise<void> {
-		const { scheduler, options } = this.runtime;
+		const { scheduler, options } = this.services;
 		const deliveryId = ws.nextUid('event').replace('evt_', 'dlv_');
 		const payload = JSON.stringify(body);
 		for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-			if (scheduler.isStopped || !this.isCurrent(ws)) return;
+			if (scheduler.isStopped || !this.services.isCurrent(ws)) return;
 			const { signal, done } = scheduler.controller(options.webhookTimeoutMs);
 			const record = {
 				delivery_id: deliveryId,
@@ -90,19 +93,15 @@ export class WebhookDispatcher {
 			if (attempt < ATTEMPTS && !(await scheduler.sleep(options.webhookRetryMs))) return;
 		}
 		// All attempts failed: count it on the subscription (if it still exists) and keep it enabled.
-		if (this.isCurrent(ws)) {
+		if (this.services.isCurrent(ws)) {
 			const current = ws.data.webhooks.find((h) => h.id === hook.id);
 			if (current) current.errorsCounter += 1;
-			this.runtime.changed();
+			this.services.changed();
 		}
 	}
 
-	private isCurrent(ws: Workspace): boolean {
-		return this.runtime.directory.byToken.get(ws.token) === ws;
-	}
-
 	private log(ws: Workspace, record: DeliveryAttempt): void {
-		if (!this.isCurrent(ws)) return;
+		if (!this.services.isCurrent(ws)) return;
 		ws.data.deliveries.push(record);
 		if (ws.data.deliveries.length > MAX_LOGGED_ATTEMPTS) ws.data.deliveries.splice(0, ws.data.deliveries.length - MAX_LOGGED_ATTEMPTS);
 	}
