@@ -1,0 +1,15 @@
+/** Operations the service can only do whole (a label's chats, a chat's fields): read, combine, write. */
+import { findOperation } from '../../catalogue/catalogue';
+import type { OperationDescriptor } from '../../catalogue/types';
+import type { OperationRunner } from './runner';
+
+export async function readModifyWrite(
+	runner: OperationRunner,
+	op: OperationDescriptor,
+	steps: NonNullable<OperationDescriptor['readModifyWrite']>,
+	input: Record<string, unknown>,
+): Promise<unknown> {
+	runner.prepare(op, input); // validate the caller's input before the read
+	const current = await runner.run(steps.read, input);
+	return runner.call(findOperation(steps.write), steps.combine(input, current));
+}
