@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { Checks, REPO_ROOT, assert, assertEqual, freePort, httpJson, sleep, waitFor } from '../e2e/node-red/e2e-support';
+import { sandboxClient } from '../support/harness';
 
 type Json = Record<string, unknown>;
 
@@ -67,8 +68,7 @@ async function startDemo(clone: string, startedAt: number): Promise<RunningDemo>
 				if (child.exitCode !== null) throw new Error(`npm run demo exited with ${child.exitCode}`);
 				return output.includes(READY_LINE) ? true : undefined;
 			},
-			10 * 60_000,
-			200,
+			{ timeoutMs: 10 * 60_000, intervalMs: 200 },
 		);
 	} catch (error) {
 		stopGroup(child, 'SIGKILL');
@@ -140,11 +140,8 @@ const commandLine = (pid: number): string => {
 	}
 };
 
-async function sandbox<T = Json>(demo: RunningDemo, method: string, pathAndQuery: string, body?: unknown): Promise<T> {
-	const answer = await httpJson<{ data: T }>(method, `${demo.sandboxUrl}${pathAndQuery}`, body, { Authorization: `Bearer ${demo.token}` });
-	if (answer.status !== 200) throw new Error(`sandbox ${method} ${pathAndQuery} answered ${answer.status}: ${answer.text}`);
-	return answer.body.data;
-}
+const sandbox = <T = Json>(demo: RunningDemo, method: string, pathAndQuery: string, body?: unknown): Promise<T> =>
+	sandboxClient(demo.sandboxUrl, demo.token).data<T>(method, pathAndQuery, body);
 
 /** Ctrl-C as a terminal sends it: SIGINT to the demo's process group. Then nothing it started may be left. */
 async function checkStops(checks: Checks, demo: RunningDemo, label: string): Promise<void> {
@@ -260,7 +257,7 @@ async function main(): Promise<void> {
 				(await sandbox<{ messages: Json[] }>(cold, 'GET', `/chats/${String(incoming.chat_id)}/messages`)).messages.filter(
 					(message) => message.from_me === true && message.text === AUTO_REPLY,
 				).length;
-			await waitFor('the auto-reply', async () => ((await replies()) > 0 ? true : undefined), 20_000);
+			await waitFor('the auto-reply', async () => ((await replies()) > 0 ? true : undefined), { timeoutMs: 20_000 });
 			await sleep(1000);
 			assertEqual(await replies(), 1, 'auto-replies');
 		});

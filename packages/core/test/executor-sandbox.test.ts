@@ -6,6 +6,7 @@
  */
 import { ChatMessagingError, Executor, OPERATIONS, operationId, pacingKey, type DownloadedFile } from '../src';
 import { startSandbox } from '@chat-messaging/sandbox';
+import { sandboxClient } from '../../../test/support/harness';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 import { checkedTransport } from '../../../test/support/openapi-check';
 
@@ -27,13 +28,9 @@ function executorFor(sandbox: Sandbox, extra: Partial<ConstructorParameters<type
 	});
 }
 
+/** The control API (`/_sandbox<path>`) as the sandbox's first workspace: `data` of the answer, whatever its status. */
 async function control(sandbox: Sandbox, method: string, path: string, body?: unknown) {
-	const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
-		method,
-		headers: { authorization: `Bearer ${sandbox.tokens[0]}`, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	return ((await response.json()) as { data: any }).data;
+	return (await sandboxClient(sandbox.url, sandbox.tokens[0]!).call(method, `/_sandbox${path}`, body)).body.data;
 }
 
 describe('executor against the sandbox', () => {

@@ -6,7 +6,9 @@
 import { Executor } from '../src';
 import { findReply, replyInDelivery, replyWatchFor, replyWatchOf, waitForReply } from '../src/runtime/replies';
 import { startSandbox } from '@chat-messaging/sandbox';
-import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
+import { realTiming } from '../../../test/support/fetch-transport';
+import { sandboxClient } from '../../../test/support/harness';
+import { sandboxExecutor } from '../../../test/support/sandbox-executor';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -14,15 +16,8 @@ let sandbox: Sandbox;
 let executor: Executor;
 const TOKEN = 'replies-api-token';
 
-async function control(path: string, body: unknown = {}): Promise<Record<string, unknown>> {
-	const response = await fetch(`${sandbox.url}${path}`, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-	return ((await response.json()) as { data: Record<string, unknown> }).data;
-}
+const control = (path: string, body: unknown = {}): Promise<Record<string, unknown>> =>
+	sandboxClient(sandbox.url, TOKEN).control(path, body);
 const incoming = (body: Record<string, unknown>) => control('/_sandbox/incoming', body);
 const uidOf = (answer: Record<string, unknown>) => String((answer.message as Record<string, unknown>).uid);
 
@@ -30,13 +25,7 @@ let chats: Array<Record<string, unknown>>;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ tokens: [TOKEN], chats: 5, seed: 3, paceMs: 10, deliveredAfterMs: 0, readAfterMs: 0 });
-	executor = new Executor({
-		baseUrl: sandbox.url,
-		transport: fetchTransport,
-		timing: realTiming,
-		token: TOKEN,
-		retry: { baseDelayMs: 20 },
-	});
+	executor = sandboxExecutor(sandbox.url, TOKEN);
 	chats = (await executor.run('chat:getAll', { group: false })) as Array<Record<string, unknown>>;
 });
 

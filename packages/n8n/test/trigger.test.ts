@@ -10,6 +10,7 @@ import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import type { Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';
 import { callWebhook, hookContext, lifecycle, startWebhookServer, trigger, type TriggerSetup } from './support/trigger-context';
+import { waitFor } from '../../../test/support/harness';
 
 const TOKEN = 'n8n-trigger-test-token-5d1e';
 
@@ -26,15 +27,6 @@ interface Hook {
 const api = (method: string, path: string, body?: unknown) => sandboxCall(sandbox.url, TOKEN, method, path, body);
 const hooks = async () => ((await api('GET', '/webhooks')).webhooks as unknown as Hook[]) ?? [];
 const hooksFor = async (webhookUrl: string) => (await hooks()).filter((hook) => hook.url.split('?')[0] === webhookUrl);
-
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (ok(value) || Date.now() > deadline) return value;
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-}
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ tokens: [TOKEN], seed: 11, chats: 5, paceMs: 20, webhookRetryMs: 50 });
@@ -418,10 +410,15 @@ describe('real deliveries from the sandbox', () => {
 
 			await api('DELETE', '/_sandbox/deliveries');
 			await api('POST', '/_sandbox/incoming', { phone: '+4915112349999', text: 'Hello from a new customer', duplicate: true });
-			const deliveries = await eventually(
-				async () => (await api('GET', '/_sandbox/deliveries')).deliveries as IDataObject[],
-				(list) =>
-					list.filter((d) => d.event_type === 'message:received:new').length >= 2 && list.some((d) => d.event_type === 'chat:created'),
+			const deliveries = await waitFor(
+				'both deliveries of the message and the chat:created one',
+				async () => {
+					const list = (await api('GET', '/_sandbox/deliveries')).deliveries as IDataObject[];
+					const done =
+						list.filter((d) => d.event_type === 'message:received:new').length >= 2 && list.some((d) => d.event_type === 'chat:created');
+					return done && list;
+				},
+				{ timeoutMs: 8000 },
 			);
 			expect(deliveries.every((d) => d.status_code === 200)).toBe(true);
 

@@ -9,7 +9,7 @@ import {
 	configNode,
 	CONFIG_ID,
 	credentialsFor,
-	eventually,
+	waitFor,
 	FAST_SANDBOX,
 	helper,
 	nodesUnderTest,
@@ -55,7 +55,7 @@ const nodePrefix = () => `${nodeHttp.url}/chat-messaging/events/ev/`;
 async function loadEventNode(events: string[]): Promise<{ out: Collector; url: string }> {
 	await helper.load(nodesUnderTest as never, eventFlow(events), credentialsFor(sbx.tokens[0]!));
 	const out = new Collector('out');
-	const hooks = await eventually(async () => {
+	const hooks = await waitFor('const list = await webhooks(); return list.length === events.length...', async () => {
 		const list = await webhooks();
 		return list.length === events.length && list;
 	});
@@ -99,7 +99,7 @@ test('a redelivered event (sandbox duplicate: true) is emitted once', async () =
 	const chat = (await sandboxData(sbx, '/chats?group=false')).chats[0];
 	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'twice?', duplicate: true });
 	// Both copies were delivered and answered 2xx …
-	await eventually(async () => {
+	await waitFor("const log = (await sandboxData(sbx, '/_sandbox/deliveries?event_typ...", async () => {
 		const log = (await sandboxData(sbx, '/_sandbox/deliveries?event_type=message:received:new')).deliveries;
 		return log.filter((d: any) => d.ok).length === 2;
 	});
@@ -180,7 +180,7 @@ test('a redeploy or restart keeps the secret and the subscriptions still chosen,
 	const first = await loadEventNode(['message:received:new', 'chat:created']);
 	const kept = (await webhooks()).find((hook) => hook.event_type === 'message:received:new');
 	await helper.setFlows(eventFlow(['message:received:new', 'message:sent:new']), 'full', credentialsFor(sbx.tokens[0]!));
-	const hooks = await eventually(async () => {
+	const hooks = await waitFor('const list = await webhooks(); return list.length === 2 && list.som...', async () => {
 		const list = await webhooks();
 		return list.length === 2 && list.some((hook) => hook.event_type === 'message:sent:new') && list;
 	});
@@ -254,7 +254,11 @@ test('intake: 600 deliveries (30 % duplicates up to 300 apart) during 5 redeploy
 			await helper
 				.setFlows(eventFlow(['message:received:new'], { name: `round ${round}` }), 'nodes', credentialsFor(sbx.tokens[0]!))
 				.catch(() => undefined);
-			await eventually(() => helper.getNode('ev') !== previous && helper.getNode('ev') !== undefined, 10_000);
+			await waitFor(
+				"helper.getNode('ev') !== previous && helper.getNode('ev') !== undef...",
+				() => helper.getNode('ev') !== previous && helper.getNode('ev') !== undefined,
+				{ timeoutMs: 10_000 },
+			);
 		}
 	})();
 	for (let start = 0; start < bodies.length; start += 20) await Promise.all(bodies.slice(start, start + 20).map(deliver));
@@ -281,7 +285,7 @@ test('Download Attachments puts the files of an inbound message into msg.attachm
 		credentialsFor(sbx.tokens[0]!),
 	);
 	const out = new Collector('out');
-	await eventually(async () => (await webhooks()).length === 1);
+	await waitFor('(await webhooks()).length === 1', async () => (await webhooks()).length === 1);
 	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915177700042', text: 'invoice attached', file_uid: fileUid });
 	await out.waitFor(1);
 	const [attachment] = out.messages[0]!.attachments as Array<{ filename: string; mimeType: string; data: Buffer }>;
@@ -296,7 +300,7 @@ test('on start it re-points or deletes subscriptions of this node left by a cras
 	const foreign = await sandboxCall(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: `${nodeHttp.url}/somebody-else` });
 	expect(stale.status).toBe(200);
 	await helper.load(nodesUnderTest as never, eventFlow(['chat:created']), credentialsFor(sbx.tokens[0]!));
-	const hooks = await eventually(async () => {
+	const hooks = await waitFor('const list = await webhooks(); return list.length === 2 && list.eve...', async () => {
 		const list = await webhooks();
 		return list.length === 2 && list.every((hook) => hook.url !== crashed) && list;
 	});
@@ -312,7 +316,7 @@ test('without a public URL the node reports the missing setting and subscribes t
 	const flow = eventFlow(['chat:created']);
 	(flow[1] as Record<string, unknown>).publicUrl = '';
 	await helper.load(nodesUnderTest as never, flow, credentialsFor(sbx.tokens[0]!));
-	const logged = await eventually(() =>
+	const logged = await waitFor('helper .log() .args.map((args) => args[0] as { id?: string; level?:...', () =>
 		helper
 			.log()
 			.args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown })
@@ -326,7 +330,7 @@ test('a public service with an http or loopback public URL fails at deploy, sayi
 	const flow = eventFlow(['chat:created']);
 	Object.assign(flow[1] as Record<string, unknown>, { baseUrl: 'https://api.chat-messaging.example', publicUrl: 'http://127.0.0.1:1880' });
 	await helper.load(nodesUnderTest as never, flow, credentialsFor('never-sent-token'));
-	const logged = await eventually(() =>
+	const logged = await waitFor('helper .log() .args.map((args) => args[0] as { id?: string; level?:...', () =>
 		helper
 			.log()
 			.args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown })

@@ -13,7 +13,7 @@ import {
 	configNode,
 	CONFIG_ID,
 	credentialsFor,
-	eventually,
+	waitFor,
 	FAST_SANDBOX,
 	helper,
 	nodesUnderTest,
@@ -139,7 +139,7 @@ test('the saved event nodes subscribe to the event types they hold', async () =>
 			...events.map((node, index) => ({ ...node, z: TAB, config: CONFIG_ID, x: 100, y: 100 + 60 * index, wires: [[]] })),
 		];
 		await helper.load(nodesUnderTest as never, flow, credentialsFor(TOKEN));
-		const hooks = await eventually(async () => {
+		const hooks = await waitFor("const list = (await sandboxData(sbx, '/webhooks')).webhooks as any[...", async () => {
 			const list = (await sandboxData(sbx, '/webhooks')).webhooks as any[];
 			return list.length === 3 && list;
 		});

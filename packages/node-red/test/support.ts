@@ -12,6 +12,7 @@ import helper from 'node-red-node-test-helper';
 import chatMessagingNodes from '../src';
 import type { NodeAPI, NodeMessage } from '../src/types';
 import { startSandbox, type SandboxOptions } from '@chat-messaging/sandbox';
+import { sandboxClient, waitFor, type HttpAnswer } from '../../../test/support/harness';
 
 helper.init(require.resolve('node-red'));
 
@@ -193,43 +194,18 @@ export async function startNodeHttp(): Promise<{ url: string; server: Server; st
 }
 
 /** A direct call to the sandbox (independent of the nodes), for set-up and for checking effects. */
-export async function sandboxCall(
+export const sandboxCall = (
 	sandbox: Sandbox,
 	method: string,
 	path: string,
 	body?: unknown,
 	token = sandbox.tokens[0]!,
-): Promise<{ status: number; body: any }> {
-	const response = await fetch(`${sandbox.url}${path}`, {
-		method,
-		headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	let parsed: any = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// not JSON
-	}
-	return { status: response.status, body: parsed };
-}
+): Promise<HttpAnswer> => sandboxClient(sandbox.url, token).call(method, path, body);
 
 /** GET through the sandbox and return `data`. */
-export async function sandboxData(sandbox: Sandbox, path: string, token?: string): Promise<any> {
-	const response = await sandboxCall(sandbox, 'GET', path, undefined, token);
-	if (response.status !== 200) throw new Error(`GET ${path} → ${response.status} ${JSON.stringify(response.body)}`);
-	return response.body.data;
-}
+export const sandboxData = (sandbox: Sandbox, path: string, token?: string): Promise<any> =>
+	sandboxClient(sandbox.url, token ?? sandbox.tokens[0]!).get(path);
 
-export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error('eventually: timed out');
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
+export { waitFor };
 
 export { startSandbox };

@@ -39,7 +39,10 @@ describe('credits, quota and accounts', () => {
 
 	test('control API drives delivered and read (automatic moves off)', async () => {
 		const uid = (await call(sbx, 'POST', '/messages', { phone: '+4915100000003', text: 'drive me' })).body.data.message_uid;
-		await waitFor(async () => (await data(sbx, `/messages/${uid}`)).status === 'sent');
+		await waitFor(
+			"(await data(sbx, `/messages/${uid}`)).status === 'sent'",
+			async () => (await data(sbx, `/messages/${uid}`)).status === 'sent',
+		);
 		await new Promise((r) => setTimeout(r, 100));
 		expect((await data(sbx, `/messages/${uid}`)).status).toBe('sent');
 		await call(sbx, 'POST', `/_sandbox/messages/${uid}/status`, { status: 'delivered' });

@@ -169,7 +169,7 @@ beforeAll(async () => {
 	record('delete answer', (await call(sbx, 'DELETE', `/webhooks/${webhook.id}`)).body.data);
 
 	await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000043', text: 'hello' });
-	const events = await waitFor(() => hooks.received.length >= 2 && hooks.received);
+	const events = await waitFor('hooks.received.length >= 2 && hooks.received', () => hooks.received.length >= 2 && hooks.received);
 	for (const event of events) {
 		record('event (spec shape)', event.body);
 		record('event (spec shape).data', event.body.data);

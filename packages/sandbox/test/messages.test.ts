@@ -26,7 +26,7 @@ describe('sending', () => {
 		expect(res.body.data).toMatchObject({ message_uid: expect.any(String), status: 'queued' });
 		const chat = await data(sbx, `/chats/${res.body.data.chat_id}`);
 		expect(chat).toMatchObject({ name: 'New Customer', phone: '+4915199990001', jid: '4915199990001@c.us', is_group: false });
-		const created = await waitFor(() =>
+		const created = await waitFor("hooks.received.find((r) => r.body.event_type === 'chat:created' && ...", () =>
 			hooks.received.find((r) => r.body.event_type === 'chat:created' && r.body.data.chat_id === chat.id),
 		);
 		expect(created.body.data).toMatchObject({ chat_name: 'New Customer', jid: '4915199990001@c.us', unattended_customer: false });
@@ -68,7 +68,7 @@ describe('sending', () => {
 	test('status moves queued → sent → delivered → read; history chronological with ISO UTC timestamps; message:sent:new once sent', async () => {
 		const res = await call(sbx, 'POST', '/messages', { phone: '+4915199990003', text: 'track me' });
 		const uid = res.body.data.message_uid;
-		await waitFor(async () => (await status(uid)) === 'read');
+		await waitFor("(await status(uid)) === 'read'", async () => (await status(uid)) === 'read');
 		const history = await data(sbx, `/messages/${uid}/status_history`);
 		expect(history.map((h: any) => h.status)).toEqual(['queued', 'sent', 'delivered', 'read']);
 		for (const h of history) expect(h.timestamp).toMatch(ISO_UTC);
@@ -108,7 +108,7 @@ describe('sending', () => {
 		for (let i = 0; i < 3; i += 1)
 			uids.push((await call(sbx, 'POST', '/messages', { phone: '+4915199990005', text: `burst ${i}` })).body.data.message_uid);
 		expect(await status(uids[2]!)).toBe('queued');
-		await waitFor(async () => (await status(uids[2]!)) !== 'queued');
+		await waitFor("(await status(uids[2]!)) !== 'queued'", async () => (await status(uids[2]!)) !== 'queued');
 		const sentAt = await Promise.all(
 			uids.map(async (u) => Date.parse((await data(sbx, `/messages/${u}/status_history`)).find((h: any) => h.status === 'sent').timestamp)),
 		);

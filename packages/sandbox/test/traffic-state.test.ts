@@ -189,7 +189,7 @@ describe('durability and body limits', () => {
 		const urlOf = async (child: ReturnType<typeof start>) => {
 			let out = '';
 			child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-			return waitFor(() => /listening on (\S+)/.exec(out)?.[1], 20_000);
+			return waitFor('/listening on (\\S+)/.exec(out)?.[1]', () => /listening on (\S+)/.exec(out)?.[1], { timeoutMs: 20_000 });
 		};
 		let child = start();
 		try {

@@ -40,7 +40,10 @@ describe('webhookPayload: live', () => {
 	test('inbound from a new number: chat:created is {event_type, chat, chatapp_account} without data or message', async () => {
 		const res = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+33612345678', text: 'Bonjour', name: 'Claire' });
 		expect(res.status).toBe(200);
-		await waitFor(() => bodiesOf('chat:created').length === 1 && bodiesOf('message:received:new').length === 1);
+		await waitFor(
+			"bodiesOf('chat:created').length === 1 && bodiesOf('message:received...",
+			() => bodiesOf('chat:created').length === 1 && bodiesOf('message:received:new').length === 1,
+		);
 		const chat = await data(sbx, `/chats/${res.body.data.chat_id}`);
 		const account = (await data(sbx, '/chatapp_accounts')).chatapp_accounts.find((a: any) => a.id === chat.chatapp_account_id);
 		const [created] = bodiesOf('chat:created');
@@ -62,7 +65,7 @@ describe('webhookPayload: live', () => {
 		const mate = (await data(sbx, '/workspace/teammates')).teammates.find((t: any) => t.status === 'active');
 		expect((await call(sbx, 'PATCH', `/chats/${contact.id}`, { responsible: mate.email })).status).toBe(200);
 		const res = await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: contact.id, text: 'Is my order ready?' });
-		await waitFor(() => bodiesOf('message:received:new').length === 1);
+		await waitFor("bodiesOf('message:received:new').length === 1", () => bodiesOf('message:received:new').length === 1);
 		const [event] = bodiesOf('message:received:new');
 		const account = (await data(sbx, '/chatapp_accounts')).chatapp_accounts.find((a: any) => a.id === contact.chatapp_account_id);
 		expect(keys(event)).toEqual(['chat', 'chatapp_account', 'event_type', 'message']);
@@ -108,7 +111,7 @@ describe('webhookPayload: live', () => {
 			reply_to: inbound.body.data.message.uid,
 		});
 		expect(sent.status).toBe(200);
-		await waitFor(() => bodiesOf('message:sent:new').length === 1);
+		await waitFor("bodiesOf('message:sent:new').length === 1", () => bodiesOf('message:sent:new').length === 1);
 		const [event] = bodiesOf('message:sent:new');
 		expect(keys(event.message)).toEqual(MESSAGE_KEYS);
 		expect(event.message).toMatchObject({
@@ -136,7 +139,7 @@ describe('webhookPayload: live', () => {
 		const group = (await data(sbx, '/chats?group=true')).chats.find((c: any) => c.jid.endsWith('@g.us'));
 		expect(group).toBeDefined();
 		const res = await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: group.id, text: 'Hi all' });
-		await waitFor(() => bodiesOf('message:received:new').length === 1);
+		await waitFor("bodiesOf('message:received:new').length === 1", () => bodiesOf('message:received:new').length === 1);
 		const [event] = bodiesOf('message:received:new');
 		expect(event.chat).toMatchObject({ chat_id: group.id, is_group: true, full_name: group.name });
 		expect(event.message.sender).toEqual({ full_name: res.body.data.message.sender_name, phone: res.body.data.message.sender_phone });
@@ -145,7 +148,7 @@ describe('webhookPayload: live', () => {
 	test('payload: "spec" on /_sandbox/incoming overrides the option for that call only', async () => {
 		const spec = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000001', text: 'spec please', payload: 'spec' });
 		expect(spec.status).toBe(200);
-		await waitFor(() => receiver.received.length === 2);
+		await waitFor('receiver.received.length === 2', () => receiver.received.length === 2);
 		for (const { body } of receiver.received) {
 			expect(keys(body)).toEqual(['data', 'event_type']);
 			expect(body.data).toMatchObject({
@@ -156,14 +159,14 @@ describe('webhookPayload: live', () => {
 		}
 		expect(bodiesOf('message:received:new')[0].data).toMatchObject({ text: 'spec please', unattended_customer: true });
 		await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: spec.body.data.chat_id, text: 'default again' });
-		await waitFor(() => receiver.received.length === 3);
+		await waitFor('receiver.received.length === 3', () => receiver.received.length === 3);
 		expect(receiver.received[2]!.body).toMatchObject({ event_type: 'message:received:new', message: { text: 'default again' } });
 	});
 
 	test('duplicate: true redelivers the same live body', async () => {
 		const contact = (await data(sbx, '/chats?group=false')).chats[0];
 		await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: contact.id, text: 'twice', duplicate: true });
-		await waitFor(() => receiver.received.length === 2);
+		await waitFor('receiver.received.length === 2', () => receiver.received.length === 2);
 		expect(receiver.received[0]!.body).toEqual(receiver.received[1]!.body);
 		expect(receiver.received[0]!.body.message.text).toBe('twice');
 	});
@@ -182,10 +185,10 @@ describe('webhookPayload: spec (default)', () => {
 	test('the default is the spec shape; payload: "live" switches one incoming call (its chat:created too)', async () => {
 		const contact = (await data(sbx, '/chats?group=false')).chats[0];
 		await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: contact.id, text: 'spec' });
-		await waitFor(() => receiver.received.length === 1);
+		await waitFor('receiver.received.length === 1', () => receiver.received.length === 1);
 		expect(keys(receiver.received[0]!.body)).toEqual(['data', 'event_type']);
 		const live = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000002', text: 'live', name: 'Lena', payload: 'live' });
-		await waitFor(() => receiver.received.length === 3);
+		await waitFor('receiver.received.length === 3', () => receiver.received.length === 3);
 		const [created, message] = receiver.received.slice(1).map((r) => r.body);
 		expect(created).toEqual({
 			event_type: 'chat:created',
@@ -199,7 +202,7 @@ describe('webhookPayload: spec (default)', () => {
 		});
 		// An outbound send still follows the option.
 		await call(sbx, 'POST', `/chats/${contact.id}/messages`, { text: 'reply' });
-		await waitFor(() => bodiesOf('message:sent:new').length === 1);
+		await waitFor("bodiesOf('message:sent:new').length === 1", () => bodiesOf('message:sent:new').length === 1);
 		expect(keys(bodiesOf('message:sent:new')[0])).toEqual(['data', 'event_type']);
 	});
 
@@ -225,11 +228,11 @@ describe('CLI --webhook-payload', () => {
 		try {
 			let out = '';
 			child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-			const url = await waitFor(() => /listening on (\S+)/.exec(out)?.[1], 15000);
+			const url = await waitFor('/listening on (\\S+)/.exec(out)?.[1]', () => /listening on (\S+)/.exec(out)?.[1], { timeoutMs: 15000 });
 			const sbx = { url, tokens: ['cli-live'] } as unknown as Sandbox;
 			await call(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: receiver.url });
 			await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000004', text: 'from the cli' });
-			await waitFor(() => receiver.received.length === 1);
+			await waitFor('receiver.received.length === 1', () => receiver.received.length === 1);
 			expect(receiver.received[0]!.body).toMatchObject({
 				event_type: 'message:received:new',
 				message: { text: 'from the cli', direction: 'incoming' },

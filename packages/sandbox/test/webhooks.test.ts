@@ -53,7 +53,7 @@ test('incoming message: chat created + unread + unattended; chat:created then me
 	expect(res.body.data).toMatchObject({ chat_created: true, message: { from_me: false, text: 'Bonjour' } });
 	const chat = await data(sbx, `/chats/${res.body.data.chat_id}`);
 	expect(chat).toMatchObject({ name: 'Claire', read: false, unattended: true, phone: '+33612345678' });
-	await waitFor(() => receiver.received.length >= 2);
+	await waitFor('receiver.received.length >= 2', () => receiver.received.length >= 2);
 	const [first, second] = receiver.received;
 	expect(first!.body.event_type).toBe('chat:created');
 	expect(first!.body.data).toMatchObject({ chat_id: chat.id, chat_name: 'Claire', id: chat.id, jid: chat.jid });
@@ -70,14 +70,17 @@ test('incoming message: chat created + unread + unattended; chat:created then me
 	expect(second!.headers['content-type']).toContain('application/json');
 	// Answering clears the unattended flag.
 	await call(sbx, 'POST', `/chats/${chat.id}/messages`, { text: 'Hello Claire' });
-	await waitFor(async () => (await data(sbx, `/chats/${chat.id}`)).unattended === false);
+	await waitFor(
+		'(await data(sbx, `/chats/${chat.id}`)).unattended === false',
+		async () => (await data(sbx, `/chats/${chat.id}`)).unattended === false,
+	);
 });
 
 test('duplicate: true delivers the same event twice (same message_uid and event_id)', async () => {
 	await call(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: receiver.url });
 	const chat = (await data(sbx, '/chats?group=false')).chats[0];
 	await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'twice', duplicate: true });
-	await waitFor(() => receiver.received.length >= 2);
+	await waitFor('receiver.received.length >= 2', () => receiver.received.length >= 2);
 	await new Promise((r) => setTimeout(r, 50));
 	expect(receiver.received).toHaveLength(2);
 	expect(receiver.received[0]!.body).toEqual(receiver.received[1]!.body);
@@ -93,7 +96,7 @@ test('only enabled subscriptions receive', async () => {
 	expect(receiver.received).toHaveLength(0);
 	await call(sbx, 'PUT', `/webhooks/${hook.id}`, { enabled: true });
 	await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'now' });
-	await waitFor(() => receiver.received.length === 1);
+	await waitFor('receiver.received.length === 1', () => receiver.received.length === 1);
 });
 
 test('failing receiver: 3 attempts, then errors_counter += 1, subscription stays enabled; deliveries log records them', async () => {
@@ -101,7 +104,10 @@ test('failing receiver: 3 attempts, then errors_counter += 1, subscription stays
 	const hook = (await call(sbx, 'POST', '/webhooks', { event_type: 'message:received:new', url: receiver.url })).body.data;
 	const chat = (await data(sbx, '/chats?group=false')).chats[0];
 	await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'fail me' });
-	await waitFor(async () => (await data(sbx, `/webhooks/${hook.id}`)).errors_counter === 1);
+	await waitFor(
+		'(await data(sbx, `/webhooks/${hook.id}`)).errors_counter === 1',
+		async () => (await data(sbx, `/webhooks/${hook.id}`)).errors_counter === 1,
+	);
 	expect(receiver.received).toHaveLength(3);
 	expect(await data(sbx, `/webhooks/${hook.id}`)).toMatchObject({ enabled: true, errors_counter: 1 });
 	const log = (await data(sbx, '/_sandbox/deliveries')).deliveries;
@@ -120,7 +126,7 @@ test('failing receiver: 3 attempts, then errors_counter += 1, subscription stays
 	// A receiver that recovers on the second attempt costs no error.
 	receiver.status = 200;
 	await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'ok now' });
-	await waitFor(() => receiver.received.length === 4);
+	await waitFor('receiver.received.length === 4', () => receiver.received.length === 4);
 	expect((await data(sbx, `/webhooks/${hook.id}`)).errors_counter).toBe(1);
 });
 
@@ -135,7 +141,11 @@ test('a receiver slower than the time-out counts as a failed attempt', async () 
 			.data;
 		const chat = (await data(slow, '/chats?group=false')).chats[0];
 		await call(slow, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'slow' });
-		await waitFor(async () => (await data(slow, `/webhooks/${hook.id}`)).errors_counter === 1, 5000);
+		await waitFor(
+			'(await data(slow, `/webhooks/${hook.id}`)).errors_counter === 1',
+			async () => (await data(slow, `/webhooks/${hook.id}`)).errors_counter === 1,
+			{ timeoutMs: 5000 },
+		);
 		const log = (await data(slow, '/_sandbox/deliveries')).deliveries;
 		expect(log).toHaveLength(3);
 		expect(log[0].error).toMatch(/timed out/);
@@ -151,7 +161,7 @@ test('--duplicate-rate 1 sends every delivery twice', async () => {
 	try {
 		await call(dup, 'POST', '/webhooks', { event_type: 'message:sent:new', url: receiver.url });
 		const res = await call(dup, 'POST', '/messages', { phone: '+4915100000099', text: 'dup' });
-		await waitFor(() => receiver.received.length === 2);
+		await waitFor('receiver.received.length === 2', () => receiver.received.length === 2);
 		expect(receiver.received.map((r) => r.body.data.message_uid)).toEqual([res.body.data.message_uid, res.body.data.message_uid]);
 	} finally {
 		await dup.stop();

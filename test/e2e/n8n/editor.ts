@@ -23,6 +23,7 @@ import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from '
 import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
+import { sleep, waitFor as sharedWaitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
@@ -72,17 +73,9 @@ function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(200);
-	}
-}
+/** The shared wait, with an editor's patience (a page load or a save takes seconds). */
+const waitFor = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
+	sharedWaitFor(what, probe, { timeoutMs, intervalMs: 200 });
 
 /** A manual trigger and one version 2 action node with the recorded credential. */
 function workflow(id: string, name: string, parameters: Record<string, unknown>) {

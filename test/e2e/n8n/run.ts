@@ -32,10 +32,10 @@ import {
 	v2Workflows,
 	workflows,
 } from './workflows';
+import { sandboxClient, sleep, waitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
 const CHAT_COUNT = 130;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Checks: each one timed, reported, and counted in the summary.
@@ -86,16 +86,6 @@ function equalSets(actual: string[], expected: string[]): boolean {
 	return a.length === actual.length && a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 250): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
-
 // ---------------------------------------------------------------------------------------------
 // The sandbox seen from the outside: its public API with the token, and its control API.
 
@@ -105,17 +95,8 @@ const redact = (text: string) => text.split(TOKEN).join('<token>');
 
 let sandboxUrl = '';
 
-async function sandbox<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${sandboxUrl}${path}`, {
-		method,
-		headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-	const parsed = JSON.parse(text) as { status?: string; data?: unknown };
-	return (parsed.status === 'ok' && 'data' in parsed ? parsed.data : parsed) as T;
-}
+const sandbox = <T = unknown>(method: string, path: string, body?: unknown): Promise<T> =>
+	sandboxClient(sandboxUrl, TOKEN).data<T>(method, path, body);
 
 interface SandboxChat {
 	id: number;
@@ -624,7 +605,9 @@ async function main(): Promise<void> {
 	await check('(d) Trigger: activation subscribes its production URL with a secret', async () => {
 		const activated = await running().publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/activate`);
 		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 500)}`);
-		const hooks = await waitFor('the sandbox subscription', async () => ((await ourHooks()).length > 0 ? ourHooks() : undefined), 10_000);
+		const hooks = await waitFor('the sandbox subscription', async () => ((await ourHooks()).length > 0 ? ourHooks() : undefined), {
+			timeoutMs: 10_000,
+		});
 		assert(hooks.length === 1, `expected one subscription, the sandbox holds ${hooks.length}: ${JSON.stringify(hooks)}`);
 		subscription = hooks[0];
 		const url = new URL(subscription.url);
@@ -684,7 +667,7 @@ async function main(): Promise<void> {
 				const ours = all.filter((d) => d.body?.data?.text === text);
 				return ours.some((d) => d.duplicate && d.ok) ? ours : undefined;
 			},
-			20_000,
+			{ timeoutMs: 20_000 },
 		);
 		assert(
 			deliveries.every((d) => d.ok),
@@ -696,7 +679,7 @@ async function main(): Promise<void> {
 				const list = await executions();
 				return list.length > 0 && list.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? list : undefined;
 			},
-			15_000,
+			{ timeoutMs: 15_000 },
 		);
 		// Give a second execution, if the duplicate started one, time to be recorded.
 		await sleep(1500);
@@ -734,7 +717,7 @@ async function main(): Promise<void> {
 					await response.text();
 					return response.status === 401 ? Date.now() - restarted : undefined;
 				},
-				20_000,
+				{ timeoutMs: 20_000 },
 			);
 			const hooks = await ourHooks();
 			assert(hooks.length === 1, `the sandbox holds ${hooks.length} subscriptions of the trigger after restart`);
@@ -750,7 +733,7 @@ async function main(): Promise<void> {
 					const all = await executions();
 					return all.length > before && all.every((e) => e.finished || e.status === 'success' || e.status === 'error') ? all : undefined;
 				},
-				15_000,
+				{ timeoutMs: 15_000 },
 			);
 			assert(list.length === before + 1, `${list.length - before} new executions for one message`);
 			const latest = list.find((e) => JSON.stringify(e.data?.resultData.runData ?? {}).includes(text));
@@ -772,7 +755,7 @@ async function main(): Promise<void> {
 			const testHook = await waitFor(
 				"the test listener's subscription",
 				async () => (await sandboxWebhooks()).find((hook) => hook.url.includes('/webhook-test/')),
-				15_000,
+				{ timeoutMs: 15_000 },
 			);
 			const text = `E2E test and production ${randomBytes(4).toString('hex')}`;
 			await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text });
@@ -783,7 +766,7 @@ async function main(): Promise<void> {
 					const found = carrying(await executions());
 					return found.length >= 2 && found.every((e) => e.finished || e.status === 'success') ? found : undefined;
 				},
-				20_000,
+				{ timeoutMs: 20_000 },
 			);
 			const modes = both.map((e) => e.mode ?? '?').sort();
 			assert(modes.includes('manual') && modes.some((mode) => mode !== 'manual'), `execution modes: ${modes.join(', ')}`);
@@ -791,7 +774,7 @@ async function main(): Promise<void> {
 			await waitFor(
 				'the test subscription removed',
 				async () => ((await sandboxWebhooks()).some((hook) => hook.id === testHook.id) ? undefined : true),
-				15_000,
+				{ timeoutMs: 15_000 },
 			);
 			const hooks = await ourHooks();
 			assert(hooks.length === 1 && hooks[0].id === subscription.id, 'the published subscription did not survive the test listener');
@@ -802,7 +785,9 @@ async function main(): Promise<void> {
 	await check('(e) Trigger: deactivation removes the subscription', async () => {
 		const deactivated = await running().publicApi('POST', `/workflows/${WORKFLOW_IDS.trigger}/deactivate`);
 		assert(deactivated.status === 200, `deactivate answered ${deactivated.status}: ${JSON.stringify(deactivated.body).slice(0, 300)}`);
-		await waitFor('the subscription to be removed', async () => ((await ourHooks()).length === 0 ? true : undefined), 10_000);
+		await waitFor('the subscription to be removed', async () => ((await ourHooks()).length === 0 ? true : undefined), {
+			timeoutMs: 10_000,
+		});
 		const all = await sandboxWebhooks();
 		return `the sandbox holds ${all.length} subscriptions`;
 	});
@@ -820,11 +805,9 @@ async function main(): Promise<void> {
 					`activating "${example.name}" answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`,
 				);
 			}
-			const hooks = await waitFor(
-				'both subscriptions',
-				async () => ((await exampleHooks()).length === 2 ? exampleHooks() : undefined),
-				10_000,
-			);
+			const hooks = await waitFor('both subscriptions', async () => ((await exampleHooks()).length === 2 ? exampleHooks() : undefined), {
+				timeoutMs: 10_000,
+			});
 			const { teammates } = await sandbox<{ teammates: Array<{ email: string; status: string }> }>('GET', '/workspace/teammates');
 			const teammate = required(
 				teammates.find((member) => member.status === 'active'),
@@ -848,7 +831,7 @@ async function main(): Promise<void> {
 					const replies = messages.filter((m) => m.from_me && m.text === reply).length;
 					return record.labels.includes('new') && record.responsible_email === teammate && replies > 0 ? { ...record, replies } : undefined;
 				},
-				20_000,
+				{ timeoutMs: 20_000 },
 			);
 			await sleep(1000); // a second reply, if one were sent, would show up within this pause
 			const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>(
@@ -860,7 +843,9 @@ async function main(): Promise<void> {
 				const deactivated = await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
 				assert(deactivated.status === 200, `deactivating "${example.name}" answered ${deactivated.status}`);
 			}
-			await waitFor('the subscriptions to be removed', async () => ((await exampleHooks()).length === 0 ? true : undefined), 10_000);
+			await waitFor('the subscriptions to be removed', async () => ((await exampleHooks()).length === 0 ? true : undefined), {
+				timeoutMs: 10_000,
+			});
 			return `${hooks.map((hook) => hook.event_type).join(' + ')}; labels ${JSON.stringify(chat.labels)}, assigned to ${teammate}`;
 		},
 	);
@@ -874,7 +859,7 @@ async function main(): Promise<void> {
 			await waitFor(
 				'its subscription',
 				async () => ((await sandboxWebhooks()).some((hook) => hook.url.includes(String(example.nodes[0].webhookId))) ? true : undefined),
-				10_000,
+				{ timeoutMs: 10_000 },
 			);
 			const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 31) % 256));
 			const form = new FormData();
@@ -894,7 +879,7 @@ async function main(): Promise<void> {
 					const [latest] = (listed.body as { data: Run[] }).data;
 					return latest && latest.status === 'success' ? latest : undefined;
 				},
-				20_000,
+				{ timeoutMs: 20_000 },
 			);
 			const described = run.data?.resultData.runData['Describe the file']?.[0]?.data?.main?.[0]?.[0] as
 				{ json: Record<string, unknown>; binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;

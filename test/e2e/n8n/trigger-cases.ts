@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { requireBuilt } from '../../support/packages';
 import type { N8nInstance } from './n8n-instance';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME } from './workflows';
+import { sleep, waitFor } from '../../support/harness';
 
 export interface TriggerCasesContext {
 	check: (name: string, body: () => Promise<string | undefined>) => Promise<void>;
@@ -34,20 +35,8 @@ function newestActionVersion(): number {
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 500): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
 }
 
 const credentials = { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: 'Chat Messaging sandbox' } };
@@ -132,21 +121,17 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 	const sentUids: string[] = [];
 	await check('Poll Trigger: each new inbound message starts the workflow once, across polls (n8n polls every minute)', async () => {
 		sentUids.push(await incoming(`poll A ${randomBytes(3).toString('hex')}`), await incoming(`poll B ${randomBytes(3).toString('hex')}`));
-		const first = await waitFor(
-			'the first poll execution',
-			async () => ((await polledUids()).length >= 1 ? polledUids() : undefined),
-			75_000,
-		);
+		const first = await waitFor('the first poll execution', async () => ((await polledUids()).length >= 1 ? polledUids() : undefined), {
+			timeoutMs: 75_000,
+		});
 		assert(
 			JSON.stringify(first.flat().sort()) === JSON.stringify([...sentUids].sort()),
 			`polled ${JSON.stringify(first)}, sent ${JSON.stringify(sentUids)}`,
 		);
 		sentUids.push(await incoming(`poll C ${randomBytes(3).toString('hex')}`));
-		const second = await waitFor(
-			'the next poll execution',
-			async () => ((await polledUids()).length >= 2 ? polledUids() : undefined),
-			75_000,
-		);
+		const second = await waitFor('the next poll execution', async () => ((await polledUids()).length >= 2 ? polledUids() : undefined), {
+			timeoutMs: 75_000,
+		});
 		assert(JSON.stringify(second.at(-1)) === JSON.stringify([sentUids[2]]), `the second poll carried ${JSON.stringify(second.at(-1))}`);
 		return `${second.length} executions: ${second.map((uids) => uids.length).join(' + ')} items`;
 	});
@@ -161,7 +146,7 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 				const polled = await polledUids();
 				return polled.flat().includes(sentUids[3]) ? polled : undefined;
 			},
-			90_000,
+			{ timeoutMs: 90_000 },
 		);
 		const flat = all.flat();
 		assert(flat.length === new Set(flat).size, `a message came twice: ${JSON.stringify(all)}`);
@@ -222,13 +207,13 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 				await response.text();
 				return response.status === 200 ? true : undefined;
 			},
-			15_000,
+			{ timeoutMs: 15_000 },
 		);
 		assert(called, 'the webhook did not answer');
 		return await waitFor(
 			'the waiting execution',
 			async () => (await executions(workflowId)).find((execution) => execution.status === 'waiting'),
-			20_000,
+			{ timeoutMs: 20_000 },
 		);
 	}
 
@@ -247,8 +232,7 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
 				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
 			},
-			100_000,
-			1000,
+			{ timeoutMs: 100_000, intervalMs: 1000 },
 		);
 		assert(done.status === 'success', `the execution ended ${done.status}`);
 		const [item] = itemsOf(done, REPLY_NODE_NAME);
@@ -267,7 +251,7 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 		const hook = await waitFor(
 			'the temporary subscription',
 			async () => (await webhooks()).find((item) => item.url.includes(`/webhook-waiting/${waiting.id}/`)),
-			10_000,
+			{ timeoutMs: 10_000 },
 		);
 		assert(hook.event_type === 'message:received:new', `subscribed to ${hook.event_type}`);
 		const leftOver = (await webhooks()).filter((item) => expiredHooks.some((expired) => expired.id === item.id));
@@ -288,17 +272,15 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
 				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
 			},
-			30_000,
+			{ timeoutMs: 30_000 },
 		);
 		assert(done.status === 'success', `the execution ended ${done.status}`);
 		const [item] = itemsOf(done, REPLY_NODE_NAME);
 		assert(item?.replied === true, `the output is ${JSON.stringify(item).slice(0, 400)}`);
 		assert((item.reply as Json | undefined)?.text === answer, `the reply is ${JSON.stringify(item.reply).slice(0, 300)}`);
-		await waitFor(
-			'the subscription removed',
-			async () => ((await webhooks()).some((item) => item.id === hook.id) ? undefined : true),
-			10_000,
-		);
+		await waitFor('the subscription removed', async () => ((await webhooks()).some((item) => item.id === hook.id) ? undefined : true), {
+			timeoutMs: 10_000,
+		});
 		await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
 		return `execution ${waiting.id} resumed by "${answer}"; subscription ${hook.id} removed, and the expired one before it`;
 	});

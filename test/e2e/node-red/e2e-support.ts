@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { httpJson, sleep, waitFor as sharedWaitFor, type WaitOptions } from '../../support/harness';
 
 import { builtPackage } from '../../support/packages';
 
@@ -237,49 +238,11 @@ export async function removeDir(dir: string): Promise<void> {
 	await rm(dir, { recursive: true, force: true });
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The shared wait, with this script's patience: a Node-RED start or deploy takes seconds. */
+export const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, options: WaitOptions = {}): Promise<T> =>
+	sharedWaitFor(what, probe, { timeoutMs: 15_000, intervalMs: 150, ...options });
 
-/** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 150): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let lastError: unknown;
-	for (;;) {
-		try {
-			const value = await probe();
-			if (value !== undefined) return value;
-		} catch (error) {
-			lastError = error;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(
-				`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
-			);
-		}
-		await sleep(intervalMs);
-	}
-}
-
-export async function httpJson<T = unknown>(
-	method: string,
-	url: string,
-	body?: unknown,
-	headers: Record<string, string> = {},
-): Promise<{ status: number; body: T; text: string }> {
-	const response = await fetch(url, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(60_000),
-	});
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// not JSON; keep the text
-	}
-	return { status: response.status, body: parsed as T, text };
-}
+export { httpJson, sleep };
 
 export class AssertionFailure extends Error {}
 

@@ -438,7 +438,7 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 
 		await checks.check('a redeploy without the event node deletes its subscriptions', async () => {
 			await phase('redeploy', () => deployFlows(red.url, baseFlow(sandbox.url, publicUrl, token)));
-			await waitFor('no subscriptions left', async () => ((await view.webhooks()).length === 0 ? true : undefined), 10_000);
+			await waitFor('no subscriptions left', async () => ((await view.webhooks()).length === 0 ? true : undefined), { timeoutMs: 10_000 });
 		});
 
 		// The example flows the package ships, deployed next to the base flow on its one config node; a tap on

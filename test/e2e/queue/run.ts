@@ -31,6 +31,7 @@ import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
+import { sleep, waitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
 const PORTS = { proxy: 4400, relay: 4401, main: 5690, workerHealth: [5691, 5692], webhook: [5693, 5694], redis: 6390, postgres: 5440 };
@@ -47,7 +48,6 @@ const TRIGGER_WEBHOOK_ID = '7d2b0f5e-4c1a-4f7e-9a55-2e8c1b6d9f30';
 const SEND_WEBHOOK_PATH = 'queue-send-batch';
 const CREDENTIAL_NAME = 'Chat Messaging sandbox';
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const TOKEN = `queue_${randomBytes(16).toString('hex')}`;
 const redact = (text: string) => text.split(TOKEN).join('<token>');
 
@@ -85,16 +85,6 @@ async function check(name: string, body: () => Promise<string | undefined>, stop
 
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 500): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,8 +554,7 @@ async function main(): Promise<void> {
 				last = list.length;
 				return list.length >= atLeast && list.every(done) && stable ? list : undefined;
 			},
-			timeoutMs,
-			1500,
+			{ timeoutMs: timeoutMs, intervalMs: 1500 },
 		);
 	};
 
@@ -580,7 +569,7 @@ async function main(): Promise<void> {
 				const list = (Array.isArray(data) ? data : data.webhooks).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
 				return list.length ? list : undefined;
 			},
-			30_000,
+			{ timeoutMs: 30_000 },
 		);
 		assert(
 			hooks.length === 1 && hooks[0].event_type === 'message:received:new',
@@ -612,8 +601,7 @@ async function main(): Promise<void> {
 					? uids.map((uid) => ours.find((d) => d.uid === uid) as Delivery)
 					: undefined;
 			},
-			60_000,
-			200,
+			{ timeoutMs: 60_000, intervalMs: 200 },
 		);
 	};
 

@@ -1,6 +1,7 @@
 /** Runs the action node through n8n's execute contract against a sandbox, over real HTTP. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
+import { sandboxClient } from '../../../../test/support/harness';
 import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 import { createExecuteContext, type Credentials, type RecordedRequest } from './n8n-context';
 
@@ -55,14 +56,6 @@ export async function actionError(
 	throw new Error(`expected ${String(first.resource)}:${String(first.operation)} to fail`);
 }
 
-/** Calls the sandbox's control API (/_sandbox/...) or the public API directly. */
-export async function sandboxCall(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const response = await fetch(`${baseUrl}${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = (await response.json()) as IDataObject;
-	if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
-	return (json.data ?? json) as IDataObject;
-}
+/** Calls the sandbox's control API (/_sandbox/...) or the public API directly: `data`, or the body without an envelope. */
+export const sandboxCall = (baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<IDataObject> =>
+	sandboxClient(baseUrl, token).data<IDataObject>(method, path, body);
