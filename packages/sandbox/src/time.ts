@@ -27,11 +27,22 @@ const SPEC_FORMAT = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) ([+-])(\d{2})(\d{2
 const ISO_FORMAT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**
+ * Whether the value's leading `YYYY-MM-DD` names a day that exists. Date.parse rolls an impossible day over
+ * (2026-02-30 becomes 2 March), which would answer a mistyped filter with another day's records.
+ */
+function isCalendarDate(value: string): boolean {
+	const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+	if (month < 1 || month > 12 || day < 1) return false;
+	return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
  * Parses a date-time query value. Accepts ISO 8601 (a date alone means midnight UTC, a time without an
  * offset means UTC) and the spec's own record format, so a client can feed back what it read.
  */
 export function parseDateTime(value: string): number | null {
 	const trimmed = value.trim();
+	if (!isCalendarDate(trimmed)) return null;
 	const spec = SPEC_FORMAT.exec(trimmed);
 	if (spec) {
 		const ms = Date.parse(`${spec[1]}T${spec[2]}${spec[3]}${spec[4]}:${spec[5]}`);

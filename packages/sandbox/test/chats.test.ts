@@ -182,6 +182,10 @@ describe('GET /chats', () => {
 			['page=0', 'page'],
 			['page=abc', 'page'],
 			['created_after=yesterday', 'created_after'],
+			['created_after=2026-02-30', 'created_after'],
+			['created_before=2025-02-29T10:00:00Z', 'created_before'],
+			['created_after=2026-04-31%2010:00:00%20%2B0200', 'created_after'],
+			['created_after=2026-13-01', 'created_after'],
 			['colour=red', 'colour'],
 		]) {
 			const res = await call(sbx, 'GET', `/chats?${query}`);
