@@ -25,12 +25,29 @@ import {
 
 type Schema = Record<string, unknown>;
 
+/** The interface's own version (the spec's Versioning section); the package's version goes in `x-package-version`. */
+export const API_VERSION = '1.3.0';
+
+/**
+ * The service posts only to public HTTPS addresses (spec, delivery rule 1); the local sandbox, one of the
+ * servers below, also delivers to plain http on this machine.
+ */
+const RECEIVER_URL_PATTERN = '^(https://[^/?#\\s]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:\\d+)?([/?#]|$))';
+const receiverUrl = (description?: string): Schema => ({
+	...(description ? { description } : {}),
+	type: 'string',
+	format: 'uri',
+	pattern: RECEIVER_URL_PATTERN,
+});
+
 const text = { type: 'string' };
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
 const SPEC_TIMESTAMP = { type: 'string', description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`' };
 
 /** The schema of one field's value, from its kind and rules; an empty string where it means something (unassign). */
-export function fieldSchema(field: FieldDescriptor): Schema {
+export function fieldSchema(field: FieldDescriptor, op?: OperationDescriptor): Schema {
+	if (op?.resource === 'webhook' && field.name === 'url')
+		return receiverUrl(`${field.description} (public HTTPS; the local sandbox also accepts http:// on this machine)`);
 	const schema = kindSchema(field);
 	if (!field.allowEmpty || field.kind === 'stringList') return schema;
 	const { description, ...rest } = schema;
@@ -79,6 +96,16 @@ function kindSchema(field: FieldDescriptor): Schema {
 }
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+/**
+ * A list whose answer the spec does not show: the service notes give an object holding the list, and the
+ * client accepts the array itself as well (the executor's unwrap), so the document allows both.
+ */
+const arrayOrMember = (key: string, item: string): Schema => ({
+	oneOf: [
+		{ type: 'array', items: ref(item) },
+		{ type: 'object', required: [key], properties: { [key]: { type: 'array', items: ref(item) } } },
+	],
+});
 const list = (key: string, item: string): Schema => ({
 	type: 'object',
 	required: ['has_more_pages', key],
@@ -122,8 +149,20 @@ const RECORDS: Record<string, Schema> = {
 			last_message_uid: nullable(text),
 			last_message_timestamp: nullable(SPEC_TIMESTAMP),
 			unattended: { type: 'boolean' },
-			photo: nullable(text),
-			group_members: nullable({ type: 'array', items: { type: 'object' } }),
+			photo: { type: 'string', description: 'URL' },
+			group_members: {
+				type: 'array',
+				items: {
+					type: 'object',
+					required: ['name', 'phone', 'role', 'chat_id'],
+					properties: {
+						name: text,
+						phone: text,
+						role: text,
+						chat_id: { ...nullable({ type: 'integer' }), description: "The member's one-to-one chat, null if none" },
+					},
+				},
+			},
 			is_allowed_to_message: { type: 'boolean' },
 		},
 	},
@@ -184,7 +223,13 @@ const RECORDS: Record<string, Schema> = {
 	Webhook: {
 		type: 'object',
 		required: ['id', 'event_type', 'url', 'enabled'],
-		properties: { id: { type: 'integer' }, event_type: text, url: text, enabled: { type: 'boolean' }, errors_counter: { type: 'integer' } },
+		properties: {
+			id: { type: 'integer' },
+			event_type: text,
+			url: receiverUrl('Public HTTPS address receiving the POSTs'),
+			enabled: { type: 'boolean' },
+			errors_counter: { type: 'integer' },
+		},
 	},
 	SendAnswer: { type: 'object', required: ['message_uid'], properties: { message_uid: text } },
 	Error: {
@@ -237,22 +282,12 @@ const ANSWERS: Record<string, Schema> = {
 	'file:uploadFromUrl': ref('File'),
 	'file:upload': ref('File'),
 	'file:get': ref('File'),
-	'account:getAll': {
-		type: 'object',
-		required: ['chatapp_accounts'],
-		properties: { chatapp_accounts: { type: 'array', items: ref('Account') } },
-	},
+	'account:getAll': arrayOrMember('chatapp_accounts', 'Account'),
 	'workspace:get': ref('Workspace'),
-	'teammate:getAll': { type: 'object', required: ['teammates'], properties: { teammates: { type: 'array', items: ref('Teammate') } } },
+	'teammate:getAll': arrayOrMember('teammates', 'Teammate'),
 	'webhook:create': ref('Webhook'),
 	'webhook:get': ref('Webhook'),
-	// Not shown by the spec: the array itself, or an object holding `webhooks`.
-	'webhook:getAll': {
-		oneOf: [
-			{ type: 'array', items: ref('Webhook') },
-			{ type: 'object', required: ['webhooks'], properties: { webhooks: { type: 'array', items: ref('Webhook') } } },
-		],
-	},
+	'webhook:getAll': arrayOrMember('webhooks', 'Webhook'),
 };
 
 const ok = (data: Schema | undefined): Schema => ({
@@ -269,7 +304,7 @@ function parameters(op: OperationDescriptor): Schema[] {
 			in: field.in,
 			required: field.in === 'path' || field.required === true,
 			description: field.description,
-			schema: { ...fieldSchema(field), description: undefined },
+			schema: { ...fieldSchema(field, op), description: undefined },
 		}));
 }
 
@@ -279,7 +314,7 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 	const multipart = fields.some((field) => field.in === 'multipart');
 	const schema: Schema = {
 		type: 'object',
-		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
+		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field, op)])),
 		...(fields.some((field) => field.required) ? { required: fields.filter((field) => field.required).map((field) => field.name) } : {}),
 	};
 	if (op.requireOneOf) schema.anyOf = op.requireOneOf.map((name) => ({ required: [name] }));
@@ -309,11 +344,30 @@ function operationObject(op: OperationDescriptor): Schema {
 		...(body ? { requestBody: body } : {}),
 		responses: {
 			'200': { description: 'OK', content: { 'application/json': { schema: ok(ANSWERS[id]) } } },
-			'400': { $ref: '#/components/responses/Error' },
-			'401': { $ref: '#/components/responses/Error' },
+			...Object.fromEntries(errorStatuses(op).map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
 			default: { $ref: '#/components/responses/Error' },
 		},
 	};
+}
+
+const ERROR_RESPONSES: Record<string, string> = {
+	'400': 'InvalidParameters',
+	'401': 'Unauthorized',
+	'403': 'AccessDenied',
+	'404': 'NotFound',
+	'429': 'RateLimited',
+};
+
+/**
+ * The error statuses of one operation: GET /chats lists 400, 401, 403 and 404; every endpoint needs the
+ * bearer token (401) and takes parameters or a body (400); the service notes add 403 for another workspace's
+ * resource or a plan feature and 429 for the request rate, on any request; a path naming a record answers 404
+ * when it does not exist.
+ */
+function errorStatuses(op: OperationDescriptor): string[] {
+	const statuses = ['400', '401', '403', '429'];
+	if (op.fields.some((field) => field.in === 'path') || (op.method === 'GET' && op.path === '/chats')) statuses.push('404');
+	return statuses.sort();
 }
 
 /** The three events in both payload shapes: the spec's `{event_type, data}` and the live service's unwrapped one. */
@@ -387,12 +441,20 @@ export function buildOpenApi(version: string): Schema {
 		openapi: '3.1.0',
 		info: {
 			title: 'Chat Messaging Service API',
-			version,
+			version: API_VERSION,
 			description:
 				'Generated from the operation catalogue of the Chat Messaging nodes (packages/core/src/catalogue/resources). Every request needs `Authorization: Bearer <API_TOKEN>`.',
 			license: { name: 'MIT', identifier: 'MIT' },
 		},
-		servers: [{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`)' }],
+		'x-package-version': version,
+		servers: [
+			{
+				url: '{baseUrl}',
+				description: "The live service: the address of the workspace's API (its API integration page), without a trailing slash",
+				variables: { baseUrl: { default: 'https://api.chat-messaging.example', description: 'Base address of the live service' } },
+			},
+			{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`)' },
+		],
 		security: [{ bearer: [] }],
 		tags: RESOURCES.map((resource) => ({ name: resource.key, description: resource.description })),
 		paths,
@@ -402,7 +464,30 @@ export function buildOpenApi(version: string): Schema {
 				bearer: { type: 'http', scheme: 'bearer', description: "The API token from the workspace owner's API integration page" },
 			},
 			schemas: RECORDS,
-			responses: { Error: { description: 'An error', content: { 'application/json': { schema: ref('Error') } } } },
+			responses: {
+				Error: { description: 'An error', content: { 'application/json': { schema: ref('Error') } } },
+				InvalidParameters: {
+					description: 'Invalid parameters (`validation_error` with `errors`, or `not_supported`)',
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				Unauthorized: {
+					description: 'Token missing or invalid (`missing_credentials`, `invalid_token`); the spec documents no body',
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				AccessDenied: {
+					description: "Access denied: another workspace's resource or a plan feature",
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				NotFound: {
+					description:
+						'Entities not found: the record the path names does not exist, or (lists) a page holding nothing past the last page or for a filter matching nothing',
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				RateLimited: {
+					description: 'Too many requests (`rate_limit_exceeded`): back off and retry',
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+			},
 		},
 	};
 }

@@ -33,6 +33,57 @@ describe('the document', () => {
 		for (const hook of Object.values(hooks)) expect(hook.post.requestBody.content['application/json'].schema.oneOf).toHaveLength(2);
 	});
 
+	it("states the API's version, the spec's statuses, required and typed fields, the HTTPS rule, both list shapes and both servers", () => {
+		const doc = OPENAPI as unknown as {
+			info: { version: string };
+			'x-package-version': string;
+			servers: Array<{ url: string; description: string }>;
+			paths: Record<
+				string,
+				Record<
+					string,
+					{
+						responses: Record<string, unknown>;
+						requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> };
+					}
+				>
+			>;
+			components: { schemas: Record<string, { required?: string[]; properties: Record<string, Record<string, unknown>> }> };
+		};
+		// The spec's Versioning section; the package version travels beside it.
+		expect(doc.info.version).toBe('1.3.0');
+		expect(doc['x-package-version']).toBe('test');
+		// GET /chats: "Documented statuses: 200, 400, 401, 403, 404".
+		expect(Object.keys(doc.paths['/chats'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+		for (const methods of Object.values(doc.paths))
+			for (const op of Object.values(methods)) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '429']));
+		// Chat: `photo` required (a URL, never null), group members typed as the spec lists them.
+		const chat = doc.components.schemas.Chat;
+		expect(chat.required).toContain('photo');
+		expect(chat.properties.photo.type).toBe('string');
+		const members = chat.properties.group_members as { items: { required: string[]; properties: Record<string, { type: unknown }> } };
+		expect(members.items.required).toEqual(['name', 'phone', 'role', 'chat_id']);
+		expect(members.items.properties.chat_id.type).toEqual(['integer', 'null']);
+		// A subscription's URL: public HTTPS (the sandbox's loopback http allowed), in the record and both bodies.
+		const urlSchemas = [
+			doc.components.schemas.Webhook.properties.url,
+			doc.paths['/webhooks'].post.requestBody!.content['application/json'].schema.properties.url,
+			doc.paths['/webhooks/{id}'].put.requestBody!.content['application/json'].schema.properties.url,
+		];
+		for (const schema of urlSchemas) {
+			const pattern = new RegExp(schema.pattern as string);
+			expect(['https://hooks.example.com/in', 'http://127.0.0.1:5678/webhook/x'].every((url) => pattern.test(url))).toBe(true);
+			expect(['http://hooks.example.com/in', 'ftp://hooks.example.com', 'http://10.0.0.5/in'].some((url) => pattern.test(url))).toBe(false);
+		}
+		// GET /chatapp_accounts: the service notes' object and the bare array the client also reads.
+		const accounts = doc.paths['/chatapp_accounts'].get.responses['200'] as {
+			content: { 'application/json': { schema: { properties: { data: { oneOf: unknown[] } } } } };
+		};
+		expect(accounts.content['application/json'].schema.properties.data.oneOf).toHaveLength(2);
+		// The live service beside the sandbox.
+		expect(doc.servers.map((server) => server.url)).toEqual(['{baseUrl}', 'http://127.0.0.1:4010']);
+	});
+
 	it("passes Redocly's recommended rules with zero errors (the linter npm run lint runs; an ES module, so in its own process)", () => {
 		const root = join(__dirname, '..');
 		const output = execFileSync(join(root, '..', '..', 'node_modules', '.bin', 'tsx'), ['scripts/lint.ts'], {
