@@ -12,22 +12,13 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/chromium';
 import { Checks, REPO_ROOT, assert, assertEqual, freePort, httpJson, sleep, waitFor } from '../e2e/node-red/e2e-support';
 import { sandboxClient } from '../support/harness';
 
 type Json = Record<string, unknown>;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run',
-];
 const READY_LINE = 'Chat Messaging demo is running';
 const AUTO_REPLY = 'Thanks for your message, we will answer shortly.';
 /** What a newcomer would have to dismiss: notifications (version, update), dialogs (telemetry consent), tours. */
@@ -225,7 +216,7 @@ async function main(): Promise<void> {
 
 		await checks.check('Chromium: the editor opens with no banner, notification or dialog, the example flows as tabs', async () => {
 			assert(existsSync(CHROMIUM), `${CHROMIUM} not found: apt-get install -y chromium`);
-			browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+			browser = await launchChromium();
 			const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 			await page.goto(cold.editorUrl, { waitUntil: 'domcontentloaded' });
 			await page.locator('.red-ui-palette-node[data-palette-type="chat-messaging"]').waitFor({ state: 'visible', timeout: 60_000 });

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { build } from 'esbuild';
+import { bundleForNode } from '../../../scripts/bundle.mjs';
 
 import { clientTypes } from './types';
 
@@ -15,16 +15,7 @@ const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { na
 
 async function main(): Promise<void> {
 	rmSync(dist, { recursive: true, force: true });
-	await build({
-		entryPoints: [join(here, 'src', 'index.ts')],
-		outfile: join(dist, 'index.js'),
-		bundle: true,
-		platform: 'node',
-		format: 'cjs',
-		target: 'node20',
-		logLevel: 'warning',
-		legalComments: 'none',
-	});
+	await bundleForNode({ entry: join(here, 'src', 'index.ts'), outfile: join(dist, 'index.js') });
 	writeFileSync(join(dist, 'index.d.ts'), clientTypes());
 	console.log(`built ${pkg.name}@${pkg.version}`);
 }

@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { build } from 'esbuild';
+import { bundleForNode } from '../../../scripts/bundle.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(here, 'dist');
@@ -22,12 +22,9 @@ const walk = (dir) =>
 		entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
 	);
 
-/** @type {import('esbuild').BuildOptions} */
-const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', legalComments: 'none' };
-
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-await build({ ...common, entryPoints: [CORE_SOURCE], outfile: join(dist, 'core.js') });
+await bundleForNode({ entry: CORE_SOURCE, outfile: join(dist, 'core.js') });
 
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 /** @type {string[]} */
@@ -35,9 +32,8 @@ const entries = [...pkg.n8n.nodes, ...pkg.n8n.credentials].map((file) => file.re
 for (const entry of entries) {
 	const outfile = join(dist, entry.replace(/\.ts$/, '.js'));
 	const coreFromHere = relative(dirname(outfile), join(dist, 'core.js')).replace(/^(?!\.)/, './');
-	await build({
-		...common,
-		entryPoints: [join(here, entry)],
+	await bundleForNode({
+		entry: join(here, entry),
 		outfile,
 		external: ['n8n-workflow'],
 		plugins: [

@@ -10,7 +10,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { build } from 'esbuild';
+import { bundleForNode } from '../../../scripts/bundle.mjs';
 
 import { OPERATIONS } from '@chat-messaging/core';
 import { editorHtml, editorMessages } from '../editor/html';
@@ -22,17 +22,7 @@ const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { na
 
 async function main(): Promise<void> {
 	rmSync(dist, { recursive: true, force: true });
-	await build({
-		entryPoints: [join(here, 'src', 'index.ts')],
-		outfile: join(dist, 'index.js'),
-		bundle: true,
-		platform: 'node',
-		format: 'cjs',
-		target: 'node20',
-		external: Object.keys(pkg.dependencies),
-		logLevel: 'warning',
-		legalComments: 'none',
-	});
+	await bundleForNode({ entry: join(here, 'src', 'index.ts'), outfile: join(dist, 'index.js'), external: Object.keys(pkg.dependencies) });
 	writeFileSync(join(dist, 'index.html'), editorHtml());
 	// Node-RED reads a node file's texts and help from locales/<language>/<file name>.{json,html} beside it.
 	const locale = join(dist, 'locales', 'en-US');

@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../support/chromium';
 
 import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
@@ -27,17 +28,6 @@ import { sleep, waitFor as sharedWaitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const TOKEN = `editor_${randomBytes(16).toString('hex')}`;
 const OWNER = { email: 'editor-owner@example.com', firstName: 'Editor', lastName: 'Owner', password: 'Editor-password-1' };
 const NODE_NAME = 'Chat Messaging';
@@ -235,7 +225,7 @@ async function main(): Promise<void> {
 	await check(
 		'the owner signs in through the sign-in page',
 		async () => {
-			browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+			browser = await launchChromium();
 			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 			page = await context.newPage();
 			// "Leave without saving?" when a check moves on from a changed workflow: leave.

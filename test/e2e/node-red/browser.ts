@@ -16,7 +16,8 @@ import { startRecordingProxy, type RecordingProxy } from '../../support/recordin
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../support/chromium';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import {
 	Checks,
@@ -39,16 +40,6 @@ import {
 
 type Json = Record<string, unknown>;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run',
-];
 const SCREENSHOT_DIR = path.join(tmpdir(), 'chat-messaging-browser-screenshots');
 /** The screenshots the README shows (docs/screenshots/node-red-*.png), rewritten by every run. */
 const DOCS_SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'screenshots');
@@ -141,7 +132,7 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		const sandboxUrl = proxy.url;
 		const sandboxDirect = sandbox.url;
 
-		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+		browser = await launchChromium();
 		const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 		page.on('pageerror', (error) => pageErrors.push(error.message));
 		await mkdir(SCREENSHOT_DIR, { recursive: true });

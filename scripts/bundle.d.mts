@@ -1,0 +1,4 @@
+import type { BuildResult, Plugin } from 'esbuild';
+
+/** See bundle.mjs. */
+export function bundleForNode(options: { entry: string; outfile: string; external?: string[]; plugins?: Plugin[] }): Promise<BuildResult>;
