@@ -8,6 +8,8 @@ export * from './catalogue/catalogue';
 export * from './catalogue/fields';
 export * from './catalogue/defaults';
 export * from './catalogue/send';
+export * from './catalogue/output';
+export * from './catalogue/toolDescription';
 export * from './runtime/errors';
 export * from './runtime/executor';
 export * from './runtime/pacing';

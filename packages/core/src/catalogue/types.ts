@@ -36,6 +36,9 @@ export type FieldKind =
 	| 'stringList'
 	| 'binary';
 
+/** The kinds of record operations return; their simplified fields are in output.ts. */
+export type RecordKind = 'chat' | 'message' | 'file' | 'account' | 'teammate';
+
 /** Where a field travels in the HTTP request. */
 export type FieldLocation = 'path' | 'query' | 'body' | 'multipart';
 
@@ -175,6 +178,8 @@ export interface OperationDescriptor {
 	download?: { urlKey: string; filenameKey: string; mimeTypeKey: string };
 	/** Sends a message (used by adapters to offer attachments and wait-for-status). */
 	sendsMessage?: boolean;
+	/** The kind of record it returns (one, or a list): adapters offer the Output choice of output.ts for it. */
+	returns?: RecordKind;
 }
 
 export interface ResourceDescriptor {

@@ -16,6 +16,7 @@ export const accountResource: ResourceDescriptor = {
 			path: '/chatapp_accounts',
 			effect: 'read',
 			unwrap: 'chatapp_accounts',
+			returns: 'account',
 			fields: [],
 		},
 	],

@@ -31,6 +31,7 @@ function chatUpdate(
 		...(wireNote ? { wireNote } : {}),
 		effect: 'idempotent',
 		friendlyOf: 'chat:update',
+		returns: 'chat',
 	};
 }
 
@@ -49,6 +50,7 @@ export const chatResource: ResourceDescriptor = {
 			path: '/chats',
 			effect: 'read',
 			unwrap: 'chats',
+			returns: 'chat',
 			pagination: { itemsKey: 'chats', pageParam: 'page' },
 			fields: [
 				field('query', 'label', 'Labels', 'stringList', 'Chats having at least one of these labels', { picker: 'label' }),
@@ -109,6 +111,7 @@ export const chatResource: ResourceDescriptor = {
 			method: 'GET',
 			path: '/chats/{chat_id}',
 			effect: 'read',
+			returns: 'chat',
 			fields: [chatId],
 		},
 		{
@@ -121,6 +124,7 @@ export const chatResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}',
 			effect: 'idempotent',
 			requiresChange: true,
+			returns: 'chat',
 			fields: [
 				chatId,
 				field('body', 'responsible', 'Responsible Email', 'email', 'Team member email to assign; an empty string unassigns', {

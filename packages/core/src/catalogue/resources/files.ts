@@ -21,6 +21,7 @@ export const fileResource: ResourceDescriptor = {
 			path: '/files',
 			effect: 'read',
 			unwrap: 'files',
+			returns: 'file',
 			pagination: { itemsKey: 'files', pageParam: 'page' },
 			fields: [field('query', 'filename', 'File Name Contains', 'string', 'Case-insensitive part of the file name'), page],
 		},
@@ -33,6 +34,7 @@ export const fileResource: ResourceDescriptor = {
 			method: 'POST',
 			path: '/files',
 			effect: 'create',
+			returns: 'file',
 			fields: [
 				field('body', 'download_url', 'Download URL', 'url', 'Public address of the file', { required: true }),
 				filename('body'),
@@ -49,6 +51,7 @@ export const fileResource: ResourceDescriptor = {
 			method: 'POST',
 			path: '/files_upload',
 			effect: 'create',
+			returns: 'file',
 			fields: [
 				field('multipart', 'file', 'File', 'binary', 'The bytes to upload', { required: true }),
 				filename('multipart'),
@@ -64,6 +67,7 @@ export const fileResource: ResourceDescriptor = {
 			method: 'GET',
 			path: '/files/{uid}',
 			effect: 'read',
+			returns: 'file',
 			fields: [fileUid],
 		},
 		{

@@ -112,6 +112,7 @@ export const messageResource: ResourceDescriptor = {
 			method: 'GET',
 			path: '/messages/{message_uid}',
 			effect: 'read',
+			returns: 'message',
 			fields: [messageUid],
 		},
 		{
@@ -135,6 +136,7 @@ export const messageResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}/messages',
 			effect: 'read',
 			unwrap: 'messages',
+			returns: 'message',
 			pagination: { itemsKey: 'messages', pageParam: 'page', parent: 'chat:get' },
 			fields: [
 				chatId,

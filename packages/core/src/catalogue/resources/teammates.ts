@@ -16,6 +16,7 @@ export const teammateResource: ResourceDescriptor = {
 			path: '/workspace/teammates',
 			effect: 'read',
 			unwrap: 'teammates',
+			returns: 'teammate',
 			fields: [],
 		},
 	],

@@ -1,0 +1,49 @@
+/**
+ * The description an AI model reads for an operation offered as a tool (n8n's tool variant, MCP):
+ * what it does, to what, what each required input looks like, and what comes back. Built from the
+ * descriptor itself, so every operation has one and it changes with the catalogue.
+ */
+import { fieldHint, HINTS } from './fields';
+import { recordShape } from './output';
+import type { FieldDescriptor, OperationDescriptor } from './types';
+
+const sentence = (text: string): string => {
+	const trimmed = text.trim();
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+};
+
+/** How a model should write a field's value: its format rule, or what it is. */
+export function toolFieldDescription(field: FieldDescriptor): string {
+	const hint = fieldHint(field);
+	const options = field.options?.length ? ` One of: ${field.options.map((option) => option.value).join(', ')}.` : '';
+	const formatRule = hint ?? (field.kind === 'stringList' ? HINTS.stringList : undefined);
+	const rule = formatRule && !field.description.includes(formatRule) ? ` Format: ${sentence(formatRule)}` : '';
+	return `${sentence(field.description)}${rule}${options}`;
+}
+
+const requiredFields = (op: OperationDescriptor): FieldDescriptor[] =>
+	op.fields.filter((field) => field.required && field.kind !== 'binary');
+
+function returnsText(op: OperationDescriptor): string | undefined {
+	const shape = recordShape(op);
+	if (shape && (op.pagination || op.unwrap)) return `Returns ${shape.noun} records (${shape.simplified.join(', ')}).`;
+	if (shape) return `Returns the ${shape.noun} record (${shape.simplified.join(', ')}).`;
+	if (op.sendsMessage) return 'Returns the message_uid, the chat_id and the status of the queued message.';
+	if (op.method === 'DELETE') return 'Returns {"deleted": true}.';
+	return undefined;
+}
+
+/** The tool description of an operation (see the module comment). */
+export function toolDescription(op: OperationDescriptor): string {
+	const parts = [sentence(op.action), sentence(op.description)];
+	const inputs = (fields: FieldDescriptor[]) =>
+		fields.map((field) => `${field.name}: ${toolFieldDescription(field).replace(/\.$/, '')}`).join('; ');
+	const required = requiredFields(op);
+	if (required.length) parts.push(`Required: ${inputs(required)}.`);
+	const oneOf = op.fields.filter((field) => op.requireOneOf?.includes(field.name));
+	if (oneOf.length) parts.push(`At least one of: ${inputs(oneOf)}.`);
+	if (op.destructive) parts.push('Changes the record the given id names; check the id first.');
+	const returns = returnsText(op);
+	if (returns) parts.push(returns);
+	return parts.join(' ');
+}
