@@ -1,5 +1,7 @@
 /** Debian's Chromium, headless and quiet, as every browser test and the demo test drive it. */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** CHROMIUM_PATH overrides where Chromium is. */
@@ -21,3 +23,11 @@ export async function launchChromium(): Promise<Browser> {
 	if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
 	return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
 }
+
+/**
+ * Where the browser tests put the screenshots the README shows: docs/screenshots with UPDATE_SCREENSHOTS=1 (to
+ * refresh the README's pictures on purpose), else a temporary folder, so a test run leaves the checkout as it was.
+ */
+export const DOCS_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+	? join(__dirname, '..', '..', 'docs', 'screenshots')
+	: join(tmpdir(), 'chat-messaging-docs-screenshots');

@@ -6,7 +6,7 @@
  * - Send To switches the addressing field (Phone Number / Chat picker / Chat Name);
  * - a tri-state filter set to Open sends closed=false; set to Any in the panel it sends no filter (read from
  *   a recording proxy in front of the sandbox).
- * Screenshots go to docs/screenshots/n8n-*.png. Prints `N passed, N failed`; exits 1 on a failure.
+ * Screenshots go to docs/screenshots/n8n-*.png with UPDATE_SCREENSHOTS=1 (else to a temporary folder). Prints `N passed, N failed`; exits 1 on a failure.
  *
  * Environment: E2E_SKIP_BUILD=1 packs the dist/ already built; N8N_EDITOR_PORT (default 5680);
  * CHROMIUM_PATH (default /usr/bin/chromium); KEEP_E2E_DIR=1 keeps the work folder.
@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../../support/chromium';
+import { CHROMIUM, DOCS_SCREENSHOTS, launchChromium } from '../../support/chromium';
 
 import { startSandbox } from '@chat-messaging/sandbox';
 import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
@@ -27,7 +27,6 @@ import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, c
 import { sleep, waitFor as sharedWaitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 const TOKEN = `editor_${randomBytes(16).toString('hex')}`;
 const OWNER = { email: 'editor-owner@example.com', firstName: 'Editor', lastName: 'Owner', password: 'Editor-password-1' };
 const NODE_NAME = 'Chat Messaging';
@@ -99,10 +98,10 @@ function workflow(id: string, name: string, parameters: Record<string, unknown>)
 }
 
 async function shoot(page: Page, name: string): Promise<string> {
-	mkdirSync(SCREENSHOTS, { recursive: true });
-	const file = join(SCREENSHOTS, `n8n-${name}.png`);
+	mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+	const file = join(DOCS_SCREENSHOTS, `n8n-${name}.png`);
 	await page.screenshot({ path: file });
-	return file.slice(ROOT.length + 1);
+	return file.startsWith(ROOT) ? file.slice(ROOT.length + 1) : file;
 }
 
 /** Opens the workflow and the action node's panel (NDV). */

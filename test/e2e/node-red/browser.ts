@@ -17,7 +17,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../../support/chromium';
+import { CHROMIUM, DOCS_SCREENSHOTS, launchChromium } from '../../support/chromium';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import {
 	Checks,
@@ -42,7 +42,6 @@ type Json = Record<string, unknown>;
 
 const SCREENSHOT_DIR = path.join(tmpdir(), 'chat-messaging-browser-screenshots');
 /** The screenshots the README shows (docs/screenshots/node-red-*.png), rewritten by every run. */
-const DOCS_SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'docs', 'screenshots');
 const docsShot = (page: Page, name: string) => page.screenshot({ path: path.join(DOCS_SCREENSHOTS, `node-red-${name}.png`) });
 
 /** The node's validity and reasons as the editor holds them (RED.nodes.node). */
