@@ -52,6 +52,31 @@ describe('pagination', () => {
 		expect(Math.max(...pagesAsked(script))).toBeLessThanOrEqual(3 + 3);
 	});
 
+	it.each([
+		[1, 7],
+		[4, 30],
+		[8, 50],
+		[4, 120],
+	])(
+		'hands a list out in parts from where each stopped (concurrency %d, %d a part): the parts are the whole list',
+		async (concurrency, limit) => {
+			const script = pagedChats(137);
+			const run = executor(script, concurrency);
+			const parts: number[][] = [];
+			let from: { page: number; skip: number } | undefined = { page: 1, skip: 0 };
+			while (from && parts.length < 50) {
+				const part: { items: unknown[]; next?: { page: number; skip: number } } = await run.listFrom('chat:getAll', {}, from, limit);
+				parts.push(ids(part.items));
+				from = part.next;
+			}
+			expect(parts.flat()).toEqual(Array.from({ length: 137 }, (_, i) => i + 1));
+			expect(parts.slice(0, -1).every((part) => part.length === limit)).toBe(true);
+			expect(parts).toHaveLength(Math.ceil(137 / limit));
+			// Each page is read once by the part that needs it, and again only by the next part when a part ends inside it.
+			expect(script.requests.length).toBeLessThanOrEqual(3 + parts.length - 1 + (concurrency - 1) * parts.length);
+		},
+	);
+
 	it('honours the limit and asks only the pages it needs', async () => {
 		const script = pagedChats(500);
 		const items = await executor(script, 4).run('chat:getAll', {}, { returnAll: false, limit: 60 });

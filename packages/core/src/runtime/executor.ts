@@ -19,7 +19,7 @@ import type { OperationRunner, RunOptions } from './operations/runner';
 import { SendRecovery } from './operations/sendRecovery';
 import { pollStatus, type WaitTarget } from './operations/waitForStatus';
 import { SERVICE_RATE_LIMIT, sharedBucket, TokenBucket, type RateLimit } from './pacing';
-import { Pager } from './pager';
+import { Pager, type ListPosition } from './pager';
 import { isRecord, prepareRequest, type PreparedRequest } from './validation';
 
 export { normalizeBaseUrl } from './http/baseUrl';
@@ -27,6 +27,7 @@ export { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
 export type { Attachment } from './operations/attachment';
 export type { RunOptions } from './operations/runner';
 export type { WaitTarget } from './operations/waitForStatus';
+export type { ListPosition } from './pager';
 
 export interface ExecutorOptions {
 	baseUrl: string;
@@ -125,6 +126,27 @@ export class Executor implements OperationRunner {
 		page: number,
 	): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
 		return this.pager.listPage(typeof operation === 'string' ? findOperation(operation) : operation, input, page);
+	}
+
+	/**
+	 * Up to `limit` records of a paginated list from a position on (the list's start is page 1, skip 0),
+	 * walked as Return All walks, and where the list goes on, when it does: for callers that hand a list
+	 * out in parts and continue it later (the MCP server's cursor).
+	 */
+	async listFrom(
+		operation: string | OperationDescriptor,
+		input: Record<string, unknown>,
+		from: ListPosition,
+		limit: number,
+	): Promise<{ items: unknown[]; next?: ListPosition }> {
+		return this.redacting(async () => {
+			const op = typeof operation === 'string' ? findOperation(operation) : operation;
+			if (!op.pagination) throw new Error(`${operationId(op)} is not a paginated list`);
+			if (!Number.isInteger(limit) || limit < 1) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
+			if (!Number.isInteger(from.page) || from.page < 1 || !Number.isInteger(from.skip) || from.skip < 0)
+				throw new Error(`Not a list position: page ${from.page}, skip ${from.skip}`);
+			return this.pager.walkFrom(op, op.pagination, input, from, limit);
+		});
 	}
 
 	private async runOperation(

@@ -9,6 +9,17 @@ import type { HttpExchange } from './http/exchange';
 import type { OperationRunner } from './operations/runner';
 import { isRecord, type PreparedRequest } from './validation';
 
+/** Where a walk starts or goes on: a page, and how many of its records were already taken. */
+export interface ListPosition {
+	page: number;
+	skip: number;
+	/**
+	 * Records per page, as the walk that stopped here saw them: a walk going on with it asks its window of
+	 * pages at once, instead of one page alone first to learn the size.
+	 */
+	pageSize?: number;
+}
+
 export interface PagerOptions {
 	/** Return All: the pages of one listing retry their failures until this long after it began. */
 	listBudgetMs: number;
@@ -89,11 +100,27 @@ export class Pager {
 	 * the walk.
 	 */
 	async walk(op: OperationDescriptor, pagination: Pagination, input: Record<string, unknown>, limit?: number): Promise<unknown[]> {
+		return (await this.walkFrom(op, pagination, input, { page: 1, skip: 0 }, limit)).items;
+	}
+
+	/**
+	 * The walk from a position on (a page, and how many of its records were taken before): up to `limit`
+	 * records, and where the list goes on when it does. A caller handing out a list in parts (the MCP
+	 * server's cursor) continues each part at full speed instead of one page at a time.
+	 */
+	async walkFrom(
+		op: OperationDescriptor,
+		pagination: Pagination,
+		input: Record<string, unknown>,
+		from: ListPosition,
+		limit?: number,
+	): Promise<{ items: unknown[]; next?: ListPosition }> {
 		this.runner.prepare(op, input); // a bad filter fails before the first page is asked for
 		// One budget in time for the whole listing: a page retries its failures until then, so a long
 		// list outlasts a bad spell of faults instead of failing on one page's fourth attempt.
 		const deadline = this.runner.timing.now() + this.options.listBudgetMs;
-		type Outcome = { items: unknown[]; last: boolean } | { error: unknown };
+		type Page = { items: unknown[]; last: boolean };
+		type Outcome = Page | { error: unknown };
 		const fetch = async (page: number): Promise<Outcome> => {
 			try {
 				const data = (await this.runner.call(op, { ...input, page }, deadline)) as Record<string, unknown>;
@@ -105,9 +132,19 @@ export class Pager {
 			}
 		};
 
-		const first = await fetch(1);
-		if ('error' in first) throw first.error;
-		const items = [...first.items];
+		const items: unknown[] = [];
+		let next: ListPosition | undefined;
+		let pageSize = from.pageSize !== undefined && from.pageSize > 0 ? from.pageSize : undefined;
+		/** Takes a page's records up to the limit; true when the walk is done (`next`: where it would go on). */
+		const take = (page: number, outcome: Page): boolean => {
+			const skip = page === from.page ? from.skip : 0;
+			const taken = outcome.items.slice(skip, limit === undefined ? undefined : skip + limit - items.length);
+			items.push(...taken);
+			const used = skip + taken.length;
+			if (used < outcome.items.length) next = { page, skip: used, pageSize };
+			else if (!outcome.last && limit !== undefined && items.length >= limit) next = { page: page + 1, skip: 0, pageSize };
+			return next !== undefined || outcome.last;
+		};
 		// Never partial data as if complete: a failure names how far the listing got, and returns nothing.
 		const stopped = (error: unknown, pages: number) =>
 			error instanceof ChatMessagingError
@@ -125,25 +162,31 @@ export class Pager {
 						},
 					)
 				: error;
-		const enough = () => limit !== undefined && items.length >= limit;
-		if (first.last || enough()) return limit === undefined ? items : items.slice(0, limit);
+		let taken = from.page - 1; // pages whose items are in `items`
+		if (pageSize === undefined) {
+			// The first page alone tells how many records a page holds, so a limit asks only the pages it needs.
+			const first = await fetch(from.page);
+			if ('error' in first) throw first.error;
+			taken = from.page;
+			if (!first.last) pageSize = first.items.length;
+			if (take(from.page, first)) return { items, next };
+		}
 
-		// With a limit, no page beyond the one that completes it is asked for.
-		const lastWanted = limit === undefined ? Infinity : Math.ceil(limit / first.items.length);
+		// With a limit, no page beyond the one that completes it is asked for (unless pages hold fewer records
+		// than the first did: then the next page is asked once the window is empty).
+		const lastWanted = limit === undefined || pageSize === undefined ? Infinity : from.page - 1 + Math.ceil((from.skip + limit) / pageSize);
 		const outcomes = new Map<number, Outcome>();
 		const inFlight = new Map<number, Promise<void>>();
 		let endsAt = Infinity; // lowest page known to be the last
-		let next = 2;
-		let taken = 1; // pages whose items are in `items`
+		let ask = taken + 1;
 		for (;;) {
 			for (let outcome = outcomes.get(taken + 1); outcome; outcome = outcomes.get(taken + 1)) {
 				outcomes.delete(++taken);
-				if ('error' in outcome) throw stopped(outcome.error, taken - 1);
-				items.push(...outcome.items);
-				if (outcome.last || enough()) return limit === undefined ? items : items.slice(0, limit);
+				if ('error' in outcome) throw stopped(outcome.error, taken - from.page);
+				if (take(taken, outcome)) return { items, next };
 			}
-			while (inFlight.size < this.options.pageConcurrency && next <= lastWanted && next <= endsAt) {
-				const page = next++;
+			while (inFlight.size < this.options.pageConcurrency && (ask <= lastWanted || inFlight.size === 0) && ask <= endsAt) {
+				const page = ask++;
 				inFlight.set(
 					page,
 					fetch(page).then((outcome) => {
