@@ -1,13 +1,14 @@
 /**
  * Cold load of each package's modules, each time in a fresh `node` process (median of 7): the n8n package's nodes and
  * credential after n8n-workflow (which n8n has loaded already; timed apart), the Node-RED package's entry, the sandbox
- * package's entry. Then each packed tarball's size (as `npm run build` packed it; dist/packages.json). Needs a build
+ * package's entry; the MCP server from spawn to its tools listed, and its memory. Then each packed tarball's size (as `npm run build` packed it; dist/packages.json). Needs a build
  * (npm run bench builds first).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { builtPackage, REPO_ROOT, type PackageFolder } from '../test/support/packages';
 import { median, printTable, record, type Row } from './lib';
+import { bareNodeRssMb, mcpColdStart } from './mcp';
 
 const RUNS = 7;
 
@@ -69,6 +70,21 @@ export async function runColdLoad(): Promise<void> {
 		},
 		{ label: 'sandbox package entry', cells: { ms: sandbox!, note: '' } },
 	];
+	// The MCP server is a process of its own: its cold start is what a desktop client waits for, spawn to tools listed.
+	const mcpRuns: Array<{ ms: number; rssMb: number; tools: number }> = [];
+	for (let run = 0; run < RUNS; run++) mcpRuns.push(await mcpColdStart());
+	const mcpMs = median(mcpRuns.map((run) => run.ms));
+	const mcpRss = median(mcpRuns.map((run) => run.rssMb));
+	const nodeRss = await bareNodeRssMb();
+	loadRows.push({
+		label: 'MCP server: spawn to tools listed',
+		cells: {
+			ms: mcpMs,
+			note: `${mcpRuns[0]!.tools} tools over stdio; ${mcpRss.toFixed(0)} MB resident once idle (a bare node process: ${nodeRss.toFixed(0)} MB)`,
+		},
+	});
+	record('load.mcpServerColdStartMs', mcpMs);
+	record('load.mcpServerIdleRssMb', mcpRss);
 	printTable('Cold load (require in a fresh node process)', loadRows);
 	record('load.n8nNodesMs', n8nNodes!);
 	record('load.nodeRedEntryMs', nodeRed!);
@@ -79,6 +95,7 @@ export async function runColdLoad(): Promise<void> {
 		['Node-RED package', 'node-red'],
 		['sandbox package', 'sandbox'],
 		['client package', 'client'],
+		['MCP server package', 'mcp-server'],
 	];
 	const packRows: Row[] = packages.map(([label, folder]) => {
 		const pack = packed(builtPackage(folder).dir);

@@ -15,6 +15,7 @@ import { runColdLoad } from './cold-load';
 import { n8nExecute, NodeRedFlows, scriptExecutor } from './contestants';
 import { runEventIntake } from './events';
 import { runGrowth } from './growth';
+import { MCP_LIST_LIMIT, McpStdioServer, memoryOf } from './mcp';
 import {
 	BenchError,
 	check,
@@ -135,6 +136,8 @@ async function listAll(sandbox: RunningSandbox, realN8n: RealN8n | undefined): P
 	const flows = await NodeRedFlows.load(sandbox.url, TOKEN, [
 		{ id: 'list', config: 'cfg', props: { resource: 'chat', operation: 'getAll', returnAll: true, outputMode: 'array' } },
 	]);
+	const { server: mcp } = await McpStdioServer.start(sandbox.url, TOKEN);
+	await mcp.warmUp();
 	try {
 		const measured = await contest<number[]>(
 			sandbox,
@@ -158,6 +161,7 @@ async function listAll(sandbox: RunningSandbox, realN8n: RealN8n | undefined): P
 					run: async () => ((await flows.run('list', [{ payload: {} }]))[0]!.payload as Array<{ id: number }>).map((c) => c.id),
 					verify: ids('Node-RED node'),
 				},
+				{ label: 'MCP server (stdio, cursor)', run: () => mcp.listAllChats(), verify: ids('MCP server') },
 				realN8n && { label: 'n8n node in real n8n', run: () => realN8n.listWithNode(), verify: ids('real n8n node') },
 				realN8n && {
 					label: 'HTTP Request node in real n8n',
@@ -169,9 +173,12 @@ async function listAll(sandbox: RunningSandbox, realN8n: RealN8n | undefined): P
 			ROUNDS,
 		);
 		const rows = rowsAgainst(measured, 'floor (bare client at 30/s)', 'sequential loop');
+		const mcpMemory = memoryOf(mcp.pid);
 		printTable(`List all ${CHATS} chats, ${LATENCY_MS} ms latency, ${SERVICE_RATE}/s burst ${SERVICE_BURST}`, rows, [
 			`floor in theory (${pages} − ${SERVICE_BURST}) / ${SERVICE_RATE} + ${LATENCY_MS / 1000} = ${floorSeconds(pages).toFixed(2)} s; every contestant returned the same ${CHATS} chat ids`,
+			`MCP server: chat_get_many with limit ${MCP_LIST_LIMIT} and its cursor (${CHATS / MCP_LIST_LIMIT} calls); the server process peaked at ${mcpMemory.peakMb.toFixed(0)} MB resident`,
 		]);
+		record('list.mcpServer.peakMb', mcpMemory.peakMb);
 		for (const row of rows) {
 			record(`list.${key(row.label)}.floor`, row.cells['× floor'] as number);
 			record(`list.${key(row.label)}.sequential`, row.cells['× sequential'] as number);
@@ -181,6 +188,7 @@ async function listAll(sandbox: RunningSandbox, realN8n: RealN8n | undefined): P
 			}
 		}
 	} finally {
+		await mcp.stop();
 		await flows.unload();
 	}
 }
@@ -208,6 +216,8 @@ async function sends(sandbox: RunningSandbox, chatIds: number[]): Promise<void> 
 	const flows = await NodeRedFlows.load(sandbox.url, TOKEN, [
 		{ id: 'send', config: 'cfg', props: { resource: 'message', operation: 'sendToChat', payloadFields: true, fields: {} } },
 	]);
+	const { server: mcp } = await McpStdioServer.start(sandbox.url, TOKEN);
+	await mcp.warmUp();
 	try {
 		const contestants: Array<Contestant<void> & { counter: ReturnType<typeof stored> }> = [];
 		const add = (label: string, count: number, work: () => Promise<unknown>, outputs: (result: unknown) => number) => {
@@ -255,6 +265,12 @@ async function sends(sandbox: RunningSandbox, chatIds: number[]): Promise<void> 
 			(r) => (r as Array<{ payload: { message_uid?: string } }>).filter((msg) => typeof msg.payload.message_uid === 'string').length,
 		);
 		add(
+			'MCP server (1,000 tool calls)',
+			SENDS,
+			() => mcp.sendAll(plan('mcp')),
+			(r) => r as number,
+		);
+		add(
 			'sequential loop',
 			SEQUENTIAL_SENDS,
 			() => sequentialSends(sandbox.url, TOKEN, plan('seq', SEQUENTIAL_SENDS)).then(() => SEQUENTIAL_SENDS),
@@ -275,12 +291,14 @@ async function sends(sandbox: RunningSandbox, chatIds: number[]): Promise<void> 
 		for (const row of rows) {
 			record(`sends.${key(row.label)}.floor`, row.cells['× floor'] as number);
 			record(`sends.${key(row.label)}.sequential`, row.cells['× sequential'] as number);
-			if (row.label.startsWith('n8n') || row.label.startsWith('Node-RED')) {
+			if (row.label.startsWith('n8n') || row.label.startsWith('Node-RED') || row.label.startsWith('MCP')) {
 				target(`sends: ${row.label} × floor`, row.cells['× floor'] as number, 1.12);
 				target(`sends: ${row.label} 429s`, row.cells['429s'] as number, 0);
 			}
 		}
+		record('sends.mcpServer.peakMb', memoryOf(mcp.pid).peakMb);
 	} finally {
+		await mcp.stop();
 		await flows.unload();
 	}
 }

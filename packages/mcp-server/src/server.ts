@@ -1,0 +1,219 @@
+/**
+ * The MCP server: lists the catalogue's tools and runs a call through the core's Executor, the one the
+ * n8n and Node-RED nodes run (validation naming the field, pacing under the service's rate, retries only
+ * of what cannot have taken effect, a send in doubt looked up rather than repeated). Any failure, bad
+ * input or a service error, comes back as a tool error (`isError: true`) the model can read and act on.
+ */
+import { createHash } from 'node:crypto';
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import {
+	ChatMessagingError,
+	DEFAULT_OUTPUT,
+	inputError,
+	OUTPUT_MODES,
+	operationOutput,
+	isRecord,
+	type BinaryInput,
+	type Executor,
+	type FieldDescriptor,
+	type ListPosition,
+} from '@chat-messaging/core';
+import { catalogueTools, CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from './tools';
+
+export const SERVER_NAME = 'chat-messaging';
+
+export interface ServerOptions {
+	executor: Executor;
+	version: string;
+}
+
+/**
+ * An opaque cursor: the position (page, records of it already returned, records per page), and a digest of the filters it belongs to, so a cursor passed back with
+ * other filters is refused instead of continuing some other list.
+ */
+function encodeCursor(position: ListPosition, filters: string): string {
+	const { page: p, skip: s, pageSize: n } = position;
+	return Buffer.from(JSON.stringify({ p, s, ...(n ? { n } : {}), f: filters })).toString('base64url');
+}
+
+function decodeCursor(cursor: unknown, filters: string): ListPosition {
+	const invalid = () => inputError(CURSOR_ARGUMENT, 'is not a cursor this tool returned; leave it out to start the list again');
+	if (typeof cursor !== 'string' || !cursor) throw invalid();
+	let decoded: unknown;
+	try {
+		decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+	} catch {
+		throw invalid();
+	}
+	if (
+		!isRecord(decoded) ||
+		!Number.isInteger(decoded.p) ||
+		!Number.isInteger(decoded.s) ||
+		(decoded.p as number) < 1 ||
+		(decoded.s as number) < 0
+	)
+		throw invalid();
+	if (decoded.f !== filters)
+		throw inputError(CURSOR_ARGUMENT, 'belongs to a call with other filters: pass the same filters as the call that returned it');
+	const pageSize = Number.isInteger(decoded.n) && (decoded.n as number) > 0 ? (decoded.n as number) : undefined;
+	return { page: decoded.p as number, skip: decoded.s as number, ...(pageSize ? { pageSize } : {}) };
+}
+
+/** A digest of a list call's filters (everything but cursor and limit), independent of key order. */
+function filtersDigest(input: Record<string, unknown>): string {
+	const sorted = Object.keys(input)
+		.sort()
+		.map((key) => [key, input[key]]);
+	return createHash('sha256').update(JSON.stringify(sorted)).digest('base64url').slice(0, 16);
+}
+
+function wholeNumber(name: string, value: unknown, min: number, max: number): number {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+		throw inputError(name, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	return value;
+}
+
+/** A binary argument (base64 bytes, file name, type) as the core's upload input. */
+function binaryInput(field: FieldDescriptor, value: unknown): BinaryInput {
+	if (!isRecord(value) || typeof value.data !== 'string' || typeof value.filename !== 'string' || !value.filename)
+		throw inputError(field.name, 'must be an object with data (the bytes, base64) and filename');
+	if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(value.data.replace(/\s+/g, ''))) throw inputError(field.name, 'data must be base64-encoded bytes');
+	return {
+		data: new Uint8Array(Buffer.from(value.data, 'base64')),
+		filename: value.filename,
+		...(typeof value.mimeType === 'string' && value.mimeType ? { mimeType: value.mimeType } : {}),
+	};
+}
+
+/**
+ * The tool's arguments as the executor's input: unknown arguments are refused (a misspelt filter would
+ * otherwise widen a list or change nothing), bytes decoded; everything else is the core's to check.
+ */
+function operationInput(tool: CatalogueTool, args: unknown): Record<string, unknown> {
+	if (args !== undefined && !isRecord(args)) throw inputError('arguments', 'must be an object');
+	const input: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(args ?? {})) {
+		if (!(name in tool.inputSchema.properties)) {
+			const known = Object.keys(tool.inputSchema.properties).join(', ');
+			throw inputError(name, `is not an argument of ${tool.name}${known ? ` (its arguments: ${known})` : ''}`);
+		}
+		const field = tool.operation.fields.find((candidate) => candidate.name === name);
+		input[name] = field?.kind === 'binary' && value !== undefined && value !== null ? binaryInput(field, value) : value;
+	}
+	return input;
+}
+
+/** The error as the model sees it: its message, the argument named as the tool names it, and its details. */
+function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
+	if (!(error instanceof ChatMessagingError)) {
+		const message = error instanceof Error ? error.message : String(error);
+		return { isError: true, content: [{ type: 'text', text: `Internal error of the MCP server: ${message}` }] };
+	}
+	let message = error.message;
+	if (error.field) {
+		// The core names a field by its editor label ("Chat ID: …"); a model knows it as its argument (chat_id).
+		const label = tool?.operation.fields.find((field) => field.name === error.field)?.displayName;
+		if (label && message.startsWith(`${label}: `)) message = `${error.field}: ${message.slice(label.length + 2)}`;
+		else if (!message.startsWith(`${error.field}:`)) message = `${error.field}: ${message}`;
+	}
+	const details = error.toJSON();
+	return {
+		isError: true,
+		content: [{ type: 'text', text: message }],
+		structuredContent: { error: { ...details, message } },
+	};
+}
+
+/** A downloaded file: its record and size as text, its bytes as an embedded resource. */
+function isDownload(value: unknown): value is { data: Uint8Array; filename: string; mimeType: string; file?: unknown } {
+	return isRecord(value) && value.data instanceof Uint8Array && typeof value.filename === 'string';
+}
+
+function toolResult(result: unknown): CallToolResult {
+	if (isDownload(result)) {
+		const { data, ...about } = result;
+		const described = { ...about, size: data.length };
+		const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+		const isImage = result.mimeType.startsWith('image/');
+		return {
+			content: [
+				{ type: 'text', text: JSON.stringify(described) },
+				isImage
+					? { type: 'image', data: blob, mimeType: result.mimeType }
+					: {
+							type: 'resource',
+							resource: { uri: `chat-messaging:file/${encodeURIComponent(result.filename)}`, mimeType: result.mimeType, blob },
+						},
+			],
+			structuredContent: described,
+		};
+	}
+	const structured = isRecord(result) ? result : Array.isArray(result) ? { items: result } : { result: result ?? null };
+	return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/** The Output choice (the core's Simplified / Raw / Selected Fields), checked before anything is sent. */
+function outputChoice(mode: unknown, fields: unknown): { mode: string; fields?: string[] } {
+	const value = mode === undefined || mode === null ? DEFAULT_OUTPUT : mode;
+	if (typeof value !== 'string' || !OUTPUT_MODES.some((candidate) => candidate.value === value))
+		throw inputError(
+			OUTPUT_ARGUMENT,
+			`must be one of ${OUTPUT_MODES.map((candidate) => candidate.value).join(', ')}, got ${JSON.stringify(value)}`,
+		);
+	if (fields !== undefined && (!Array.isArray(fields) || fields.some((name) => typeof name !== 'string')))
+		throw inputError(FIELDS_ARGUMENT, 'must be a list of field names');
+	if (value === 'selected' && !(fields as string[] | undefined)?.length)
+		throw inputError(FIELDS_ARGUMENT, 'names the fields to return with output "selected"');
+	return { mode: value, ...(fields ? { fields: fields as string[] } : {}) };
+}
+
+export async function callTool(executor: Executor, tool: CatalogueTool, args: unknown): Promise<CallToolResult> {
+	try {
+		const { [OUTPUT_ARGUMENT]: mode, [FIELDS_ARGUMENT]: fields, ...input } = operationInput(tool, args);
+		const choice = outputChoice(mode, fields);
+		const op = tool.operation;
+		if (!op.pagination) {
+			const result = await executor.run(op, input);
+			return toolResult(isDownload(result) ? result : operationOutput(op, result, choice));
+		}
+		const { [CURSOR_ARGUMENT]: cursor, [LIMIT_ARGUMENT]: limitArgument, ...filters } = input;
+		const limit = limitArgument === undefined ? LIST_LIMIT.default : wholeNumber(LIMIT_ARGUMENT, limitArgument, 1, LIST_LIMIT.max);
+		const digest = filtersDigest(filters);
+		const position = cursor === undefined || cursor === null ? { page: 1, skip: 0 } : decodeCursor(cursor, digest);
+		const { items, next } = await executor.listFrom(op, filters, position, limit);
+		return toolResult({ items: operationOutput(op, items, choice), ...(next ? { nextCursor: encodeCursor(next, digest) } : {}) });
+	} catch (error) {
+		return toolError(error, tool);
+	}
+}
+
+/** An MCP server (not yet connected to a transport) with one tool per catalogue operation. */
+export function createServer(options: ServerOptions): Server {
+	const tools = catalogueTools();
+	const byName = new Map(tools.map((tool) => [tool.name, tool]));
+	const server = new Server(
+		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
+		{
+			capabilities: { tools: {} },
+			instructions:
+				'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
+				'List tools return items and, when more follow, nextCursor to pass back as cursor.',
+		},
+	);
+	server.setRequestHandler(ListToolsRequestSchema, () => ({
+		tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+	}));
+	server.setRequestHandler(CallToolRequestSchema, async (request) => {
+		const tool = byName.get(request.params.name);
+		if (!tool)
+			return {
+				isError: true,
+				content: [{ type: 'text', text: `name: no tool ${JSON.stringify(request.params.name)}; list the tools to see their names` }],
+			};
+		return callTool(options.executor, tool, request.params.arguments);
+	});
+	return server;
+}

@@ -1,0 +1,42 @@
+/**
+ * Node's fetch as the executor's Transport, and real time. (The core holds no timers and no fetch: it is
+ * compiled into the n8n package, where both are forbidden; the client package has the same two.) Every
+ * HTTP status is an answer; no answer at all is a TransportFailure saying whether the request may have
+ * reached the service, which decides whether a send may be retried.
+ */
+import { TransportFailure, type Timing, type Transport } from '@chat-messaging/core';
+
+export const fetchTransport: Transport = async (request) => {
+	let response: Response;
+	try {
+		response = await fetch(request.url, {
+			method: request.method,
+			headers: request.headers,
+			body: request.body as BodyInit | undefined,
+			signal: AbortSignal.timeout(request.timeoutMs),
+		});
+	} catch (error) {
+		const code =
+			(error as { cause?: { code?: string } }).cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
+		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED' && code !== 'ENOTFOUND');
+	}
+	const headers = Object.fromEntries(response.headers.entries());
+	if (request.responseType === 'bytes' && response.ok)
+		return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) };
+	const text = await response.text();
+	let body: unknown = text;
+	if ((response.headers.get('content-type') ?? '').includes('json') && text) {
+		try {
+			body = JSON.parse(text);
+		} catch {
+			body = text;
+		}
+	}
+	return { status: response.status, headers, body };
+};
+
+export const realTiming: Timing = {
+	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+	now: () => Date.now(),
+	random: () => Math.random(),
+};

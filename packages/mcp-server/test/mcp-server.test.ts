@@ -1,0 +1,323 @@
+/**
+ * The built MCP server as an MCP client runs it: the official SDK's Client, over stdio (the server spawned
+ * as `npx` would start it) and over Streamable HTTP (the server spawned with --http), against the sandbox
+ * on loopback. What is checked is what a model and the service see: the tools listed, a send stored once,
+ * a list walked with its cursor, errors as tool errors naming the argument, and the token nowhere.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { builtPackage } from '../../../test/support/packages';
+import { catalogueTools } from '../src/tools';
+
+const TOKEN = 'mcp-test-token-7f3c91ab';
+const CHATS = 130; // three pages of 50: a cursor crosses page boundaries
+
+const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
+
+/** Everything a client was shown, to prove the token is never in it. */
+const seen: string[] = [];
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+	const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+	seen.push(JSON.stringify(result));
+	return result;
+}
+
+/** A successful call's structured result. */
+async function ok<T = Record<string, any>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+	const result = await call(client, name, args);
+	if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+	return result.structuredContent as T;
+}
+
+const errorText = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+async function serviceGet(sandbox: RunningSandbox, path: string): Promise<any> {
+	const response = await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+	return ((await response.json()) as { data: unknown }).data;
+}
+
+const creditsUsed = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/queue')).quota.used as number;
+
+/** Every chat id, page by page, straight from the service. */
+async function allChatIds(sandbox: RunningSandbox): Promise<number[]> {
+	const ids: number[] = [];
+	for (let page = 1; ; page++) {
+		const data = await serviceGet(sandbox, `/chats?page=${page}`);
+		ids.push(...(data.chats as Array<{ id: number }>).map((chat) => chat.id));
+		if (!data.has_more_pages) return ids;
+	}
+}
+
+function environment(sandbox: RunningSandbox): Record<string, string> {
+	return {
+		PATH: process.env.PATH ?? '',
+		CHAT_MESSAGING_BASE_URL: sandbox.url,
+		CHAT_MESSAGING_TOKEN: TOKEN,
+	};
+}
+
+/** The tests both transports run. */
+function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: () => RunningSandbox; stderr: () => string }) {
+	it('lists one tool per catalogue operation, with input schemas and annotations', async () => {
+		const { OPERATIONS } = await import('@chat-messaging/core');
+		const { tools } = await connect().client().listTools();
+		expect(tools).toHaveLength(OPERATIONS.length);
+		const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
+
+		const list = byName.get('chat_get_many')!;
+		expect(list.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+		expect(list.inputSchema.properties).toHaveProperty('cursor');
+		expect(list.inputSchema.properties).toHaveProperty('limit', expect.objectContaining({ type: 'integer', minimum: 1 }));
+		expect(list.inputSchema.properties).not.toHaveProperty('page');
+		expect(list.inputSchema.properties!.closed).toMatchObject({ type: 'boolean' });
+		expect(list.inputSchema.properties!.label).toMatchObject({ type: 'array', items: { type: 'string' } });
+
+		const send = byName.get('message_send_to_phone')!;
+		expect(send.inputSchema.required).toEqual(['phone']);
+		expect(send.inputSchema.properties!.phone).toMatchObject({ type: 'string', description: expect.stringContaining('country code') });
+		expect(send.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+		expect(send.description).toMatch(/At least one of: text: .*file_uid: /);
+		expect(list.inputSchema.properties!.output).toMatchObject({ enum: ['simplified', 'raw', 'selected'], default: 'simplified' });
+
+		expect(byName.get('file_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+		expect(byName.get('chat_update')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+		const invitation = byName.get('invitation_create')!;
+		expect(invitation.inputSchema.properties!.role).toMatchObject({ type: 'string', enum: expect.arrayContaining(['agent']) });
+		for (const tool of tools) {
+			expect(tool.name).toMatch(/^[a-z]+(_[a-z0-9]+)+$/);
+			expect(tool.description).toBeTruthy();
+			expect(tool.inputSchema.additionalProperties).toBe(false);
+		}
+	});
+
+	it('sends a message once: the service stores exactly one', async () => {
+		const { client, sandbox } = connect();
+		const [chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const text = `mcp send ${Math.random().toString(36).slice(2)}`;
+		const sent = await ok(client(), 'message_send_to_chat', { chat_id: chatId, text });
+		expect(sent.message_uid).toEqual(expect.any(String));
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+		const history = await serviceGet(sandbox(), `/chats/${chatId}/messages`);
+		expect((history.messages as Array<{ text: string; uid: string }>).filter((message) => message.text === text)).toEqual([
+			expect.objectContaining({ uid: sent.message_uid }),
+		]);
+	});
+
+	it('walks a list with its cursor: every chat once, in the service order, across page boundaries', async () => {
+		const { client, sandbox } = connect();
+		const expected = await allChatIds(sandbox());
+		const ids: number[] = [];
+		let cursor: string | undefined;
+		let calls = 0;
+		do {
+			const page = await ok<{ items: Array<{ id: number }>; nextCursor?: string }>(client(), 'chat_get_many', {
+				limit: 30,
+				...(cursor ? { cursor } : {}),
+			});
+			expect(page.items.length).toBeLessThanOrEqual(30);
+			ids.push(...page.items.map((chat) => chat.id));
+			cursor = page.nextCursor;
+			calls++;
+		} while (cursor && calls < 20);
+		expect(ids).toEqual(expected);
+		expect(calls).toBe(Math.ceil(expected.length / 30));
+
+		// By default a part is small and simplified (ids always in); raw gives every field the service sent.
+		const small = await ok<{ items: Array<Record<string, unknown>>; nextCursor: string }>(client(), 'chat_get_many');
+		expect(small.items).toHaveLength(10);
+		expect(small.nextCursor).toEqual(expect.any(String));
+		const raw = await ok<{ items: Array<Record<string, unknown>> }>(client(), 'chat_get_many', { limit: 1, output: 'raw' });
+		expect(Object.keys(raw.items[0]!).length).toBeGreaterThan(Object.keys(small.items[0]!).length);
+		const selected = await ok<{ items: Array<Record<string, unknown>> }>(client(), 'chat_get_many', {
+			limit: 1,
+			output: 'selected',
+			fields: ['name'],
+		});
+		expect(Object.keys(selected.items[0]!).sort()).toEqual(['id', 'name']);
+
+		const first = await ok<{ items: unknown[]; nextCursor: string }>(client(), 'chat_get_many', { limit: 5, closed: false });
+		const otherFilters = await call(client(), 'chat_get_many', { limit: 5, cursor: first.nextCursor });
+		expect(otherFilters.isError).toBe(true);
+		expect(errorText(otherFilters)).toMatch(/^cursor: /);
+	});
+
+	it('runs an operation made of several calls (File Download: the record, then its link)', async () => {
+		const { client } = connect();
+		const bytes = Buffer.from(`mcp download ${Math.random()}`);
+		const uploaded = await ok(client(), 'file_upload', {
+			file: { data: bytes.toString('base64'), filename: 'note.txt', mimeType: 'text/plain' },
+		});
+		const result = await call(client(), 'file_download', { uid: uploaded.uid });
+		expect(result.isError).toBeFalsy();
+		const resource = result.content.find((item) => item.type === 'resource') as { resource: { blob: string; mimeType: string } };
+		expect(Buffer.from(resource.resource.blob, 'base64')).toEqual(bytes);
+		expect(resource.resource.mimeType).toBe('text/plain');
+		expect(result.structuredContent).toMatchObject({ filename: 'note.txt', size: bytes.length });
+		expect(await ok(client(), 'file_delete', { uid: uploaded.uid })).toEqual({ deleted: true });
+	});
+
+	it('returns invalid input as a tool error naming the argument, and sends nothing', async () => {
+		const { client, sandbox } = connect();
+		const before = await creditsUsed(sandbox());
+		const badPhone = await call(client(), 'message_send_to_phone', { phone: '0151 123', text: 'never sent' });
+		expect(badPhone.isError).toBe(true);
+		expect(errorText(badPhone)).toMatch(/^phone: /);
+		const missing = await call(client(), 'message_send_to_phone', { text: 'never sent' });
+		expect(missing.isError).toBe(true);
+		expect(errorText(missing)).toMatch(/^phone: /);
+		const unknown = await call(client(), 'message_send_to_phone', { phone: '+14155550123', txt: 'typo' });
+		expect(unknown.isError).toBe(true);
+		expect(errorText(unknown)).toMatch(/^txt: is not an argument/);
+		const limit = await call(client(), 'chat_get_many', { limit: 0 });
+		expect(errorText(limit)).toMatch(/^limit: /);
+		expect(await creditsUsed(sandbox())).toBe(before);
+	});
+
+	it('returns a service error as a tool error naming the argument', async () => {
+		const { client } = connect();
+		const result = await call(client(), 'message_get_many', { chat_id: 987654321 });
+		expect(result.isError).toBe(true);
+		expect(errorText(result)).toMatch(/^chat_id\b.*not found/);
+		expect(result.structuredContent).toMatchObject({ error: { kind: 'service', httpStatus: 404, field: 'chat_id' } });
+	});
+
+	it('never shows the token, in tool output or in what the server logs', () => {
+		const { stderr } = connect();
+		expect(seen.length).toBeGreaterThan(5);
+		expect(seen.join('\n')).not.toContain(TOKEN);
+		expect(stderr()).toContain('serving');
+		expect(stderr()).not.toContain(TOKEN);
+	});
+}
+
+describe('MCP server over stdio', () => {
+	let sandbox: RunningSandbox;
+	let client: Client;
+	let stderr = '';
+	beforeAll(async () => {
+		sandbox = await startSandbox({ chats: CHATS, tokens: [TOKEN], seed: 21, paceMs: 5 });
+		const transport = new StdioClientTransport({ command: process.execPath, args: [cli()], env: environment(sandbox), stderr: 'pipe' });
+		transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
+		await client.connect(transport);
+	});
+	afterAll(async () => {
+		await client?.close();
+		await sandbox?.stop();
+	});
+
+	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
+
+	it('names itself and its version', () => {
+		expect(client.getServerVersion()).toMatchObject({ name: 'chat-messaging', version: builtPackage('mcp-server').version });
+	});
+});
+
+describe('MCP server over Streamable HTTP', () => {
+	let sandbox: RunningSandbox;
+	let server: ChildProcess;
+	let client: Client;
+	let endpoint: URL;
+	let stderr = '';
+	beforeAll(async () => {
+		sandbox = await startSandbox({ chats: CHATS, tokens: [TOKEN], seed: 22, paceMs: 5 });
+		server = spawn(process.execPath, [cli(), '--http', '0'], { env: environment(sandbox), stdio: ['ignore', 'ignore', 'pipe'] });
+		endpoint = await new Promise<URL>((resolve, reject) => {
+			server.stderr!.on('data', (chunk: Buffer) => {
+				stderr += chunk.toString();
+				const found = /at (http:\/\/\S+)/.exec(stderr);
+				if (found) resolve(new URL(found[1]!));
+			});
+			server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
+		});
+		client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(endpoint));
+	});
+	afterAll(async () => {
+		await client?.close();
+		server?.kill('SIGTERM');
+		await sandbox?.stop();
+	});
+
+	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
+
+	it('listens on loopback and refuses a request for another host name (DNS rebinding)', async () => {
+		expect(endpoint.hostname).toBe('127.0.0.1');
+		const { request } = await import('node:http');
+		const status = await new Promise<number>((resolve, reject) => {
+			const req = request(
+				{
+					host: endpoint.hostname,
+					port: endpoint.port,
+					path: endpoint.pathname,
+					method: 'POST',
+					headers: { host: 'attacker.example', 'content-type': 'application/json' },
+				},
+				(res) => {
+					res.resume();
+					resolve(res.statusCode!);
+				},
+			);
+			req.on('error', reject);
+			req.end('{}');
+		});
+		expect(status).toBe(403);
+	});
+});
+
+describe('MCP server command line', () => {
+	const run = (args: string[], env: Record<string, string>) =>
+		new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+			const child = spawn(process.execPath, [cli(), ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			child.stdin.end();
+			child.on('exit', (code) => resolve({ code, stdout, stderr }));
+		});
+
+	it('takes the token from the environment only, and never repeats one given as an argument', async () => {
+		const result = await run(['--token', TOKEN], { CHAT_MESSAGING_BASE_URL: 'http://127.0.0.1:9' });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain('CHAT_MESSAGING_TOKEN');
+		expect(result.stderr + result.stdout).not.toContain(TOKEN);
+	});
+
+	it('names the missing variable', async () => {
+		const result = await run([], { CHAT_MESSAGING_BASE_URL: 'http://127.0.0.1:9' });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/^CHAT_MESSAGING_TOKEN is not set/);
+	});
+});
+
+describe('MCP server README', () => {
+	const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+
+	it('names only tools that exist', () => {
+		const names = new Set(catalogueTools().map((tool) => tool.name));
+		const named = [...readme.matchAll(/`([a-z]+(?:_[a-z0-9]+)+)`/g)].map((match) => match[1]!);
+		expect(named.length).toBeGreaterThan(10);
+		expect(named.filter((name) => !names.has(name))).toEqual([]);
+	});
+
+	it('configures a desktop client with npx and the two environment variables, no argument carrying them', () => {
+		const block = /```json\n([\s\S]*?)```/.exec(readme)![1]!;
+		const server = (JSON.parse(block) as { mcpServers: Record<string, { command: string; args: string[]; env: object }> }).mcpServers[
+			'chat-messaging'
+		]!;
+		expect(server.command).toBe('npx');
+		expect(server.args).toContain('@chat-messaging/mcp-server');
+		expect(Object.keys(server.env).sort()).toEqual(['CHAT_MESSAGING_BASE_URL', 'CHAT_MESSAGING_TOKEN']);
+	});
+});
