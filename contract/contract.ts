@@ -21,7 +21,7 @@ import type {
 const ROOT = join(__dirname, '..');
 /** The built packages the contract reads (`npm run build` builds them). */
 const N8N_PACKAGE = join(ROOT, 'packages', 'n8n');
-const NODE_RED_EDITOR = join(ROOT, 'packages', 'node-red', 'dist', 'index.html');
+export const NODE_RED_EDITOR = join(ROOT, 'packages', 'node-red', 'dist', 'index.html');
 export const CONTRACT_FILES = { n8n: join(__dirname, 'n8n.json'), nodeRed: join(__dirname, 'node-red.json') };
 
 /** n8n's `displayOptions.show` / `hide`: parameter name → values. */

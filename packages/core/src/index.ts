@@ -10,8 +10,18 @@ export * from './catalogue/defaults';
 export * from './catalogue/send';
 export * from './catalogue/output';
 export * from './catalogue/toolDescription';
+export * from './catalogue/composites';
 export * from './runtime/errors';
 export * from './runtime/executor';
+export {
+	compositeVariantOf,
+	runSend,
+	runSendAndWaitForReply,
+	planSendAndWaitForReply,
+	type CompositeRunOptions,
+	type ReplyWaitPlan,
+	type ReplyWaitResult,
+} from './runtime/operations/composites';
 export * from './runtime/pacing';
 export * from './runtime/events';
 export * from './runtime/eventFilter';

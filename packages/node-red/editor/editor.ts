@@ -371,15 +371,16 @@
 			sendTo: { value: DEFAULT_SEND_TO },
 			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
 			waitForReply: { value: false },
+			// New nodes wait an hour as n8n does; a flow saved without the property keeps 300 s (packages/node-red/src/action.ts).
 			replyTimeout: {
-				value: 300,
+				value: CATALOGUE.waitDefaults.replyTimeout,
 				validate: validator<ActionNode, unknown>(
 					(v) => v === '' || v === undefined || Number(v) > 0 || 'Reply time-out: seconds, more than 0',
 				),
 			},
 			outputs: { value: 1 },
 			waitTimeout: {
-				value: 60,
+				value: CATALOGUE.waitDefaults.waitTimeout,
 				validate: validator<ActionNode, unknown>(
 					(v) => v === '' || v === undefined || Number(v) > 0 || 'Wait timeout: seconds, more than 0',
 				),

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 import {
+	DEFAULT_REPLY_TIMEOUT_S,
+	DEFAULT_WAIT_TIMEOUT_S,
 	EMAIL_PATTERN,
 	EVENT_TYPES,
 	INTEGER_TEXT,
@@ -17,10 +19,9 @@ import {
 	PHONE_FILTER_PATTERN,
 	PHONE_PATTERN,
 	RESOURCES,
-	SEND_OPERATION,
+	SEND_COMPOSITE,
 	SEND_TARGETS,
 	operationId,
-	sendFields,
 } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
 
@@ -42,9 +43,8 @@ export const CHOICES = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// One Send with Send To (packages/core/src/catalogue/send.ts): an editor-side operation `message:send` whose node property
-// `sendTo` picks which of the four send descriptors runs (packages/node-red/src/action.ts); the four stay
-// available for flows saved with them.
+// One Send with Send To: the catalogue's composite `message:send` (packages/core/src/catalogue/composites.ts), whose
+// node property `sendTo` picks which of the four send descriptors runs; the four stay available for flows saved with them.
 
 /** A send field and the Send To choices that show it; `key` tells apart two fields of one wire name. */
 export interface SendRow {
@@ -55,23 +55,23 @@ export interface SendRow {
 
 export function sendRows(): SendRow[] {
 	const seen = new Set<string>();
-	return sendFields().map(({ field, sendTo }) => {
-		const key = seen.has(field.name) ? `${field.name}-${sendTo.join('-')}` : field.name;
+	return SEND_COMPOSITE.fields.map(({ field, variants }) => {
+		const key = seen.has(field.name) ? `${field.name}-${variants.join('-')}` : field.name;
 		seen.add(field.name);
-		return { field, sendTo: [...sendTo], key };
+		return { field, sendTo: [...variants], key };
 	});
 }
 
-/** The Send operation as the editor lists it: first in the Message resource. */
+/** The Send composite in the shape the editor lists operations: first in the Message resource. */
 export const SEND_DESCRIPTOR: OperationDescriptor = {
-	resource: 'message',
-	operation: SEND_OPERATION.operation,
-	name: SEND_OPERATION.name,
-	action: SEND_OPERATION.action,
-	description: 'Send a message to a phone number, a chat, a chat by its name or a JID. Costs 1 credit, 2 with an attachment',
+	resource: SEND_COMPOSITE.resource,
+	operation: SEND_COMPOSITE.operation,
+	name: SEND_COMPOSITE.name,
+	action: SEND_COMPOSITE.action,
+	description: SEND_COMPOSITE.description,
 	method: 'POST',
 	path: '(by Send To)',
-	effect: 'create',
+	effect: SEND_COMPOSITE.effect,
 	requireOneOf: ['text', 'file_uid'],
 	sendsMessage: true,
 	fields: sendRows().map((row) => row.field),
@@ -121,6 +121,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 	return {
 		category: CATEGORY,
 		listDefaults: LIST_DEFAULTS,
+		/** packages/core/src/catalogue/defaults.ts: what a new node starts with (n8n shows the same). */
+		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
 		choices: CHOICES,
 		hints: HINTS,
 		patterns: PATTERNS,

@@ -14,10 +14,10 @@ import {
 	isBlank,
 	LIST_DEFAULTS,
 	operationId,
-	SEND_OPERATION,
+	REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S,
+	SEND_COMPOSITE,
 	SEND_TARGETS,
 	sendOperation,
-	WAIT_TARGETS,
 	type Attachment,
 	type BinaryInput,
 	type DownloadedFile,
@@ -25,7 +25,6 @@ import {
 	type FieldDescriptor,
 	type OperationDescriptor,
 	type Timing,
-	type WaitTarget,
 } from '@chat-messaging/core';
 import { replyWatchFor, waitForReply } from '@chat-messaging/core';
 import { CONFIG_TYPE, resolveConfig } from './config';
@@ -34,8 +33,6 @@ import { realTiming } from './transport';
 import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage, SendFunction } from './types';
 
 export const ACTION_TYPE = 'chat-messaging';
-/** How long a send waits for the customer's reply unless the node says otherwise (seconds). */
-export const DEFAULT_REPLY_TIMEOUT_S = 300;
 
 /** Messages one action node works on at once: enough to keep the paced request queue full at any latency here. */
 const MESSAGES_IN_FLIGHT = 16;
@@ -225,6 +222,16 @@ async function sendAndAwaitReply(
 	}
 }
 
+/**
+ * The reply time-out of a node, in seconds. New nodes start at the core's default (an hour, as in
+ * n8n); a node saved without the property (before it started at an hour, or written by hand) keeps
+ * the 300 s such flows always had.
+ */
+export function replyTimeoutOf(definition: NodeDefinition): number {
+	const fallback = REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S;
+	return Math.max(1, Number(definition.replyTimeout ?? fallback) || fallback);
+}
+
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
@@ -248,7 +255,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
 	// Send and wait for reply: output 1 the send's result at once, output 2 the reply, output 3 the time-out.
 	const waitsForReply = definition.waitForReply === true || definition.waitForReply === 'true';
-	const replyTimeoutMs = Math.max(1, Number(definition.replyTimeout ?? DEFAULT_REPLY_TIMEOUT_S) || DEFAULT_REPLY_TIMEOUT_S) * 1000;
+	const replyTimeoutMs = replyTimeoutOf(definition) * 1000;
 	let closing = false;
 	/** Pauses between looks for a reply end early when the node closes (redeploy, stop). */
 	const wakeUps = new Set<() => void>();
@@ -275,10 +282,10 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	let op: OperationDescriptor | undefined;
 	let opProblem = `unknown operation "${opId}": choose a resource and an operation`;
 	try {
-		// "Send" (one operation with Send To, as the editor offers it) runs the send descriptor of its choice.
-		op = opId === `message:${SEND_OPERATION.operation}` ? sendOperation(String(definition.sendTo ?? DEFAULT_SEND_TO)) : findOperation(opId);
+		// "Send" (the composite, with Send To) reads the fields of the send its choice names.
+		op = opId === operationId(SEND_COMPOSITE) ? sendOperation(String(definition.sendTo ?? DEFAULT_SEND_TO)) : findOperation(opId);
 	} catch {
-		if (opId === `message:${SEND_OPERATION.operation}`) {
+		if (opId === operationId(SEND_COMPOSITE)) {
 			opProblem = `unknown Send To "${String(definition.sendTo)}": use one of ${SEND_TARGETS.map((target) => target.value).join(', ')}`;
 			node.status({ fill: 'red', shape: 'ring', text: `unknown Send To ${String(definition.sendTo)}` });
 		} else node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
@@ -310,26 +317,32 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 		await turn();
 		try {
 			if (!op) throw inputError(opProblem.startsWith('unknown Send To') ? 'sendTo' : 'operation', opProblem);
-			if (waitFor && !(WAIT_TARGETS as readonly string[]).includes(waitFor))
-				throw inputError('waitFor', `must be sent, delivered or read, got "${waitFor}"`);
 			const executor = resolveConfig(RED, definition.config).getExecutor();
 			const input = await collectInput(RED, node, msg, op, fields, fillFromPayload);
 			node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
 
 			let result: unknown;
 			if (op.sendsMessage) {
+				const sendId = operationId(op);
 				let attachmentValue: unknown;
 				try {
 					attachmentValue = await evaluateTyped(RED, node, msg, attachmentSetting);
 				} catch (error) {
 					throw asChatMessagingError(error, 'attachment');
 				}
-				result = await executor.sendAndWait(operationId(op), input, {
-					attachment: toAttachment(attachmentValue, attachmentName),
-					waitFor: waitFor ? (waitFor as WaitTarget) : undefined,
-					timeoutMs: waitTimeoutMs,
-					onWaiting: (target) => node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${target}` }),
-				});
+				// Every send, the four of flows saved with them included, is the Send composite with its Send To.
+				const sendTo = SEND_COMPOSITE.variants.options.find((variant) => variant.operation === sendId)?.value;
+				result = await executor.run(
+					SEND_COMPOSITE,
+					{
+						...input,
+						sendTo,
+						attachment: toAttachment(attachmentValue, attachmentName),
+						waitForStatus: waitFor || 'none',
+						waitTimeout: waitTimeoutMs / 1000,
+					},
+					{ onWaiting: (target) => node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${target}` }) },
+				);
 			} else {
 				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
 			}

@@ -3,6 +3,7 @@
  * on output 1, then the customer's next message in that chat on output 2, or the time-out on output 3.
  * The customer's message is made in the sandbox (POST /_sandbox/incoming), as a customer would write.
  */
+import { replyTimeoutOf } from '../src/action';
 import type { NodeMessage } from '../src/types';
 import {
 	Collector,
@@ -166,5 +167,14 @@ describe('one Send with Send To (the editor\'s "Send"; the four send operations 
 		expect(run.sent).toEqual([]);
 		expect(run.caught[0]!.chatMessagingError).toMatchObject({ kind: 'input', field: 'sendTo' });
 		expect(String((run.caught[0]!.error as any).message)).toMatch(/Send To "pigeon": use one of phone, chat, chatName, jid/);
+	});
+});
+
+describe('the reply time-out of flows saved before new nodes started at an hour', () => {
+	test('a node saved without replyTimeout keeps the 300 s it always had; a saved value is kept', () => {
+		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging' } as never)).toBe(300);
+		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: 300 } as never)).toBe(300);
+		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: '3600' } as never)).toBe(3600);
+		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: 20 } as never)).toBe(20);
 	});
 });

@@ -6,6 +6,7 @@
  * leaves it without a secret in it.
  */
 import { findOperation, operationId } from '../catalogue/catalogue';
+import { findComposite, type CompositeDescriptor } from '../catalogue/composites';
 import { DEFAULT_WAIT_TIMEOUT_S } from '../catalogue/defaults';
 import type { DownloadedFile, OperationDescriptor, Timing, Transport } from '../catalogue/types';
 import { inputError, redactError, unexpectedResponse } from './errors';
@@ -13,6 +14,7 @@ import { normalizeBaseUrl } from './http/baseUrl';
 import { HttpExchange } from './http/exchange';
 import { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
 import { sendWithAttachment, type Attachment } from './operations/attachment';
+import { COMPOSITE_HANDLERS, type CompositeRunOptions } from './operations/registry';
 import { downloadRecord } from './operations/download';
 import { readModifyWrite } from './operations/readModifyWrite';
 import type { OperationRunner, RunOptions } from './operations/runner';
@@ -99,11 +101,28 @@ export class Executor implements OperationRunner {
 	}
 
 	/**
-	 * Runs one catalogue operation. Paginated operations return all items (or up to `limit`) unless
-	 * the input names a `page`; read-modify-write operations read first.
+	 * Runs one operation of the catalogue, endpoint or composite (`message:send`,
+	 * `message:sendAndWaitForReply`: see CATALOGUE). Paginated operations return all items (or up to
+	 * `limit`) unless the input names a `page`; read-modify-write operations read first.
 	 */
-	async run(operation: string | OperationDescriptor, input: Record<string, unknown> = {}, runOptions: RunOptions = {}): Promise<unknown> {
-		return this.redacting(() => this.runOperation(operation, input, runOptions));
+	async run(
+		operation: string | OperationDescriptor | CompositeDescriptor,
+		input: Record<string, unknown> = {},
+		runOptions: RunOptions & CompositeRunOptions = {},
+	): Promise<unknown> {
+		const id = typeof operation === 'string' ? operation : operationId(operation);
+		const composite =
+			typeof operation === 'string'
+				? findComposite(operation)
+				: 'kind' in operation && operation.kind === 'composite'
+					? operation
+					: undefined;
+		if (composite) {
+			const handler = COMPOSITE_HANDLERS.get(id);
+			if (!handler) throw new Error(`${id} has no handler: import @chat-messaging/core, which registers them`);
+			return this.redacting(() => handler(this as never, input, runOptions));
+		}
+		return this.redacting(() => this.runOperation(operation as string | OperationDescriptor, input, runOptions));
 	}
 
 	/** Every error leaves the executor without a secret in it. */

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { inputError, OPERATIONS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
+import { DEFAULT_WAIT_TIMEOUT_S, inputError, LIST_DEFAULTS, OPERATIONS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
 import type { Attachment, BinaryInput, DownloadedFile, Executor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
 import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
 
@@ -82,7 +82,7 @@ function readWait(context: IExecuteFunctions, itemIndex: number): { target: Wait
 	if (target === 'none' || !target) return undefined;
 	if (!(WAIT_TARGETS as readonly string[]).includes(target))
 		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`, 'Wait for Status');
-	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, 60));
+	const seconds = Number(context.getNodeParameter('waitTimeout', itemIndex, DEFAULT_WAIT_TIMEOUT_S));
 	if (!Number.isFinite(seconds) || seconds <= 0)
 		throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`, 'Wait Timeout (Seconds)');
 	return { target: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
@@ -156,7 +156,7 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 
 	if (isListOperation(op)) {
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
+		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, LIST_DEFAULTS.limit));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 		const result = await executor.run(op, input, { returnAll, limit });

@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { LIST_DEFAULTS, RESOURCES } from '@chat-messaging/core';
+import { DEFAULT_WAIT_TIMEOUT_S, LIST_DEFAULTS, RESOURCES } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
 
 /** Collection that holds an operation's optional fields. */
@@ -207,7 +207,7 @@ function sendParameters(op: OperationDescriptor): INodeProperties[] {
 			name: 'waitTimeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 60,
+			default: DEFAULT_WAIT_TIMEOUT_S,
 			description: 'How long to wait for the status before failing',
 			displayOptions: when({ waitForStatus: ['sent', 'delivered', 'read'] }),
 		},

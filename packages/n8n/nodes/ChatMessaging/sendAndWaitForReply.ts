@@ -20,35 +20,32 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import {
+	chatId,
 	checkReceiverUrl,
 	ChatMessagingError,
+	DEFAULT_REPLY_POLL_S,
+	DEFAULT_REPLY_TIMEOUT_S,
+	deleteSubscriptions,
 	inputError,
-	isNotFound,
-	PHONE_PATTERN,
+	planSendAndWaitForReply,
+	runSendAndWaitForReply,
+	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
 	type ChatEvent,
 	type Executor,
 } from '@chat-messaging/core';
-import { chatIdFromUrl } from '@chat-messaging/core';
-import { findReply, replyInDelivery, replyWatchFor, waitForReply, type ReplyWatch } from '@chat-messaging/core';
+import { findReply, replyInDelivery, replyWatchFor, type ReplyWatch } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
 import { createExecutor, n8nTiming } from '../shared/transport';
+import { locatorValue } from './v2/operation';
 
-export const SEND_AND_WAIT_FOR_REPLY = 'sendAndWaitForReply';
-
-/** The operation's entry in the action node's Operation list. */
-export const sendAndWaitForReplyOperation: INodePropertyOptions = {
-	name: 'Send and Wait for Reply',
-	value: SEND_AND_WAIT_FOR_REPLY,
-	action: 'Send a message and wait for the reply',
-	description: "Send a message into a chat, then wait for the customer's next message in that chat, with a time-out",
-};
+/** The composite's operation key (packages/core/src/catalogue/composites.ts), as saved workflows hold it. */
+export const SEND_AND_WAIT_FOR_REPLY = SEND_AND_WAIT_FOR_REPLY_COMPOSITE.operation;
 
 /** Query parameters of the temporary subscription URL: what the webhook needs to recognise the reply. */
 const CHAT_PARAMETER = 'cm_chat';
@@ -57,6 +54,9 @@ const AFTER_PARAMETER = 'cm_after';
 const UNTIL_PARAMETER = 'cm_until';
 
 const UNIT_SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86400 };
+const DEFAULT_REPLY_SEND_TO = SEND_AND_WAIT_FOR_REPLY_COMPOSITE.variants.default;
+/** The core's reply time-out, shown as n8n shows it: an amount of hours. */
+const DEFAULT_TIMEOUT_HOURS = DEFAULT_REPLY_TIMEOUT_S / UNIT_SECONDS.hours;
 
 /**
  * The operation's parameters, shown where `show` says (resource and operation of the host node).
@@ -86,11 +86,8 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], cha
 			displayName: 'Send To',
 			name: 'replyWaitSendTo',
 			type: 'options',
-			options: [
-				{ name: 'Chat', value: 'chat', description: 'An existing chat, by its ID' },
-				{ name: 'Phone Number', value: 'phone', description: 'A phone number, also one never messaged before' },
-			],
-			default: 'chat',
+			options: SEND_AND_WAIT_FOR_REPLY_COMPOSITE.variants.options.map(({ name, value, description }) => ({ name, value, description })),
+			default: DEFAULT_REPLY_SEND_TO,
 			displayOptions: on(),
 		},
 		{
@@ -125,7 +122,7 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], cha
 			name: 'replyWaitTimeout',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 1,
+			default: DEFAULT_TIMEOUT_HOURS,
 			description: 'How long to wait for the reply',
 			displayOptions: on(),
 		},
@@ -166,7 +163,7 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], cha
 			name: 'replyWaitPollSeconds',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 10,
+			default: DEFAULT_REPLY_POLL_S,
 			description: 'Pause between two looks for the reply (one request each)',
 			displayOptions: on({ replyWaitUsing: ['polling'] }),
 		},
@@ -185,55 +182,30 @@ export const sendAndWaitForReplyWebhooks: IWebhookDescription[] = [
 	},
 ];
 
-/** The chat id of the Chat parameter: a plain id, or a resource locator's value (an id, or a chat URL). */
-function chatIdOf(raw: unknown): string {
-	if (raw && typeof raw === 'object' && 'value' in raw) {
-		const { mode, value } = raw as { mode?: unknown; value?: unknown };
-		const text = String(value ?? '').trim();
-		return mode === 'url' ? (chatIdFromUrl(text) ?? text) : text;
-	}
-	return String(raw ?? '').trim();
-}
-
 interface ReplyWaitParameters {
-	sendOperation: string;
-	sendInput: Record<string, unknown>;
-	timeoutMs: number;
+	/** The composite's input (packages/core/src/runtime/operations/composites.ts). */
+	input: Record<string, unknown>;
 	using: 'webhook' | 'polling';
-	pollMs: number;
 }
 
-/** Every parameter read and checked before the first request. */
+/** The parameters as the composite's input; the core checks them all before the first request. */
 function readParameters(context: IExecuteFunctions): ReplyWaitParameters {
-	const text = String(context.getNodeParameter('replyWaitText', 0, '') ?? '');
-	if (!text.trim()) throw inputError('Message', 'is required: the text to send');
-	const sendTo = String(context.getNodeParameter('replyWaitSendTo', 0, 'chat'));
-	let sendOperation: string;
-	let sendInput: Record<string, unknown>;
-	if (sendTo === 'phone') {
-		const phone = String(context.getNodeParameter('replyWaitPhone', 0, '') ?? '').trim();
-		if (!PHONE_PATTERN.test(phone))
-			throw inputError('Phone Number', `must be in international format, digits only with an optional "+", got "${phone}"`);
-		sendOperation = 'message:sendToPhone';
-		sendInput = { phone, text };
-	} else if (sendTo === 'chat') {
-		const chatId = chatIdOf(context.getNodeParameter('replyWaitChatId', 0, ''));
-		if (!/^\d+$/.test(chatId)) throw inputError('Chat ID', `must be a whole number, got "${chatId}"`);
-		sendOperation = 'message:sendToChat';
-		sendInput = { chat_id: Number(chatId), text };
-	} else {
-		throw inputError('Send To', `must be chat or phone, got "${sendTo}"`);
-	}
-	const amount = Number(context.getNodeParameter('replyWaitTimeout', 0, 1));
+	const sendTo = String(context.getNodeParameter('replyWaitSendTo', 0, DEFAULT_REPLY_SEND_TO));
+	const amount = Number(context.getNodeParameter('replyWaitTimeout', 0, DEFAULT_TIMEOUT_HOURS));
 	const unit = String(context.getNodeParameter('replyWaitTimeoutUnit', 0, 'hours'));
 	if (!(unit in UNIT_SECONDS)) throw inputError('Time-Out Unit', `must be minutes, hours or days, got "${unit}"`);
 	if (!Number.isFinite(amount) || amount <= 0) throw inputError('Time-Out', `must be more than 0, got ${amount}`);
 	const using = String(context.getNodeParameter('replyWaitUsing', 0, 'webhook'));
 	if (using !== 'webhook' && using !== 'polling') throw inputError('Wait Using', `must be webhook or polling, got "${using}"`);
-	const pollSeconds = Number(context.getNodeParameter('replyWaitPollSeconds', 0, 10));
-	if (using === 'polling' && (!Number.isFinite(pollSeconds) || pollSeconds < 1))
-		throw inputError('Poll Every (Seconds)', `must be 1 or more, got ${pollSeconds}`);
-	return { sendOperation, sendInput, timeoutMs: Math.round(amount * UNIT_SECONDS[unit] * 1000), using, pollMs: pollSeconds * 1000 };
+	const input: Record<string, unknown> = {
+		sendTo,
+		text: String(context.getNodeParameter('replyWaitText', 0, '') ?? ''),
+		replyTimeout: amount * UNIT_SECONDS[unit],
+		pollInterval: Number(context.getNodeParameter('replyWaitPollSeconds', 0, DEFAULT_REPLY_POLL_S)),
+	};
+	if (sendTo === 'phone') input.phone = String(context.getNodeParameter('replyWaitPhone', 0, '') ?? '').trim();
+	if (sendTo === 'chat') input.chat_id = locatorValue(chatId, context.getNodeParameter('replyWaitChatId', 0, ''));
+	return { input, using };
 }
 
 /** The item the reply becomes: the sent message's ids, and the reply as the triggers output events. */
@@ -263,16 +235,8 @@ function isExpiredReplySubscription(url: string, resumeOrigin: string, nowMs: nu
 
 /** Removes temporary subscriptions left by waits that timed out (n8n runs no node code on a time-out). */
 async function removeExpiredSubscriptions(executor: Executor, resumeOrigin: string): Promise<void> {
-	const list = await executor.run('webhook:getAll');
-	if (!Array.isArray(list)) return;
 	const now = n8nTiming.now();
-	for (const item of list) {
-		const subscription = item as IDataObject;
-		if (typeof subscription.url !== 'string' || !isExpiredReplySubscription(subscription.url, resumeOrigin, now)) continue;
-		await executor.run('webhook:delete', { id: subscription.id }).catch((error: unknown) => {
-			if (!isNotFound(error)) throw error;
-		});
-	}
+	await deleteSubscriptions(executor, [], (url) => isExpiredReplySubscription(url, resumeOrigin, now));
 }
 
 /** The execution's resume URL for this node, with what the webhook needs to recognise the reply. */
@@ -309,21 +273,15 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 		}
 		const parameters = readParameters(context);
 		const executor = await createExecutor(context);
-		const sent = (await executor.sendMessage(parameters.sendOperation, parameters.sendInput)) as IDataObject;
-		const watch = await replyWatchFor(executor, sent);
-		const deadline = n8nTiming.now() + parameters.timeoutMs;
-
 		if (parameters.using === 'polling') {
-			const outcome = await waitForReply(executor, watch, {
-				timeoutMs: parameters.timeoutMs,
-				intervalMs: parameters.pollMs,
-				timing: n8nTiming,
-			});
-			const item = replyItem(watch, 'reply' in outcome ? outcome.reply : undefined, sent);
-			if ('timedOut' in outcome) item.json.timed_out = true;
-			return [[item]];
+			const { waited_ms: _waited, ...result } = await runSendAndWaitForReply(executor, parameters.input, { timing: n8nTiming });
+			return [[{ json: result as unknown as IDataObject, pairedItem: { item: 0 } }]];
 		}
 
+		const plan = planSendAndWaitForReply(executor, parameters.input);
+		const sent = (await executor.sendMessage(plan.sendOperation, plan.sendInput)) as IDataObject;
+		const watch = await replyWatchFor(executor, sent);
+		const deadline = n8nTiming.now() + plan.timeoutMs;
 		const url = replySubscriptionUrl(context, watch, deadline);
 		checkReceiverUrl(executor.baseUrl, url.href, PUBLIC_URL_ADVICE);
 		await removeExpiredSubscriptions(executor, url.origin);
@@ -346,22 +304,14 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 
 /** Deletes the temporary subscription of this wait: the one whose URL names the sent message (unique per send). */
 async function removeOwnSubscriptions(executor: Executor, sentMessageUid: string): Promise<void> {
-	const list = await executor.run('webhook:getAll');
-	if (!Array.isArray(list)) return;
-	for (const item of list) {
-		const subscription = item as IDataObject;
-		if (typeof subscription.url !== 'string') continue;
-		let url: URL;
+	await deleteSubscriptions(executor, [], (subscriptionUrl) => {
 		try {
-			url = new URL(subscription.url);
+			const url = new URL(subscriptionUrl);
+			return url.searchParams.get(AFTER_PARAMETER) === sentMessageUid && url.searchParams.has(CHAT_PARAMETER);
 		} catch {
-			continue;
+			return false;
 		}
-		if (url.searchParams.get(AFTER_PARAMETER) !== sentMessageUid || !url.searchParams.has(CHAT_PARAMETER)) continue;
-		await executor.run('webhook:delete', { id: subscription.id }).catch((error: unknown) => {
-			if (!isNotFound(error)) throw error;
-		});
-	}
+	});
 }
 
 /**
@@ -385,31 +335,4 @@ export async function sendAndWaitForReplyWebhook(context: IWebhookFunctions): Pr
 		context.logger.warn(`Chat Messaging: could not remove the temporary reply subscription: ${reason}`);
 	}
 	return { workflowData: [[replyItem(watch, reply)]] };
-}
-
-/**
- * The action node's properties with this operation added to the Message resource: its entry in the
- * Message operation list (alphabetical, as n8n's lint wants for five or more) and its parameters
- * after that list. Additive only: no existing name, value or default changes.
- */
-export function withSendAndWaitForReply(
-	properties: INodeProperties[],
-	options: { resource?: string; chatParameter?: INodeProperties } = {},
-): INodeProperties[] {
-	const resource = options.resource ?? 'message';
-	const index = properties.findIndex(
-		(property) => property.name === 'operation' && (property.displayOptions?.show?.resource ?? []).includes(resource),
-	);
-	if (index < 0) throw new Error(`the action node has no operation list for resource "${resource}"`);
-	const list = properties[index];
-	const existing = (list.options ?? []) as INodePropertyOptions[];
-	// n8n's lint wants a list of five or more options in alphabetical order, so a leading Send moves
-	// to its place (the default, what a new node opens on, stays as it was).
-	const listed = [...existing, sendAndWaitForReplyOperation].sort((a, b) => a.name.localeCompare(b.name));
-	return [
-		...properties.slice(0, index),
-		{ ...list, options: listed },
-		...sendAndWaitForReplyProperties({ resource: [resource], operation: [SEND_AND_WAIT_FOR_REPLY] }, options.chatParameter),
-		...properties.slice(index + 1),
-	];
 }

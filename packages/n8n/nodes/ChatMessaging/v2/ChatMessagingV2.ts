@@ -14,7 +14,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { findOperation, RESOURCES, type ResourceDescriptor } from '@chat-messaging/core';
+import { findOperation, RESOURCES, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, type ResourceDescriptor } from '@chat-messaging/core';
 import { chatId } from '@chat-messaging/core';
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import { runItems } from '../items';
@@ -24,16 +24,25 @@ import { buildV2Properties, v2FieldParameter, v2Subtitle } from './properties';
 import {
 	executeSendAndWaitForReply,
 	SEND_AND_WAIT_FOR_REPLY,
+	sendAndWaitForReplyProperties,
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
-	withSendAndWaitForReply,
 } from '../sendAndWaitForReply';
 
-/** Version 2's parameters: the catalogue's, plus Send and Wait for Reply with the same chat picker as every chat operation. */
+/**
+ * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
+ * Wait for Reply's own, with the same chat picker as every chat operation.
+ */
 export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
-	return withSendAndWaitForReply(buildV2Properties(resources), {
-		chatParameter: v2FieldParameter(chatId, true, findOperation('chat:get')),
-	});
+	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
+	if (!resources.some((resource) => resource.key === composite.resource)) return buildV2Properties(resources);
+	return [
+		...buildV2Properties(resources),
+		...sendAndWaitForReplyProperties(
+			{ resource: [composite.resource], operation: [composite.operation] },
+			v2FieldParameter(chatId, true, findOperation('chat:get')),
+		),
+	];
 }
 
 export class ChatMessagingV2 implements INodeType {
@@ -69,7 +78,8 @@ export class ChatMessagingV2 implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getNodeParameter('resource', 0) === 'message' && this.getNodeParameter('operation', 0) === SEND_AND_WAIT_FOR_REPLY) {
+		const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
+		if (this.getNodeParameter('resource', 0) === composite.resource && this.getNodeParameter('operation', 0) === SEND_AND_WAIT_FOR_REPLY) {
 			return await executeSendAndWaitForReply(this);
 		}
 		return await runItems(this, runOperationV2);

@@ -7,17 +7,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	chatIdFromUrl,
-	DEFAULT_SEND_TO,
+	compositeVariantOf,
+	findOperation,
 	inputError,
 	isRecord,
+	LIST_DEFAULTS,
 	OPERATIONS,
-	operationId,
-	SEND_OPERATION,
-	SEND_TARGETS,
-	sendOperation,
-	WAIT_TARGETS,
+	SEND_COMPOSITE,
 } from '@chat-messaging/core';
-import type { Attachment, Executor, FieldDescriptor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
+import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
 
@@ -56,12 +54,11 @@ function readInput(
 	return input;
 }
 
-/** Attachment and wait-for-status from a Send's Options. */
-async function readSendOptions(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-): Promise<{ attachment?: Attachment; waitFor?: WaitTarget; timeoutMs?: number }> {
+/**
+ * The attachment of a Send's Options: the item's binary field, or a URL (the core checks it). n8n
+ * offers both as two options, so both set is refused here.
+ */
+async function readAttachment(context: IExecuteFunctions, itemIndex: number, options: IDataObject): Promise<unknown> {
 	const binaryName = options.attachmentBinaryField === undefined ? '' : String(options.attachmentBinaryField).trim();
 	const url = options.attachmentUrl === undefined ? '' : String(options.attachmentUrl).trim();
 	if (options.attachmentBinaryField !== undefined && !binaryName)
@@ -76,42 +73,32 @@ async function readSendOptions(
 			'and Attachment From Binary Field are both set: a message takes one attachment',
 			'Attachment From URL',
 		);
-	let attachment: Attachment | undefined;
-	if (binaryName) {
-		attachment = {
-			binary: await readBinaryProperty(context, itemIndex, binaryName, 'attachmentBinaryField', 'Attachment From Binary Field'),
-		};
-	} else if (url) {
-		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`, 'Attachment From URL');
-		attachment = { url };
-	}
-	const target = options.waitForStatus === undefined ? 'none' : String(options.waitForStatus);
-	if (target === 'none' || !target) return { attachment };
-	if (!(WAIT_TARGETS as readonly string[]).includes(target))
-		throw inputError('waitForStatus', `must be none, sent, delivered or read, got "${target}"`, 'Wait for Status');
-	const seconds = options.waitTimeout === undefined ? 60 : Number(options.waitTimeout);
-	if (!Number.isFinite(seconds) || seconds <= 0)
-		throw inputError('waitTimeout', `must be a number of seconds above 0, got ${seconds}`, 'Wait Timeout (Seconds)');
-	return { attachment, waitFor: target as WaitTarget, timeoutMs: Math.round(seconds * 1000) };
+	if (binaryName)
+		return { binary: await readBinaryProperty(context, itemIndex, binaryName, 'attachmentBinaryField', 'Attachment From Binary Field') };
+	return url || undefined;
 }
 
+/** Send: the composite `message:send` with the Send To choice's fields and the Options as its input. */
 async function send(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
-	const sendTo = String(context.getNodeParameter('sendTo', itemIndex, DEFAULT_SEND_TO));
-	if (!SEND_TARGETS.some((target) => target.value === sendTo))
-		throw inputError('sendTo', `must be one of ${SEND_TARGETS.map((target) => target.value).join(', ')}, got "${sendTo}"`, 'Send To');
-	const op = sendOperation(sendTo);
-	const input = readInput(context, op, itemIndex, 'options');
+	const { variants } = SEND_COMPOSITE;
+	const sendTo = String(context.getNodeParameter(variants.name, itemIndex, variants.default));
+	const op = findOperation(compositeVariantOf(SEND_COMPOSITE, { [variants.name]: sendTo }).operation);
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { attachment, waitFor, timeoutMs } = await readSendOptions(context, itemIndex, options);
-	const sent = await executor.sendAndWait(operationId(op), input, { attachment, waitFor, timeoutMs });
-	return jsonItems([sent as IDataObject]);
+	const input = {
+		...readInput(context, op, itemIndex, 'options'),
+		[variants.name]: sendTo,
+		attachment: await readAttachment(context, itemIndex, options),
+		waitForStatus: options.waitForStatus,
+		waitTimeout: options.waitTimeout,
+	};
+	return jsonItems([(await executor.run(SEND_COMPOSITE, input)) as IDataObject]);
 }
 
 /** Runs the item's operation; every parameter is read and checked before the first request. */
 export async function runOperationV2(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
-	if (resource === 'message' && operation === SEND_OPERATION.operation) return await send(context, executor, itemIndex);
+	if (resource === SEND_COMPOSITE.resource && operation === SEND_COMPOSITE.operation) return await send(context, executor, itemIndex);
 	const op = OPERATIONS.find(
 		(candidate) => candidate.resource === resource && candidate.operation === operation && !candidate.sendsMessage,
 	);
@@ -121,7 +108,7 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
 	if (isListOperation(op)) {
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, 50));
+		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, LIST_DEFAULTS.limit));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 		const json = resultToJson(op, await executor.run(op, input, { returnAll, limit }));

@@ -9,12 +9,13 @@ import type { INodeProperties, INodePropertyOptions, INodePropertyModeValidation
 import {
 	CHAT_URL_EXAMPLE,
 	CHAT_URL_PATTERN,
+	COMPOSITES,
 	DEFAULT_SEND_TO,
+	DEFAULT_WAIT_TIMEOUT_S,
 	fieldHint,
 	RESOURCES,
-	SEND_OPERATION,
+	SEND_COMPOSITE,
 	SEND_TARGETS,
-	sendFields,
 	sendOperation,
 	TRI_STATE_ANY,
 } from '@chat-messaging/core';
@@ -164,29 +165,32 @@ interface OperationOption {
 	description: string;
 }
 
-/** The operations version 2 lists for a resource: for messages, Send first in place of the four sends. */
+/**
+ * The operations version 2 lists for a resource: the endpoints it runs directly and the composites of
+ * the catalogue (for messages, Send in place of the four sends, and Send and Wait for Reply), in
+ * alphabetical order as n8n's lint wants for five or more.
+ */
 export function v2Operations(resource: ResourceDescriptor): OperationOption[] {
-	const option = (op: OperationDescriptor): OperationOption => ({
+	const option = (op: { name: string; operation: string; action: string; description: string }): OperationOption => ({
 		name: op.name,
 		value: op.operation,
 		action: op.action,
 		description: n8nText(op.description),
 	});
-	const others = resource.operations.filter((op) => !op.sendsMessage).map(option);
-	if (!resource.operations.some((op) => op.sendsMessage)) return others.sort(byName);
-	const send: OperationOption = {
-		name: SEND_OPERATION.name,
-		action: SEND_OPERATION.action,
-		value: SEND_OPERATION.operation,
-		description: 'Send a message to a phone number, a chat, a chat name or a JID',
-	};
-	return [send, ...others.sort(byName)];
+	const composites = COMPOSITES.filter((composite) => composite.resource === resource.key);
+	return [...v2Descriptors(resource).map(option), ...composites.map(option)].sort(byName);
 }
+
+/** The operation a new node opens on for a resource: for messages, Send; otherwise the first listed. */
+export const v2DefaultOperation = (resource: ResourceDescriptor): string =>
+	COMPOSITES.some((composite) => composite === SEND_COMPOSITE && composite.resource === resource.key)
+		? SEND_COMPOSITE.operation
+		: String(v2Operations(resource)[0]?.value ?? '');
 
 /** The descriptors version 2 runs directly (every operation but the four sends, which Send replaces). */
 export const v2Descriptors = (resource: ResourceDescriptor): OperationDescriptor[] => resource.operations.filter((op) => !op.sendsMessage);
 
-const SEND_SHOW = { resource: ['message'], operation: [SEND_OPERATION.operation] };
+const SEND_SHOW = { resource: [SEND_COMPOSITE.resource], operation: [SEND_COMPOSITE.operation] };
 
 /** Options every send offers beside its own optional fields: an attachment and waiting for a status. */
 function sendExtras(): INodeProperties[] {
@@ -219,7 +223,7 @@ function sendExtras(): INodeProperties[] {
 			name: 'waitTimeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 60,
+			default: DEFAULT_WAIT_TIMEOUT_S,
 			description: 'How long to wait for the status before failing (used with Wait for Status)',
 		},
 	];
@@ -227,20 +231,21 @@ function sendExtras(): INodeProperties[] {
 
 /** Send: Send To, the addressing field of the choice, the text, then one Options collection per choice. */
 function sendParameters(): INodeProperties[] {
+	const { variants } = SEND_COMPOSITE;
 	const sendTo: INodeProperties = {
-		displayName: 'Send To',
-		name: 'sendTo',
+		displayName: variants.displayName,
+		name: variants.name,
 		type: 'options',
 		noDataExpression: true,
-		options: SEND_TARGETS.map((target) => ({ name: target.name, value: target.value, description: target.description })),
+		options: variants.options.map((target) => ({ name: target.name, value: target.value, description: target.description })),
 		default: DEFAULT_SEND_TO,
 		displayOptions: { show: SEND_SHOW },
 	};
-	const fieldParameters = sendFields()
-		.filter(({ field, sendTo: targets }) => isTopLevelField(sendOperation(targets[0] ?? DEFAULT_SEND_TO), field))
-		.map(({ field, sendTo: targets }) => ({
+	const fieldParameters = SEND_COMPOSITE.fields
+		.filter(({ field, variants: targets }) => isTopLevelField(sendOperation(targets[0] ?? DEFAULT_SEND_TO), field))
+		.map(({ field, variants: targets }) => ({
 			...v2FieldParameter(field, field.required === true, sendOperation(targets[0] ?? DEFAULT_SEND_TO)),
-			displayOptions: { show: { ...SEND_SHOW, ...(targets.length === SEND_TARGETS.length ? {} : { sendTo: targets }) } },
+			displayOptions: { show: { ...SEND_SHOW, ...(targets.length === SEND_TARGETS.length ? {} : { sendTo: [...targets] }) } },
 		}));
 	const options = SEND_TARGETS.map((target): INodeProperties => ({
 		displayName: 'Options',
@@ -267,7 +272,7 @@ function operationParameters(resources: readonly ResourceDescriptor[]): INodePro
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.key] } },
 			options,
-			default: String(options[0]?.value ?? ''),
+			default: v2DefaultOperation(resource),
 		};
 	});
 }
@@ -288,9 +293,11 @@ export function v2Subtitle(resources: readonly ResourceDescriptor[] = RESOURCES)
 	for (const resource of resources) {
 		for (const op of v2Descriptors(resource)) actions[`${resource.key}:${op.operation}`] = op.action;
 	}
+	for (const composite of COMPOSITES)
+		if (composite !== SEND_COMPOSITE) actions[`${composite.resource}:${composite.operation}`] = composite.action;
 	const sendTo = Object.fromEntries(SEND_TARGETS.map((target) => [target.value, `Send to ${target.name}`]));
 	return (
-		`={{ $parameter["operation"] === "${SEND_OPERATION.operation}" ? ${JSON.stringify(sendTo)}[$parameter["sendTo"]] ` +
+		`={{ $parameter["operation"] === "${SEND_COMPOSITE.operation}" ? ${JSON.stringify(sendTo)}[$parameter["sendTo"]] ` +
 		`: ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`
 	);
 }

@@ -1,0 +1,187 @@
+/**
+ * Composite operations: what users see as one operation but the service does in several calls. Each
+ * is a descriptor here (its variants, its inputs as field descriptors with their defaults, its effect
+ * and the calls it makes) and has one handler in the core (runtime/operations/composites.ts), run by
+ * `Executor.run(id, input)` like any endpoint. Generators (n8n, Node-RED, OpenAPI, the client, the
+ * MCP server) iterate `CATALOGUE` — endpoints and composites, told apart by `kind` — and adapters
+ * only translate their parameters into the flat input.
+ *
+ * - `message:send`: Send with Send To (one of four send descriptors), optionally with an attachment
+ *   (uploaded or registered first), optionally waiting for a status; a send whose answer was lost is
+ *   looked up before anything is sent again.
+ * - `message:sendAndWaitForReply`: a send into a chat, then the customer's next message in it.
+ * - File Download is the endpoint `file:download` (its `download` member names the second step).
+ */
+import { operationId, OPERATIONS } from './catalogue';
+import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from './defaults';
+import { field } from './fields';
+import { DEFAULT_SEND_TO, SEND_OPERATION, SEND_TARGETS, sendFields } from './send';
+import type { Effect, FieldDescriptor, OperationDescriptor, ResourceKey } from './types';
+
+/** One choice of a composite's variant field, and the descriptor that does its main call. */
+export interface CompositeVariant {
+	value: string;
+	name: string;
+	description: string;
+	/** `resource:operation` of the endpoint descriptor this variant runs. */
+	operation: string;
+}
+
+export interface CompositeDescriptor {
+	kind: 'composite';
+	resource: ResourceKey;
+	operation: string;
+	name: string;
+	action: string;
+	description: string;
+	effect: Effect;
+	/** The input that picks the variant; its first option is the default. */
+	variants: { name: string; displayName: string; default: string; options: readonly CompositeVariant[] };
+	/** The variants' own fields, each once, with the variants that use it (addressing fields first). */
+	fields: ReadonlyArray<{ field: FieldDescriptor; variants: readonly string[] }>;
+	/** Inputs the composite adds to every variant, with their defaults. */
+	options: readonly FieldDescriptor[];
+	/** The calls it makes, in order (`resource:operation` ids or a plain description), for documentation. */
+	steps: readonly string[];
+	/** A send whose answer was lost is looked up in the chat and sent again only when proven absent. */
+	recoversLostSend: boolean;
+}
+
+/** An endpoint descriptor or a composite: what `CATALOGUE` lists. */
+export type CatalogueOperation = (OperationDescriptor & { kind?: 'endpoint' }) | CompositeDescriptor;
+
+export const isComposite = (op: CatalogueOperation): op is CompositeDescriptor => op.kind === 'composite';
+
+/** The attachment of a send: bytes to upload, or a public URL the service downloads. */
+export const attachmentInput: FieldDescriptor = field(
+	'body',
+	'attachment',
+	'Attachment',
+	'string',
+	'A file to send with the message: bytes (uploaded first) or a public http(s) URL the service downloads. 2 credits instead of 1',
+);
+
+export const waitForStatusInput: FieldDescriptor = field(
+	'body',
+	'waitForStatus',
+	'Wait for Status',
+	'options',
+	'Whether to poll the message until it reaches a status before returning it (a failed message is an error)',
+	{
+		default: 'none',
+		options: [
+			{ value: 'none', name: 'Do Not Wait' },
+			...WAIT_TARGETS.map((value) => ({ value, name: value[0].toUpperCase() + value.slice(1) })),
+		],
+	},
+);
+
+export const waitTimeoutInput: FieldDescriptor = field(
+	'body',
+	'waitTimeout',
+	'Wait Timeout (Seconds)',
+	'integer',
+	'How long to wait for the status before failing (used with Wait for Status)',
+	{ default: DEFAULT_WAIT_TIMEOUT_S, min: 1 },
+);
+
+export const SEND_COMPOSITE: CompositeDescriptor = {
+	kind: 'composite',
+	resource: 'message',
+	operation: SEND_OPERATION.operation,
+	name: SEND_OPERATION.name,
+	action: SEND_OPERATION.action,
+	description: 'Send a message to a phone number, a chat, a chat name or a JID. Costs 1 credit, 2 with an attachment',
+	effect: 'create',
+	variants: {
+		name: 'sendTo',
+		displayName: 'Send To',
+		default: DEFAULT_SEND_TO,
+		options: SEND_TARGETS.map((target) => ({ ...target })),
+	},
+	fields: sendFields().map(({ field: sendField, sendTo }) => ({ field: sendField, variants: sendTo })),
+	options: [attachmentInput, waitForStatusInput, waitTimeoutInput],
+	steps: [
+		'file:upload or file:uploadFromUrl (with an attachment)',
+		'the send of the Send To choice',
+		'message:get until the status (with Wait for Status)',
+	],
+	recoversLostSend: true,
+};
+
+/** Send and Wait for Reply: where the message goes. */
+export const REPLY_SEND_TARGETS: readonly CompositeVariant[] = [
+	{ value: 'chat', name: 'Chat', description: 'An existing chat, by its ID', operation: 'message:sendToChat' },
+	{ value: 'phone', name: 'Phone Number', description: 'A phone number, also one never messaged before', operation: 'message:sendToPhone' },
+];
+
+export const replyTimeoutInput: FieldDescriptor = field(
+	'body',
+	'replyTimeout',
+	'Reply Time-Out (Seconds)',
+	'integer',
+	'How long to wait for the reply',
+	{ default: DEFAULT_REPLY_TIMEOUT_S, min: 1 },
+);
+
+export const replyPollInput: FieldDescriptor = field(
+	'body',
+	'pollInterval',
+	'Poll Every (Seconds)',
+	'integer',
+	'Pause between two looks for the reply (one request each)',
+	{ default: DEFAULT_REPLY_POLL_S, min: 1 },
+);
+
+const sendToChat = OPERATIONS.find((op) => operationId(op) === 'message:sendToChat');
+const sendToPhone = OPERATIONS.find((op) => operationId(op) === 'message:sendToPhone');
+const fieldOf = (op: OperationDescriptor | undefined, name: string): FieldDescriptor => {
+	const found = op?.fields.find((candidate) => candidate.name === name);
+	if (!found) throw new Error(`the send descriptor has no field ${name}`);
+	return found;
+};
+
+export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
+	kind: 'composite',
+	resource: 'message',
+	operation: 'sendAndWaitForReply',
+	name: 'Send and Wait for Reply',
+	action: 'Send a message and wait for the reply',
+	description: "Send a message into a chat, then wait for the customer's next message in that chat, with a time-out",
+	effect: 'create',
+	variants: { name: 'sendTo', displayName: 'Send To', default: 'chat', options: REPLY_SEND_TARGETS },
+	fields: [
+		{ field: fieldOf(sendToChat, 'chat_id'), variants: ['chat'] },
+		{ field: fieldOf(sendToPhone, 'phone'), variants: ['phone'] },
+		{
+			field: {
+				...fieldOf(sendToChat, 'text'),
+				displayName: 'Message',
+				required: true,
+				description: 'The text to send; the reply to it is waited for',
+			},
+			variants: ['chat', 'phone'],
+		},
+	],
+	options: [replyTimeoutInput, replyPollInput],
+	steps: [
+		'the send of the Send To choice',
+		'message:get (the chat of the sent message)',
+		'message:getAll after the sent message until a reply or the time-out',
+	],
+	recoversLostSend: true,
+};
+
+export const COMPOSITES: readonly CompositeDescriptor[] = [SEND_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE];
+
+/** Every operation users can run: the endpoints (and friendly operations) of OPERATIONS, then the composites. */
+export const CATALOGUE: readonly CatalogueOperation[] = [...OPERATIONS, ...COMPOSITES];
+
+const compositesById = new Map(COMPOSITES.map((composite) => [operationId(composite), composite]));
+
+export const findComposite = (id: string): CompositeDescriptor | undefined => compositesById.get(id);
+
+/** A composite's variant by its value, or an input error naming the choices. */
+export function compositeVariant(composite: CompositeDescriptor, value: string): CompositeVariant | undefined {
+	return composite.variants.options.find((option) => option.value === value);
+}

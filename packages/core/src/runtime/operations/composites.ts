@@ -1,0 +1,185 @@
+/**
+ * The one handler of each composite operation (catalogue/composites.ts). Adapters hand over a flat
+ * input named like the composite's fields and options; every input is checked before the first
+ * request, and errors name the composite's fields.
+ */
+import { findOperation } from '../../catalogue/catalogue';
+import {
+	compositeVariant,
+	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
+	SEND_COMPOSITE,
+	type CompositeDescriptor,
+	type CompositeVariant,
+} from '../../catalogue/composites';
+import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from '../../catalogue/defaults';
+import type { BinaryInput, FieldDescriptor } from '../../catalogue/types';
+import { inputError } from '../errors';
+import type { Executor } from '../executor';
+import type { ChatEvent } from '../events';
+import { replyWatchFor, waitForReply } from '../replies';
+import { isBlank, isRecord } from '../validation';
+import type { Attachment } from './attachment';
+import { COMPOSITE_HANDLERS, type CompositeHandler, type CompositeRunOptions } from './registry';
+import type { WaitTarget } from './waitForStatus';
+
+export type { CompositeRunOptions } from './registry';
+
+const optionNamed = (composite: CompositeDescriptor, name: string): FieldDescriptor => {
+	const found = composite.options.find((option) => option.name === name);
+	if (!found) throw new Error(`${composite.operation} has no option ${name}`);
+	return found;
+};
+
+/** The variant the input picks (its default when none), or an error naming the choices. */
+export function compositeVariantOf(composite: CompositeDescriptor, input: Record<string, unknown>): CompositeVariant {
+	const { variants } = composite;
+	const value = isBlank(input[variants.name]) ? variants.default : String(input[variants.name]).trim();
+	const variant = compositeVariant(composite, value);
+	if (!variant)
+		throw inputError(
+			variants.name,
+			`must be one of ${variants.options.map((option) => option.value).join(', ')}, got "${value}"`,
+			variants.displayName,
+		);
+	return variant;
+}
+
+/** The variant's own fields from the input (the composite's options and the variant choice left out). */
+function variantInput(composite: CompositeDescriptor, variant: CompositeVariant, input: Record<string, unknown>): Record<string, unknown> {
+	const names = new Set(findOperation(variant.operation).fields.map((field) => field.name));
+	return Object.fromEntries(Object.entries(input).filter(([name]) => names.has(name) && name !== composite.variants.name));
+}
+
+/** A number of seconds above 0; blank is the option's default. */
+function seconds(option: FieldDescriptor, value: unknown, fallback: number, minimum = 0): number {
+	const amount = isBlank(value) ? fallback : Number(value);
+	if (!Number.isFinite(amount) || amount <= minimum)
+		throw inputError(
+			option.name,
+			`must be a number of seconds ${minimum ? `of at least ${minimum}` : 'above 0'}, got ${String(value)}`,
+			option.displayName,
+		);
+	return amount;
+}
+
+const isBinary = (value: unknown): value is BinaryInput =>
+	isRecord(value) && value.data instanceof Uint8Array && typeof value.filename === 'string';
+
+/** An attachment as given: `{binary}`, `{url}`, bytes with their name, or an http(s) URL. */
+function attachmentOf(value: unknown): Attachment | undefined {
+	if (isBlank(value)) return undefined;
+	const option = optionNamed(SEND_COMPOSITE, 'attachment');
+	if (isRecord(value) && 'binary' in value && isBinary(value.binary)) return { binary: value.binary };
+	if (isBinary(value)) return { binary: value };
+	const url = typeof value === 'string' ? value.trim() : isRecord(value) && typeof value.url === 'string' ? value.url.trim() : '';
+	if (!/^https?:\/\/[^\s]+$/i.test(url))
+		throw inputError(
+			option.name,
+			`must be an http(s) URL or a file's bytes, got "${typeof value === 'string' ? value : typeof value}"`,
+			option.displayName,
+		);
+	if (typeof value === 'string') return { url };
+	const record = value as Record<string, unknown>;
+	return {
+		url,
+		filename: typeof record.filename === 'string' ? record.filename : undefined,
+		contentType: typeof record.contentType === 'string' ? record.contentType : undefined,
+	};
+}
+
+/**
+ * Send: the send of the Send To choice, with an attachment uploaded or registered first, then, when
+ * asked, waiting for a status. A send whose answer was lost is looked up, never sent twice.
+ */
+export async function runSend(
+	executor: Executor,
+	input: Record<string, unknown>,
+	options: CompositeRunOptions = {},
+): Promise<Record<string, unknown>> {
+	const variant = compositeVariantOf(SEND_COMPOSITE, input);
+	const attachment = attachmentOf(input.attachment);
+	const waitOption = optionNamed(SEND_COMPOSITE, 'waitForStatus');
+	const target = isBlank(input.waitForStatus) ? 'none' : String(input.waitForStatus);
+	let waitFor: WaitTarget | undefined;
+	if (target !== 'none') {
+		if (!(WAIT_TARGETS as readonly string[]).includes(target))
+			throw inputError(waitOption.name, `must be none, sent, delivered or read, got "${target}"`, waitOption.displayName);
+		waitFor = target as WaitTarget;
+	}
+	const timeoutS = seconds(optionNamed(SEND_COMPOSITE, 'waitTimeout'), input.waitTimeout, DEFAULT_WAIT_TIMEOUT_S);
+	return executor.sendAndWait(variant.operation, variantInput(SEND_COMPOSITE, variant, input), {
+		attachment,
+		waitFor,
+		timeoutMs: Math.round(timeoutS * 1000),
+		onWaiting: options.onWaiting,
+	});
+}
+
+/** Send and Wait for Reply, read and checked: what to send, and how long and how often to look. */
+export interface ReplyWaitPlan {
+	sendOperation: string;
+	sendInput: Record<string, unknown>;
+	timeoutMs: number;
+	pollMs: number;
+}
+
+/** Every input of Send and Wait for Reply checked before the first request (platforms waiting their own way use it too). */
+export function planSendAndWaitForReply(executor: Executor, input: Record<string, unknown>): ReplyWaitPlan {
+	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
+	const variant = compositeVariantOf(composite, input);
+	const text = composite.fields.find((entry) => entry.field.name === 'text')?.field ?? { name: 'text', displayName: 'Message' };
+	if (typeof input.text !== 'string' || !input.text.trim()) throw inputError(text.name, 'is required: the text to send', text.displayName);
+	const sendInput = variantInput(composite, variant, input);
+	executor.prepare(findOperation(variant.operation), sendInput);
+	const timeoutS = seconds(optionNamed(composite, 'replyTimeout'), input.replyTimeout, DEFAULT_REPLY_TIMEOUT_S);
+	const pollS = seconds(optionNamed(composite, 'pollInterval'), input.pollInterval, DEFAULT_REPLY_POLL_S, 0);
+	if (pollS < 1) throw inputError('pollInterval', `must be 1 or more, got ${pollS}`, optionNamed(composite, 'pollInterval').displayName);
+	return { sendOperation: variant.operation, sendInput, timeoutMs: Math.round(timeoutS * 1000), pollMs: pollS * 1000 };
+}
+
+/** The outcome of Send and Wait for Reply: the send's answer, the chat waited in, and the reply (or none). */
+export type ReplyWaitResult = Record<string, unknown> & {
+	chat_id: number | string;
+	message_uid: string;
+	replied: boolean;
+	reply: ChatEvent | null;
+	timed_out?: true;
+	waited_ms?: number;
+	cancelled?: true;
+};
+
+/**
+ * Send and Wait for Reply by polling: sends, then reads the chat's messages after the sent one until
+ * the customer answers or the time-out passes (an outcome, not an error).
+ */
+export async function runSendAndWaitForReply(
+	executor: Executor,
+	input: Record<string, unknown>,
+	options: CompositeRunOptions = {},
+): Promise<ReplyWaitResult> {
+	const plan = planSendAndWaitForReply(executor, input);
+	const sent = await executor.sendMessage(plan.sendOperation, plan.sendInput);
+	const watch = await replyWatchFor(executor, sent);
+	options.onSent?.(sent, watch);
+	const outcome = await waitForReply(executor, watch, {
+		timeoutMs: plan.timeoutMs,
+		intervalMs: plan.pollMs,
+		timing: options.timing ?? executor.timing,
+		cancelled: options.cancelled,
+	});
+	const result: ReplyWaitResult = {
+		...sent,
+		chat_id: watch.chat_id,
+		message_uid: watch.message_uid,
+		replied: 'reply' in outcome,
+		reply: null,
+	};
+	if ('reply' in outcome) result.reply = outcome.reply;
+	if ('timedOut' in outcome) Object.assign(result, { timed_out: true, waited_ms: outcome.waitedMs });
+	if ('cancelled' in outcome) result.cancelled = true;
+	return result;
+}
+
+// The handler of each composite, by id: Executor.run finds them here.
+COMPOSITE_HANDLERS.set('message:send', runSend as CompositeHandler);
+COMPOSITE_HANDLERS.set('message:sendAndWaitForReply', runSendAndWaitForReply as CompositeHandler);
