@@ -13,6 +13,7 @@ import {
 	ChatMessagingError,
 	DEFAULT_OUTPUT,
 	inputError,
+	isComposite,
 	OUTPUT_MODES,
 	operationOutput,
 	isRecord,
@@ -100,7 +101,7 @@ function operationInput(tool: CatalogueTool, args: unknown): Record<string, unkn
 			const known = Object.keys(tool.inputSchema.properties).join(', ');
 			throw inputError(name, `is not an argument of ${tool.name}${known ? ` (its arguments: ${known})` : ''}`);
 		}
-		const field = tool.operation.fields.find((candidate) => candidate.name === name);
+		const field = tool.fields.find((candidate) => candidate.name === name);
 		input[name] = field?.kind === 'binary' && value !== undefined && value !== null ? binaryInput(field, value) : value;
 	}
 	return input;
@@ -115,7 +116,7 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 	let message = error.message;
 	if (error.field) {
 		// The core names a field by its editor label ("Chat ID: …"); a model knows it as its argument (chat_id).
-		const label = tool?.operation.fields.find((field) => field.name === error.field)?.displayName;
+		const label = tool?.fields.find((field) => field.name === error.field)?.displayName;
 		if (label && message.startsWith(`${label}: `)) message = `${error.field}: ${message.slice(label.length + 2)}`;
 		else if (!message.startsWith(`${error.field}:`)) message = `${error.field}: ${message}`;
 	}
@@ -175,6 +176,7 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 		const { [OUTPUT_ARGUMENT]: mode, [FIELDS_ARGUMENT]: fields, ...input } = operationInput(tool, args);
 		const choice = outputChoice(mode, fields);
 		const op = tool.operation;
+		if (isComposite(op)) return toolResult(await executor.run(op, input));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
 			return toolResult(isDownload(result) ? result : operationOutput(op, result, choice));

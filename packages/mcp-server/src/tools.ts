@@ -4,14 +4,17 @@
  * rule of its own: names, texts, kinds, bounds and choices all come from @chat-messaging/core.
  */
 import {
+	CATALOGUE,
 	DEFAULT_OUTPUT,
-	OPERATIONS,
+	isComposite,
 	OUTPUT_MODES,
 	recordShape,
 	RESOURCES,
 	TOOL_LIST_LIMIT,
 	toolDescription,
 	toolFieldDescription,
+	type CatalogueOperation,
+	type CompositeDescriptor,
 	type FieldDescriptor,
 	type OperationDescriptor,
 } from '@chat-messaging/core';
@@ -33,7 +36,9 @@ export interface CatalogueTool {
 	description: string;
 	inputSchema: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
 	annotations: ToolAnnotations;
-	operation: OperationDescriptor;
+	operation: CatalogueOperation;
+	/** Every input the operation takes, by wire name (a composite's variant choice and options included). */
+	fields: FieldDescriptor[];
 }
 
 /**
@@ -56,7 +61,7 @@ function snake(operation: string): string {
 }
 
 /** `chat_get_many`, `message_send_to_phone`: resource, then operation, stable as long as the catalogue's keys are. */
-export const toolName = (op: Pick<OperationDescriptor, 'resource' | 'operation'>): string => `${op.resource}_${snake(op.operation)}`;
+export const toolName = (op: Pick<CatalogueOperation, 'resource' | 'operation'>): string => `${op.resource}_${snake(op.operation)}`;
 
 /** Whether a field is one the service pages with; list tools take a cursor instead. */
 const isPageField = (op: OperationDescriptor, field: FieldDescriptor): boolean =>
@@ -132,7 +137,14 @@ function description(op: OperationDescriptor): string {
 	return parts.join(' ');
 }
 
-export function catalogueTool(op: OperationDescriptor): CatalogueTool {
+const titleOf = (op: CatalogueOperation) =>
+	`${RESOURCES.find((candidate) => candidate.key === op.resource)?.name ?? op.resource}: ${op.name}`;
+
+export function catalogueTool(op: CatalogueOperation): CatalogueTool {
+	return isComposite(op) ? compositeTool(op) : endpointTool(op);
+}
+
+function endpointTool(op: OperationDescriptor): CatalogueTool {
 	const properties: Record<string, JsonSchema> = {};
 	const required: string[] = [];
 	for (const field of op.fields) {
@@ -166,8 +178,7 @@ export function catalogueTool(op: OperationDescriptor): CatalogueTool {
 			description: `With output "selected": the record fields to return (ids are always included)`,
 		};
 	}
-	const resource = RESOURCES.find((candidate) => candidate.key === op.resource);
-	const title = `${resource?.name ?? op.resource}: ${op.name}`;
+	const title = titleOf(op);
 	const read = op.effect === 'read';
 	return {
 		name: toolName(op),
@@ -189,11 +200,70 @@ export function catalogueTool(op: OperationDescriptor): CatalogueTool {
 			openWorldHint: true,
 		},
 		operation: op,
+		fields: op.fields.filter((field) => !isPageField(op, field)),
 	};
 }
 
-/** Every operation of the catalogue as a tool, in catalogue order. */
-export function catalogueTools(operations: readonly OperationDescriptor[] = OPERATIONS): CatalogueTool[] {
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
+/**
+ * A composite (Send with Send To, Send and Wait for Reply) as one tool: its variant choice, each field of
+ * its variants once (saying which variants use it), its options. The core's handler checks what a variant
+ * needs, so a field only some variants require is not required in the schema.
+ */
+function compositeTool(composite: CompositeDescriptor): CatalogueTool {
+	const { variants } = composite;
+	const variantField: FieldDescriptor = {
+		name: variants.name,
+		displayName: variants.displayName,
+		kind: 'options',
+		in: 'body',
+		default: variants.default,
+		options: variants.options.map(({ value, name, description }) => ({ value, name, description })),
+		description: `Where the message goes (${variants.displayName})`,
+	};
+	const all = variants.options.map((option) => option.value);
+	const byName = new Map<string, { field: FieldDescriptor; variants: string[]; descriptions: string[] }>();
+	for (const entry of composite.fields) {
+		const only = entry.variants.length < all.length ? ` (${variants.name} ${entry.variants.join(', ')})` : '';
+		const text = `${toolFieldDescription(entry.field).replace(/\.$/, '')}${only}.`;
+		const known = byName.get(entry.field.name);
+		// One wire name may mean two things in two variants (a new chat's name, the chat addressed): one argument, both meanings.
+		if (known) {
+			known.variants.push(...entry.variants);
+			known.descriptions.push(text);
+		} else byName.set(entry.field.name, { field: entry.field, variants: [...entry.variants], descriptions: [text] });
+	}
+	const properties: Record<string, JsonSchema> = { [variants.name]: fieldSchema(variantField) };
+	const required: string[] = [];
+	for (const { field, variants: usedBy, descriptions } of byName.values()) {
+		properties[field.name] = { ...fieldSchema(field), description: descriptions.join(' ') };
+		if (field.required && field.default === undefined && all.every((value) => usedBy.includes(value))) required.push(field.name);
+	}
+	for (const option of composite.options) properties[option.name] = fieldSchema(option);
+	const title = titleOf(composite);
+	const read = composite.effect === 'read';
+	return {
+		name: toolName(composite),
+		title,
+		description: [sentence(composite.action), sentence(composite.description), `It makes these calls: ${composite.steps.join('; ')}.`].join(
+			' ',
+		),
+		inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+		annotations: {
+			title,
+			readOnlyHint: read,
+			destructiveHint: false,
+			idempotentHint: read || composite.effect === 'idempotent',
+			openWorldHint: true,
+		},
+		operation: composite,
+		fields: [variantField, ...[...byName.values()].map((entry) => entry.field), ...composite.options],
+	};
+}
+
+/** Every operation of the catalogue, endpoints and composites, as a tool, in catalogue order. */
+export function catalogueTools(operations: readonly CatalogueOperation[] = CATALOGUE): CatalogueTool[] {
 	const tools = operations.map(catalogueTool);
 	const names = new Set<string>();
 	for (const tool of tools) {

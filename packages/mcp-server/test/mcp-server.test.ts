@@ -68,9 +68,9 @@ function environment(sandbox: RunningSandbox): Record<string, string> {
 /** The tests both transports run. */
 function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: () => RunningSandbox; stderr: () => string }) {
 	it('lists one tool per catalogue operation, with input schemas and annotations', async () => {
-		const { OPERATIONS } = await import('@chat-messaging/core');
+		const { CATALOGUE } = await import('@chat-messaging/core');
 		const { tools } = await connect().client().listTools();
-		expect(tools).toHaveLength(OPERATIONS.length);
+		expect(tools).toHaveLength(CATALOGUE.length);
 		const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
 
 		const list = byName.get('chat_get_many')!;
@@ -92,6 +92,14 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(byName.get('chat_update')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
 		const invitation = byName.get('invitation_create')!;
 		expect(invitation.inputSchema.properties!.role).toMatchObject({ type: 'string', enum: expect.arrayContaining(['agent']) });
+		const sendTo = byName.get('message_send')!;
+		expect(sendTo.inputSchema.properties!.sendTo).toMatchObject({ enum: ['phone', 'chat', 'chatName', 'jid'], default: 'phone' });
+		const chatName = sendTo.inputSchema.properties!.chat_name as { description: string };
+		expect(chatName.description).toContain('(sendTo phone)');
+		expect(chatName.description).toContain('(sendTo chatName)');
+		expect(sendTo.inputSchema.properties).toHaveProperty('waitForStatus');
+		expect(sendTo.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+		expect(byName.get('message_send_and_wait_for_reply')!.inputSchema.required).toEqual(['text']);
 		for (const tool of tools) {
 			expect(tool.name).toMatch(/^[a-z]+(_[a-z0-9]+)+$/);
 			expect(tool.description).toBeTruthy();
@@ -149,6 +157,29 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		const otherFilters = await call(client(), 'chat_get_many', { limit: 5, cursor: first.nextCursor });
 		expect(otherFilters.isError).toBe(true);
 		expect(errorText(otherFilters)).toMatch(/^cursor: /);
+	});
+
+	it('runs the composites: Send with Send To and a status to wait for, stored once; Send and Wait for Reply', async () => {
+		const { client, sandbox } = connect();
+		const [, chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const text = `mcp composite ${Math.random().toString(36).slice(2)}`;
+		const sent = await ok(client(), 'message_send', { sendTo: 'chat', chat_id: chatId, text, waitForStatus: 'sent', waitTimeout: 20 });
+		expect(sent).toMatchObject({ message_uid: expect.any(String), status: expect.stringMatching(/^(sent|delivered|read)$/) });
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+		const missing = await call(client(), 'message_send', { sendTo: 'chat', text });
+		expect(missing.isError).toBe(true);
+		expect(errorText(missing)).toMatch(/^chat_id: /);
+
+		const waited = await ok(client(), 'message_send_and_wait_for_reply', {
+			sendTo: 'chat',
+			chat_id: chatId,
+			text: `${text} (a question)`,
+			replyTimeout: 1,
+			pollInterval: 1,
+		});
+		expect(waited).toMatchObject({ chat_id: chatId, message_uid: expect.any(String), replied: false, reply: null, timed_out: true });
+		expect(await creditsUsed(sandbox())).toBe(before + 2);
 	});
 
 	it('runs an operation made of several calls (File Download: the record, then its link)', async () => {
