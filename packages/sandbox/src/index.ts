@@ -22,6 +22,11 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
 	const runtime = new SandboxRuntime(resolved);
 	const tokens = runtime.init();
 	const server = createSandboxServer(runtime);
+	// Node closes an idle kept-alive connection after 5 s, the moment a client may be reusing it for its next
+	// request: a POST sent into that close fails with a reset the client must not retry (it cannot know whether it
+	// arrived). Services behind load balancers keep idle connections about a minute; so does the sandbox.
+	server.keepAliveTimeout = 65_000;
+	server.headersTimeout = 66_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(resolved.port, resolved.host, () => {
