@@ -56,7 +56,7 @@ test('the Node-RED editor offers it, with its fields and their rules', () => {
 	expect(editorHelp(withPin)).toContain('<code>PUT /chats/{chat_id}/pin</code>');
 	const validate = definitions['chat-messaging']!.defaults!.fields!.validate as (this: object, v: object) => unknown;
 	expect(validate.call({ resource: 'chat', operation: 'pin' }, { chat_id: { value: 'x', type: 'str' } })).toEqual([
-		'Chat ID: a whole number',
+		'Chat ID: must be a whole number',
 	]);
 });
 

@@ -4,26 +4,13 @@
  * types can never drift from what the executor checks. scripts/build.ts writes them to dist/index.d.ts.
  */
 
-import { RESOURCES, type FieldDescriptor, type OperationDescriptor } from '@chat-messaging/core';
+import { FIELD_KINDS, fieldHint, RESOURCES, type FieldDescriptor, type OperationDescriptor } from '@chat-messaging/core';
 import { groupName, methodName } from '../src';
 
+/** A field's TypeScript type: its allowed values, else its kind's type in the core's table of field kinds. */
 function fieldType(field: FieldDescriptor): string {
-	switch (field.kind) {
-		case 'integer':
-			return 'number | string';
-		case 'boolean':
-			return "boolean | 'true' | 'false'";
-		case 'dateTime':
-			return 'string | Date';
-		case 'stringList':
-			return 'string | string[]';
-		case 'binary':
-			return 'BinaryInput';
-		case 'options':
-			return (field.options ?? []).map((option) => `'${option.value}'`).join(' | ');
-		default:
-			return 'string';
-	}
+	if (field.kind === 'options') return (field.options ?? []).map((option) => `'${option.value}'`).join(' | ');
+	return FIELD_KINDS[field.kind].clientType;
 }
 
 const comment = (text: string, indent: string) => `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`;
@@ -33,7 +20,7 @@ function method(op: OperationDescriptor): string {
 	const input = fields
 		.map(
 			(field) =>
-				`${comment(`${field.displayName}: ${field.description}`, '\t\t\t')}\t\t\t${field.name}${field.required ? '' : '?'}: ${fieldType(field)};`,
+				`${comment([`${field.displayName}: ${field.description}`, fieldHint(field, 'UTC')].filter(Boolean).join('. '), '\t\t\t')}\t\t\t${field.name}${field.required ? '' : '?'}: ${fieldType(field)};`,
 		)
 		.join('\n');
 	const required = fields.some((field) => field.required);

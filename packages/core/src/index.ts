@@ -33,9 +33,4 @@ export {
 	coerceField,
 	isBlank,
 	isRecord,
-	PHONE_PATTERN,
-	PHONE_FILTER_PATTERN,
-	JID_PATTERN,
-	EMAIL_PATTERN,
-	INTEGER_TEXT,
 } from './runtime/validation';

@@ -1,5 +1,5 @@
 /** Bad input gets an error naming the field, before any request is sent. */
-import { ChatMessagingError, Executor, findOperation, normalizeBaseUrl } from '../src';
+import { ChatMessagingError, Executor, FIELD_KINDS, findOperation, isHttpUrl, normalizeBaseUrl } from '../src';
 import { ok, scripted, virtualTiming } from '../../../test/support/scripted-transport';
 
 type Row = [operation: string, input: Record<string, unknown>, field: string, message: RegExp];
@@ -190,6 +190,28 @@ describe('input validation', () => {
 		expect(error).toBeInstanceOf(ChatMessagingError);
 		expect(error).toMatchObject({ kind: 'input', operation, message });
 		expect(recorder.requests).toHaveLength(0);
+	});
+
+	it.each([
+		['message:sendToPhone', { phone: '+49 151 1234567', text: 'hi' }, 'phone', 'phone'],
+		['chat:getAll', { phone: '+49 151' }, 'phone', 'phoneFilter'],
+		['message:sendToJid', { jid: 'no-server', text: 'x' }, 'jid', 'jid'],
+		['message:sendToPhone', { phone: '4915112345678', text: 'x', chatapp_account_id: 'nope' }, 'chatapp_account_id', 'wid'],
+		['invitation:create', { email: 'x@' }, 'email', 'email'],
+		['file:uploadFromUrl', { download_url: 'https://exa mple.com/a.pdf' }, 'download_url', 'url'],
+		['chat:get', { chat_id: 'twelve' }, 'chat_id', 'integer'],
+		['chat:getAll', { created_after: 'last tuesday' }, 'created_after', 'dateTime'],
+	] as const)('%s refuses %j with the words of the table of field kinds (%s is %s)', async (operation, input, field, kind) => {
+		const { executor } = executorWithRecorder();
+		const error = (await executor.run(operation, input).catch((e: unknown) => e)) as ChatMessagingError;
+		expect(error.message.startsWith(`${label(operation, field)}: ${FIELD_KINDS[kind].message}, got `)).toBe(true);
+	});
+
+	it('holds each rule once: what a pattern accepts, validation accepts', () => {
+		expect(FIELD_KINDS.phone.pattern!.test('+14155550123')).toBe(true);
+		expect(FIELD_KINDS.phone.pattern!.test('0151 1234567')).toBe(false);
+		expect(isHttpUrl('HTTPS://example.com/a.pdf')).toBe(true);
+		for (const url of ['ftp://x.io', 'https://', 'https:// x.io', 'https://[x/a']) expect(isHttpUrl(url)).toBe(false);
 	});
 
 	describe('base URL', () => {

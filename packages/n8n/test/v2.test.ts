@@ -6,6 +6,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { ChatMessaging } from '../nodes/ChatMessaging/ChatMessaging.node';
+import { FIELD_KINDS } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { binaryItem, createExecuteContext, type Credentials } from './support/n8n-context';
 import { actionError, runAction, sandboxCall } from './support/run-action';
@@ -86,7 +87,13 @@ describe('version 2 parameters', () => {
 		);
 		const phone = properties.find((p) => p.name === 'phone');
 		expect(phone?.placeholder).toBe('+4915112345678');
+		// Format rules are the core's table of field kinds, word for word; a date alone is read in the workflow's zone.
+		expect(phone?.hint).toBe(FIELD_KINDS.phone.hint);
 		expect(phone?.hint).toMatch(/\+14155550123/);
+		const createdAfter = properties.find((p) => p.name === 'filters' && p.displayOptions?.show?.resource?.[0] === 'chat');
+		const dateFilter = (createdAfter?.options as INodeProperties[]).find((p) => p.name === 'created_after');
+		expect(dateFilter?.hint).toBe(FIELD_KINDS.dateTime.hint!.replace('{timeZone}', "the workflow's time zone"));
+		expect(dateFilter?.hint).toMatch(/a date alone means midnight in the workflow's time zone/);
 	});
 
 	it('every id a user would copy is a resource locator with a searchable list', () => {

@@ -38,8 +38,13 @@
 	const CATALOGUE = window.CHAT_MESSAGING_CATALOGUE;
 	const COLOR = '#5fc29a';
 	const SOURCES = ['msg', 'flow', 'global', 'env', 'jsonata'];
-	/** The catalogue's validation patterns per field kind (packages/core/src/runtime/validation.ts). */
-	const pattern = (kind: string): RegExp | undefined => (CATALOGUE.patterns[kind] ? new RegExp(CATALOGUE.patterns[kind], 'i') : undefined);
+	/** Each field kind's pattern from the core's table of field kinds (packages/core/src/catalogue/fields.ts). */
+	const pattern = (kind: string): RegExp | undefined => {
+		const rule = CATALOGUE.kinds[kind];
+		return rule?.pattern ? new RegExp(rule.pattern, rule.flags) : undefined;
+	};
+	/** The error the executor gives for a value its kind refuses: "Chat ID: must be a whole number". */
+	const kindError = (label: string, kind: string): string => `${label}: ${CATALOGUE.kinds[kind]?.message ?? 'not valid'}`;
 	const URL_PATTERN = pattern('url');
 	const INTEGER_PATTERN = pattern('integer');
 
@@ -108,15 +113,15 @@
 		const label = field.displayName;
 		const text = String(value).trim();
 		if (field.kind === 'integer' && (type === 'num' || type === 'str')) {
-			if (INTEGER_PATTERN && !INTEGER_PATTERN.test(text)) return `${label}: a whole number`;
+			if (INTEGER_PATTERN && !INTEGER_PATTERN.test(text)) return kindError(label, 'integer');
 			const n = Number(value);
 			if (field.min !== undefined && n < field.min) return `${label}: at least ${field.min}`;
 			if (field.max !== undefined && n > field.max) return `${label}: at most ${field.max}`;
 		}
 		if (type !== 'str') return null;
 		const rule = pattern(field.kind);
-		if (rule && !rule.test(text)) return `${label}: ${CATALOGUE.hints[field.kind]}`;
-		if (field.kind === 'dateTime' && isNaN(Date.parse(String(value)))) return `${label}: ${CATALOGUE.hints.dateTime}`;
+		if (rule && !rule.test(text)) return kindError(label, field.kind);
+		if (field.kind === 'dateTime' && isNaN(Date.parse(String(value)))) return kindError(label, 'dateTime');
 		return null;
 	}
 
@@ -179,12 +184,12 @@
 				// validates credentials only while the dialog is open).
 				validate: validator<ConfigNode, string>(function (v) {
 					const problems: string[] = [];
-					if (!isUrl(v)) problems.push('Service URL: an http(s) URL');
+					if (!isUrl(v)) problems.push(kindError('Service URL', 'url'));
 					if (tokenMissing(this)) problems.push('API token: missing');
 					return problems.length ? problems : true;
 				}),
 			},
-			publicUrl: { value: '', validate: validator<ConfigNode, string>((v) => !v || isUrl(v) || 'Public URL: an http(s) URL') },
+			publicUrl: { value: '', validate: validator<ConfigNode, string>((v) => !v || isUrl(v) || kindError('Public URL', 'url')) },
 		},
 		credentials: { token: { type: 'password', required: true } },
 		label: function () {

@@ -11,13 +11,10 @@ import ts from 'typescript';
 import {
 	DEFAULT_REPLY_TIMEOUT_S,
 	DEFAULT_WAIT_TIMEOUT_S,
-	EMAIL_PATTERN,
 	EVENT_TYPES,
-	INTEGER_TEXT,
-	JID_PATTERN,
+	FIELD_KINDS,
+	fieldHint,
 	LIST_DEFAULTS,
-	PHONE_FILTER_PATTERN,
-	PHONE_PATTERN,
 	RESOURCES,
 	SEND_COMPOSITE,
 	SEND_TARGETS,
@@ -88,33 +85,25 @@ export const editorResources = (resources: readonly ResourceDescriptor[]): Resou
 // ---------------------------------------------------------------------------------------------
 // The catalogue metadata the editor needs, embedded as JSON.
 
-/** Validation hints per field kind: the same rules packages/core/src/runtime/validation.ts enforces at run time. */
-const HINTS: Record<string, string> = {
-	phone: 'international format with country code, digits only, optional leading + (no spaces, dashes or brackets)',
-	phoneFilter: 'digits with an optional leading +',
-	jid: '<id>@<server>, e.g. 4915112345678@c.us',
-	wid: '<id>@<server>, e.g. 4915112345678@c.us',
-	email: 'an email address',
-	url: 'an http(s) URL',
-	dateTime: 'a date-time such as 2026-01-31T09:00:00Z',
-	integer: 'a whole number',
-	stringList: 'comma-separated values, or a JSON array of strings',
-	boolean: 'true or false',
-	binary: 'a Buffer, or {data: Buffer, filename, mimeType}',
-};
+/** Where a date alone is read: the configuration node's time zone (see packages/node-red/src/config.ts). */
+export const TIME_ZONE_PLACE = "the configuration node's time zone";
+
 /**
- * Patterns the editor checks fixed values with, per field kind (compiled case-insensitively): the
- * executor's own (packages/core/src/runtime/validation.ts), and for URLs a quick check (the executor parses them).
+ * Each field kind's rule as the editor script checks fixed values with it: the core's table (pattern,
+ * hint, message), so the editor refuses what the executor would, with the executor's words.
  */
-const PATTERNS: Record<string, string> = {
-	phone: PHONE_PATTERN.source,
-	phoneFilter: PHONE_FILTER_PATTERN.source,
-	jid: JID_PATTERN.source,
-	wid: JID_PATTERN.source,
-	email: EMAIL_PATTERN.source,
-	integer: INTEGER_TEXT.source,
-	url: '^https?://\\S+$',
-};
+export const editorKinds = () =>
+	Object.fromEntries(
+		Object.entries(FIELD_KINDS).map(([kind, rule]) => [
+			kind,
+			{
+				pattern: rule.pattern?.source,
+				flags: rule.pattern?.flags,
+				hint: rule.hint?.replace('{timeZone}', TIME_ZONE_PLACE),
+				message: rule.message,
+			},
+		]),
+	);
 
 /** What the editor script reads as `window.CHAT_MESSAGING_CATALOGUE` (texts are in the message catalogue). */
 export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOURCES) {
@@ -124,8 +113,7 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		/** packages/core/src/catalogue/defaults.ts: what a new node starts with (n8n shows the same). */
 		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
 		choices: CHOICES,
-		hints: HINTS,
-		patterns: PATTERNS,
+		kinds: editorKinds(),
 		// In packages/core/src/catalogue/send.ts order: the first is DEFAULT_SEND_TO.
 		sendTargets: SEND_TARGETS.map((target) => ({ value: target.value, name: target.name, operation: target.operation })),
 		resources: editorResources(resources).map((resource) => ({
@@ -181,10 +169,11 @@ const rowId = (op: OperationDescriptor, field: FieldDescriptor): string =>
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-function fieldHint(op: OperationDescriptor, field: FieldDescriptor): string {
+/** A field's help line: its description, then its format rule from the core's table (a widget shows the rest). */
+function fieldHelp(op: OperationDescriptor, field: FieldDescriptor): string {
 	const parts = [sentence(field.description)];
-	// Phone descriptions already spell out the format; booleans and integers show it in their widget.
-	if (HINTS[field.kind] && !['boolean', 'integer', 'phone'].includes(field.kind)) parts.push(`Format: ${HINTS[field.kind]}.`);
+	const format = field.kind === 'binary' ? 'a Buffer, or {data: Buffer, filename, mimeType}' : fieldHint(field, TIME_ZONE_PLACE);
+	if (format) parts.push(`Format: ${sentence(format)}`);
 	if (field.kind === 'integer' && (field.min !== undefined || field.max !== undefined)) {
 		parts.push(
 			`Whole number${field.min !== undefined ? `, at least ${field.min}` : ''}${field.max !== undefined ? `, at most ${field.max}` : ''}.`,
@@ -434,7 +423,7 @@ ${CHOICES.events
  */
 export function editorMessages(resources: readonly ResourceDescriptor[] = RESOURCES) {
 	const fields = (op: OperationDescriptor) =>
-		Object.fromEntries(op.fields.map((field) => [fieldKeyIn(op, field), { label: field.displayName, help: fieldHint(op, field) }]));
+		Object.fromEntries(op.fields.map((field) => [fieldKeyIn(op, field), { label: field.displayName, help: fieldHelp(op, field) }]));
 	return {
 		'chat-messaging-config': {
 			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL' },

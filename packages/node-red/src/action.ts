@@ -12,6 +12,7 @@ import {
 	inputError,
 	internalError,
 	isBlank,
+	isHttpUrl,
 	LIST_DEFAULTS,
 	operationId,
 	REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S,
@@ -158,7 +159,7 @@ export function toAttachment(value: unknown, attachmentName: string): Attachment
 	}
 	if (typeof value === 'string') {
 		const url = value.trim();
-		if (/^https?:\/\/\S+$/i.test(url)) return { url, filename: name, contentType: guessMimeType(name) };
+		if (isHttpUrl(url)) return { url, filename: name, contentType: guessMimeType(name) };
 	}
 	throw inputError('attachment', 'must be a Buffer, {data, filename, mimeType} or an http(s) URL');
 }

@@ -8,15 +8,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
 import { builtPackage } from '../../../test/support/packages';
-import {
-	EMAIL_PATTERN,
-	INTEGER_TEXT,
-	JID_PATTERN,
-	LIST_DEFAULTS,
-	OPERATIONS,
-	PHONE_FILTER_PATTERN,
-	PHONE_PATTERN,
-} from '@chat-messaging/core';
+import { FIELD_KINDS, LIST_DEFAULTS, OPERATIONS, fieldHint, findOperation } from '@chat-messaging/core';
 
 type Definition = Record<string, any>;
 const html = readFileSync(join(builtPackage('node-red').dir, 'dist', 'index.html'), 'utf8');
@@ -56,18 +48,19 @@ test('the three node types are registered with their categories, credentials and
 test('static values are checked against the field rules; msg/flow/global/env/JSONata sources are never blocked', () => {
 	expect(validateFields('message:sendToPhone', { phone: { value: '+4915112345678', type: 'str' } })).toBe(true);
 	const bad = validateFields('message:sendToPhone', { phone: { value: '+49 151 123', type: 'str' } });
-	expect(bad).toEqual([expect.stringMatching(/^Phone Number: international format/)]);
+	expect(bad).toEqual([`Phone Number: ${FIELD_KINDS.phone.message}`]);
+	expect(FIELD_KINDS.phone.message).toMatch(/^Invalid phone number format: international format/);
 	for (const type of ['msg', 'flow', 'global', 'env', 'jsonata']) {
 		expect(validateFields('message:sendToPhone', { phone: { value: 'anything at all', type } })).toBe(true);
 	}
 	expect(validateFields('chat:get', { chat_id: { value: '12', type: 'num' } })).toBe(true);
-	expect(validateFields('chat:get', { chat_id: { value: 'twelve', type: 'str' } })).toEqual(['Chat ID: a whole number']);
+	expect(validateFields('chat:get', { chat_id: { value: 'twelve', type: 'str' } })).toEqual(['Chat ID: must be a whole number']);
 	expect(validateFields('message:getAll', { chat_id: { value: '1', type: 'num' }, page: { value: '0', type: 'num' } })).toEqual([
 		'Page: at least 1',
 	]);
-	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual(['URL: an http(s) URL']);
+	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual(['URL: must be an http(s) URL']);
 	expect(validateFields('message:sendToJid', { jid: { value: 'no-server', type: 'str' } })).toEqual([
-		expect.stringMatching(/^JID: <id>@<server>/),
+		'JID: must look like <id>@<server>, e.g. 14155550123@c.us',
 	]);
 	// Empty fields may come from msg.payload at run time: not an error in the editor.
 	expect(validateFields('message:sendToPhone', { phone: { value: '', type: 'str' } })).toBe(true);
@@ -100,7 +93,7 @@ test('the config node is invalid without a token once the editor knows its crede
 	expect(baseUrl.validate.call({ credentials: { token: 'typed' } }, url)).toBe(true);
 	expect(baseUrl.validate.call({ credentials: { has_token: false } }, url)).toEqual(['API token: missing']);
 	expect(baseUrl.validate.call({ credentials: { has_token: false, token: '' } }, 'ftp://x')).toEqual([
-		'Service URL: an http(s) URL',
+		'Service URL: must be an http(s) URL',
 		'API token: missing',
 	]);
 
@@ -183,18 +176,14 @@ test('lists start with the shared LIST_DEFAULTS, as in n8n (up to 50 items, not 
 	expect(LIST_DEFAULTS.returnAll).toBe(false);
 });
 
-test("the editor checks fixed values with the executor's own patterns (packages/core/src/runtime/validation.ts), per field kind", () => {
-	const { patterns } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as { patterns: Record<string, string> };
-	expect(patterns).toMatchObject({
-		phone: PHONE_PATTERN.source,
-		phoneFilter: PHONE_FILTER_PATTERN.source,
-		jid: JID_PATTERN.source,
-		wid: JID_PATTERN.source,
-		email: EMAIL_PATTERN.source,
-		integer: INTEGER_TEXT.source,
-	});
-	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([expect.stringMatching(/^Phone: digits/)]);
-	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual(['Email: an email address']);
+test("the editor checks fixed values with the core's table of field kinds: its patterns, its words", () => {
+	const { kinds } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as { kinds: Record<string, { pattern?: string; flags?: string; message: string }> };
+	for (const kind of ['phone', 'phoneFilter', 'jid', 'wid', 'email', 'integer', 'url'] as const) {
+		expect(kinds[kind]).toMatchObject({ pattern: FIELD_KINDS[kind].pattern!.source, flags: FIELD_KINDS[kind].pattern!.flags });
+		expect(kinds[kind]!.message).toBe(FIELD_KINDS[kind].message);
+	}
+	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([`Phone: ${FIELD_KINDS.phoneFilter.message}`]);
+	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual(['Email: must be an email address']);
 });
 
 describe('texts and help in locales/en-US, as Node-RED loads them beside the node file', () => {
@@ -209,6 +198,12 @@ describe('texts and help in locales/en-US, as Node-RED loads them beside the nod
 		expect(keys.filter((key) => typeof lookup(key) !== 'string')).toEqual([]);
 		expect(lookup('chat-messaging.fields.message.sendToPhone.phone.label')).toBe('Phone Number');
 		expect(lookup('chat-messaging.fields.chat.close.chat_id.help')).toMatch(/Never read from msg\.payload/);
+		// Format rules come from the core's table of field kinds; a date alone is read in the configuration node's zone.
+		expect(lookup('chat-messaging.fields.message.sendToPhone.phone.help')).toContain(`Format: ${FIELD_KINDS.phone.hint}.`);
+		const createdAfter = findOperation('chat:getAll').fields.find((field) => field.kind === 'dateTime')!;
+		expect(lookup(`chat-messaging.fields.chat.getAll.${createdAfter.name}.help`)).toContain(
+			`Format: ${fieldHint(createdAfter, "the configuration node's time zone")}.`,
+		);
 	});
 
 	test('the action help lists the operations and holds one block per operation, which the editor shows for the selected node', () => {

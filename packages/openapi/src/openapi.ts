@@ -11,12 +11,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import {
-	EMAIL_PATTERN,
 	EVENT_TYPES,
-	JID_PATTERN,
+	FIELD_KINDS,
 	OPERATIONS,
-	PHONE_FILTER_PATTERN,
-	PHONE_PATTERN,
 	RESOURCES,
 	operationId,
 	type FieldDescriptor,
@@ -54,13 +51,12 @@ export function fieldSchema(field: FieldDescriptor, op?: OperationDescriptor): S
 	return { description, anyOf: [rest, { const: '' }] };
 }
 
+/** The schema of a value of the field's kind: type, format and pattern from the core's table of field kinds. */
 function kindSchema(field: FieldDescriptor): Schema {
 	const base: Schema = { description: field.description };
 	if (field.default !== undefined && field.kind !== 'binary') base.default = field.default;
+	const rule = FIELD_KINDS[field.kind];
 	switch (field.kind) {
-		case 'string':
-		case 'text':
-			return { ...base, type: 'string' };
 		case 'integer':
 			return {
 				...base,
@@ -68,21 +64,6 @@ function kindSchema(field: FieldDescriptor): Schema {
 				...(field.min !== undefined ? { minimum: field.min } : {}),
 				...(field.max !== undefined ? { maximum: field.max } : {}),
 			};
-		case 'boolean':
-			return { ...base, type: 'boolean' };
-		case 'dateTime':
-			return { ...base, type: 'string', format: 'date-time' };
-		case 'phone':
-			return { ...base, type: 'string', pattern: PHONE_PATTERN.source };
-		case 'phoneFilter':
-			return { ...base, type: 'string', pattern: PHONE_FILTER_PATTERN.source };
-		case 'jid':
-		case 'wid':
-			return { ...base, type: 'string', pattern: JID_PATTERN.source };
-		case 'email':
-			return { ...base, type: 'string', format: 'email', pattern: EMAIL_PATTERN.source };
-		case 'url':
-			return { ...base, type: 'string', format: 'uri' };
 		case 'options':
 			return { ...base, type: 'string', enum: (field.options ?? []).map((option) => option.value) };
 		case 'stringList':
@@ -92,6 +73,13 @@ function kindSchema(field: FieldDescriptor): Schema {
 				: { ...base, type: 'array', items: text };
 		case 'binary':
 			return { ...base, type: 'string', contentMediaType: 'application/octet-stream' };
+		default:
+			return {
+				...base,
+				...rule.schema,
+				// JSON Schema patterns have no flags: a case-insensitive rule (URLs) is stated by its format alone.
+				...(rule.pattern && !rule.pattern.flags.includes('i') ? { pattern: rule.pattern.source } : {}),
+			};
 	}
 }
 

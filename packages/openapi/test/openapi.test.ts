@@ -8,7 +8,7 @@ import { execFileSync } from 'child_process';
 import { join } from 'path';
 import fc from 'fast-check';
 
-import { ChatMessagingError, endpoints, Executor } from '@chat-messaging/core';
+import { ChatMessagingError, endpoints, Executor, FIELD_KINDS } from '@chat-messaging/core';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 import { checkedTransport, OPENAPI } from '../../../test/support/openapi-check';
@@ -91,6 +91,28 @@ describe('the document', () => {
 			encoding: 'utf8',
 		});
 		expect(output).toMatch(/openapi\.json \(Redocly recommended\): 0 errors/);
+	});
+
+	it("states each field's rule from the core's table of field kinds: the phone, phone filter, JID and email patterns", () => {
+		// Every schema the document gives a body member or a parameter of this name.
+		const schemasOf = (name: string): Array<Record<string, unknown>> => {
+			const found: Array<Record<string, unknown>> = [];
+			const walk = (node: unknown): void => {
+				if (Array.isArray(node)) return node.forEach(walk);
+				if (!node || typeof node !== 'object') return;
+				const record = node as Record<string, any>;
+				if (record.properties?.[name]) found.push(record.properties[name]);
+				if (record.name === name && record.schema) found.push(record.schema);
+				Object.values(record).forEach(walk);
+			};
+			walk(OPENAPI.paths);
+			return found;
+		};
+		const patterns = (name: string) => [...new Set(schemasOf(name).map((schema) => schema.pattern))];
+		expect(patterns('jid')).toEqual([FIELD_KINDS.jid.pattern!.source]);
+		expect(patterns('email')).toEqual([FIELD_KINDS.email.pattern!.source]);
+		// The send's phone number, and the chat list's phone filter (part of a number).
+		expect(patterns('phone').sort()).toEqual([FIELD_KINDS.phone.pattern!.source, FIELD_KINDS.phoneFilter.pattern!.source].sort());
 	});
 });
 

@@ -44,14 +44,115 @@ export const triStateFilter = (
 	whenFalse: string,
 ): FieldDescriptor => field('query', name, displayName, 'boolean', description, { triState: { true: whenTrue, false: whenFalse } });
 
-/** Format rules shown beside fields before anything is run. */
-export const HINTS = {
-	phone: 'International format with country code, digits only, "+" optional: +14155550123',
-	jid: 'Number or group ID, "@", server: 14155550123@c.us',
-	wid: 'Account ID as listed under Chat-App Accounts: 14155550123@c.us',
-	dateTime: 'A date-time with a time zone, e.g. 2026-01-31T09:00:00Z, or a date such as 2026-01-31',
-	stringList: 'Several values separated by commas',
-} as const;
+/**
+ * What one kind of field accepts, stated once for every surface: validation checks `pattern` and
+ * reports `message`, both editors show `hint` and check `pattern`, the OpenAPI document states
+ * `schema` (and `pattern`), and the client's typings give a value the type `clientType`.
+ */
+export interface FieldKindRule {
+	/** What a value's trimmed text must match; editors compile `pattern.source` with `pattern.flags`. */
+	pattern?: RegExp;
+	/**
+	 * The rule in words, shown beside the field before anything runs (n8n's hint, Node-RED's help and
+	 * editor check). `{timeZone}` stands for where a date alone is read: the platform says which zone.
+	 */
+	hint?: string;
+	/** The validation error after the field's label when a value breaks the rule (followed by the value given). */
+	message: string;
+	/** The OpenAPI type and format of a value. */
+	schema: { type: 'string' | 'integer' | 'boolean' | 'array'; format?: string };
+	/** The TypeScript type of a value in the client's typings (`options` lists its values instead). */
+	clientType: string;
+}
+
+/** The phone rule: international format, optional `+`, country code (no leading 0), digits only, E.164 length. */
+const PHONE_RULE =
+	'International format with country code, digits only, "+" optional, no spaces, dashes or brackets: +14155550123';
+
+export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
+	string: { message: 'must be a string', schema: { type: 'string' }, clientType: 'string' },
+	text: { message: 'must be a string', schema: { type: 'string' }, clientType: 'string' },
+	integer: {
+		pattern: /^-?\d+$/,
+		hint: 'A whole number',
+		message: 'must be a whole number',
+		schema: { type: 'integer' },
+		clientType: 'number | string',
+	},
+	boolean: { hint: 'True or false', message: 'must be true or false', schema: { type: 'boolean' }, clientType: "boolean | 'true' | 'false'" },
+	dateTime: {
+		hint: 'A date-time with a time zone, e.g. 2026-01-31T09:00:00Z, or a date such as 2026-01-31: a date alone means midnight in {timeZone}',
+		message: 'must be a date-time with a time zone such as 2026-01-31T09:00:00Z or 2026-01-31 10:00:00 +0100, or a date such as 2026-01-31',
+		schema: { type: 'string', format: 'date-time' },
+		clientType: 'string | Date',
+	},
+	phone: {
+		pattern: /^\+?[1-9]\d{6,14}$/,
+		hint: PHONE_RULE,
+		// The service's own words for this error (spec: `Invalid phone number format`), then the rule.
+		message: `Invalid phone number format: ${PHONE_RULE.replace(/^I/, 'i')}`,
+		schema: { type: 'string' },
+		clientType: 'string',
+	},
+	phoneFilter: {
+		pattern: /^\+?\d{1,15}$/,
+		hint: 'Digits with an optional leading +, no spaces, dashes or brackets (part of a number is enough)',
+		message: 'must be digits with an optional leading + (no spaces, dashes or brackets)',
+		schema: { type: 'string' },
+		clientType: 'string',
+	},
+	jid: {
+		pattern: /^[^\s@]+@[^\s@]+$/,
+		hint: 'Number or group ID, "@", server: 14155550123@c.us',
+		message: 'must look like <id>@<server>, e.g. 14155550123@c.us',
+		schema: { type: 'string' },
+		clientType: 'string',
+	},
+	wid: {
+		pattern: /^[^\s@]+@[^\s@]+$/,
+		hint: 'Account ID as listed under Chat-App Accounts: 14155550123@c.us',
+		message: 'must look like <id>@<server>, e.g. 14155550123@c.us',
+		schema: { type: 'string' },
+		clientType: 'string',
+	},
+	email: {
+		pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+		hint: 'An email address: name@email.com',
+		message: 'must be an email address',
+		schema: { type: 'string', format: 'email' },
+		clientType: 'string',
+	},
+	url: {
+		pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+		hint: 'An http(s) URL: https://example.com/file.pdf',
+		message: 'must be an http(s) URL',
+		schema: { type: 'string', format: 'uri' },
+		clientType: 'string',
+	},
+	options: { message: 'must be one of the listed values', schema: { type: 'string' }, clientType: 'string' },
+	stringList: {
+		hint: 'Several values separated by commas',
+		message: 'must be a list of strings or a comma-separated string',
+		schema: { type: 'array' },
+		clientType: 'string | string[]',
+	},
+	binary: {
+		message: 'must be file bytes with a file name ({data, filename, mimeType})',
+		schema: { type: 'string', format: 'binary' },
+		clientType: 'BinaryInput',
+	},
+};
+
+/** Whether a text is an http(s) URL by the `url` kind's rule (and one the platform can parse). */
+export function isHttpUrl(text: string): boolean {
+	if (!FIELD_KINDS.url.pattern!.test(text)) return false;
+	try {
+		new URL(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 export const page: FieldDescriptor = field(
 	'query',
@@ -94,19 +195,13 @@ export const messageLabel = field('body', 'label', 'Label', 'string', 'Label app
 });
 export const messageReplyTo = field('body', 'reply_to', 'Reply To', 'string', 'UID of the message this one replies to');
 
-/** The format rule to show beside a field: its own, else the rule of its kind, else none. */
-export function fieldHint(field: FieldDescriptor): string | undefined {
+/**
+ * The format rule to show beside a field: its own, else the rule of its kind for kinds whose widget
+ * does not already say it (a number box, a switch, a list of choices). `timeZone` names where a date
+ * alone is read on this platform ("the workflow's time zone").
+ */
+export function fieldHint(field: FieldDescriptor, timeZone: string): string | undefined {
 	if (field.hint) return field.hint;
-	switch (field.kind) {
-		case 'phone':
-			return HINTS.phone;
-		case 'jid':
-			return HINTS.jid;
-		case 'wid':
-			return HINTS.wid;
-		case 'dateTime':
-			return HINTS.dateTime;
-		default:
-			return undefined;
-	}
+	if (['integer', 'boolean', 'options'].includes(field.kind)) return undefined;
+	return FIELD_KINDS[field.kind].hint?.replace('{timeZone}', timeZone);
 }

@@ -8,7 +8,8 @@
  */
 import { redactSubscriptionUrl } from './events';
 import type { Executor } from './executor';
-import { PHONE_FILTER_PATTERN, isRecord } from './validation';
+import { isRecord } from './validation';
+import { FIELD_KINDS } from '../catalogue/fields';
 import type { LookupKey } from '../catalogue/types';
 
 export interface LookupResult {
@@ -78,7 +79,7 @@ async function wholeList(executor: Executor, operation: string): Promise<Record<
  */
 async function chats(executor: Executor, search: string, token?: string): Promise<LookupPage> {
 	const query = search.trim();
-	const filter = !query ? {} : PHONE_FILTER_PATTERN.test(query) ? { phone: query } : { name: [query] };
+	const filter = !query ? {} : FIELD_KINDS.phoneFilter.pattern!.test(query) ? { phone: query } : { name: [query] };
 	const { items, nextPageToken } = await servicePage(executor, 'chat:getAll', filter, token);
 	return {
 		results: items.map((chat) => {

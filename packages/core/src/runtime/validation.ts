@@ -3,17 +3,9 @@
  * of an HTTP request, or throws an input error naming the field, before anything is sent.
  */
 import { ChatMessagingError, inputError } from './errors';
-import { TRI_STATE_ANY } from '../catalogue/fields';
+import { FIELD_KINDS, isHttpUrl, TRI_STATE_ANY } from '../catalogue/fields';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from '../catalogue/types';
 
-/** International format: optional `+`, country code (no leading 0), digits only, E.164 length. */
-export const PHONE_PATTERN = /^\+?[1-9]\d{6,14}$/;
-/** The chat-list phone filter: part of a number, digits with an optional `+`. */
-export const PHONE_FILTER_PATTERN = /^\+?\d{1,15}$/;
-/** `<id>@<server>`, as chat-app JIDs and account wids are written. */
-export const JID_PATTERN = /^[^\s@]+@[^\s@]+$/;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const INTEGER_TEXT = /^-?\d+$/;
 /**
  * RFC 3339 / ISO 8601 (`T`, `t` or a space between date and time; seconds and fractions optional), the
  * spec's own `YYYY-MM-DD HH:MM:SS ±ZZZZ` (so a record's timestamp can be fed back), or a date alone.
@@ -65,9 +57,11 @@ function asText(field: FieldDescriptor, value: unknown): string {
 	throw fieldError(field, `must be a string, got ${describe(value)}`);
 }
 
-function asPatternText(field: FieldDescriptor, value: unknown, pattern: RegExp, expected: string): string {
+/** The trimmed text of a value of a kind with a pattern (phone, JID, email …), checked by its kind's rule. */
+function asPatternText(field: FieldDescriptor, value: unknown): string {
 	const text = asText(field, value).trim();
-	if (!pattern.test(text)) throw fieldError(field, `${expected}, got ${describe(value)}`);
+	const rule = FIELD_KINDS[field.kind];
+	if (!rule.pattern?.test(text)) throw fieldError(field, `${rule.message}, got ${describe(value)}`);
 	return text;
 }
 
@@ -79,7 +73,7 @@ const DOCUMENT_LIMIT = 100 * MB;
 function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	const record = value as Partial<BinaryInput> | null;
 	if (!record || typeof record !== 'object' || !(record.data instanceof Uint8Array)) {
-		throw fieldError(field, 'must be file bytes with a file name ({data, filename, mimeType})');
+		throw fieldError(field, FIELD_KINDS.binary.message);
 	}
 	if (!record.filename) throw fieldError(field, 'needs a file name');
 	const media = /^(image|audio|video)\//i.test(record.mimeType ?? '');
@@ -119,8 +113,7 @@ const toUtcText = (ms: number): string => new Date(ms).toISOString().replace('.0
  * RFC 3339 UTC. Years outside 1970-9999 and impossible dates ("2026-02-30") are refused.
  */
 function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationContext): string {
-	const expected =
-		'must be a date-time with a time zone such as 2026-01-31T09:00:00Z or 2026-01-31 10:00:00 +0100, or a date such as 2026-01-31';
+	const expected = FIELD_KINDS.dateTime.message;
 	if (value instanceof Date) {
 		if (Number.isNaN(value.getTime())) throw fieldError(field, `${expected}, got an invalid Date`);
 		value = value.toISOString();
@@ -161,9 +154,9 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		case 'text':
 			return asText(field, value);
 		case 'integer': {
-			const number = typeof value === 'string' && INTEGER_TEXT.test(value.trim()) ? Number(value.trim()) : value;
+			const number = typeof value === 'string' && FIELD_KINDS.integer.pattern!.test(value.trim()) ? Number(value.trim()) : value;
 			if (typeof number !== 'number' || !Number.isInteger(number))
-				throw fieldError(field, `must be a whole number, got ${describe(value)}`);
+				throw fieldError(field, `${FIELD_KINDS.integer.message}, got ${describe(value)}`);
 			// Beyond 2^53 a number is no longer exact: "9007199254740993" would go out as another id.
 			if (!Number.isSafeInteger(number)) throw fieldError(field, `is too large to be exact, got ${describe(value)}`);
 			if (field.min !== undefined && number < field.min) throw fieldError(field, `must be at least ${field.min}, got ${number}`);
@@ -173,32 +166,18 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		case 'boolean':
 			if (typeof value === 'boolean') return value;
 			if (value === 'true' || value === 'false') return value === 'true';
-			throw fieldError(field, `must be true or false, got ${describe(value)}`);
+			throw fieldError(field, `${FIELD_KINDS.boolean.message}, got ${describe(value)}`);
 		case 'dateTime':
 			return asDateTime(field, value, context);
 		case 'phone':
-			return asPatternText(
-				field,
-				value,
-				PHONE_PATTERN,
-				'Invalid phone number format: use the international format with country code, digits only and an optional leading + (no spaces, dashes or brackets)',
-			);
 		case 'phoneFilter':
-			return asPatternText(field, value, PHONE_FILTER_PATTERN, 'must be digits with an optional leading + (no spaces, dashes or brackets)');
 		case 'jid':
 		case 'wid':
-			return asPatternText(field, value, JID_PATTERN, 'must look like <id>@<server>, e.g. 4915112345678@c.us');
 		case 'email':
-			return asPatternText(field, value, EMAIL_PATTERN, 'must be an email address');
+			return asPatternText(field, value);
 		case 'url': {
 			const text = asText(field, value).trim();
-			let protocol = '';
-			try {
-				protocol = new URL(text).protocol;
-			} catch {
-				// reported below
-			}
-			if (protocol !== 'https:' && protocol !== 'http:') throw fieldError(field, `must be an http(s) URL, got ${describe(value)}`);
+			if (!isHttpUrl(text)) throw fieldError(field, `${FIELD_KINDS.url.message}, got ${describe(value)}`);
 			return text;
 		}
 		case 'options': {
@@ -209,7 +188,7 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		}
 		case 'stringList': {
 			const items = typeof value === 'string' ? value.split(',') : value;
-			if (!Array.isArray(items)) throw fieldError(field, `must be a list of strings or a comma-separated string, got ${describe(value)}`);
+			if (!Array.isArray(items)) throw fieldError(field, `${FIELD_KINDS.stringList.message}, got ${describe(value)}`);
 			const list = items.map((item, index) => {
 				if (typeof item !== 'string' && typeof item !== 'number')
 					throw inputError(`${field.name}[${index}]`, `must be a string, got ${describe(item)}`, `${field.displayName} [${index}]`);

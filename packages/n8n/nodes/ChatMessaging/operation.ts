@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_WAIT_TIMEOUT_S, inputError, LIST_DEFAULTS, OPERATIONS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
+import { DEFAULT_WAIT_TIMEOUT_S, FIELD_KINDS, inputError, isHttpUrl, LIST_DEFAULTS, OPERATIONS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
 import type { Attachment, BinaryInput, DownloadedFile, Executor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
 import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
 
@@ -71,7 +71,7 @@ async function readAttachment(context: IExecuteFunctions, itemIndex: number): Pr
 	if (mode === 'url') {
 		const url = String(context.getNodeParameter('attachmentUrl', itemIndex, '') ?? '').trim();
 		if (!url) throw inputError('attachmentUrl', 'is required when the attachment comes from a URL', 'Attachment URL');
-		if (!/^https?:\/\/[^\s]+$/i.test(url)) throw inputError('attachmentUrl', `must be an http(s) URL, got "${url}"`, 'Attachment URL');
+		if (!isHttpUrl(url)) throw inputError('attachmentUrl', `${FIELD_KINDS.url.message}, got "${url}"`, 'Attachment URL');
 		return { url };
 	}
 	throw inputError('attachment', `must be none, binary or url, got "${mode}"`, 'Attachment');

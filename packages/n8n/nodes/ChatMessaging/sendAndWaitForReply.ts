@@ -104,7 +104,8 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], cha
 			required: true,
 			default: '',
 			placeholder: '+4915112345678',
-			description: 'International format with country code; "+" optional; digits only',
+			description: 'Phone number of the recipient',
+			hint: FIELD_KINDS.phone.hint,
 			displayOptions: on({ replyWaitSendTo: ['phone'] }),
 		},
 		{

@@ -1,4 +1,5 @@
 /** The service's base URL, the one rule every request and every download link is checked against. */
+import { FIELD_KINDS, isHttpUrl } from '../../catalogue/fields';
 import { inputError } from '../errors';
 
 /** Strips trailing slashes: the live service answers `…/chats/` with an HTML 404. */
@@ -6,13 +7,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	const trimmed = String(baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
-	let protocol = '';
-	try {
-		protocol = new URL(trimmed).protocol;
-	} catch {
-		// reported below
-	}
-	if (protocol !== 'http:' && protocol !== 'https:')
-		throw inputError('baseUrl', `must be an http(s) URL such as https://api.example.com, got "${baseUrl}"`, 'Base URL');
+	if (!isHttpUrl(trimmed))
+		throw inputError('baseUrl', `${FIELD_KINDS.url.message} such as https://api.example.com, got "${baseUrl}"`, 'Base URL');
 	return trimmed;
 }

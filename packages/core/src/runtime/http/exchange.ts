@@ -5,6 +5,7 @@
  * Also fetches the bytes behind a download link.
  */
 import { operationId } from '../../catalogue/catalogue';
+import { FIELD_KINDS, isHttpUrl } from '../../catalogue/fields';
 import type {
 	DownloadedFile,
 	Effect,
@@ -171,13 +172,8 @@ export class HttpExchange {
 	 * retry; only requests to the service are paced.
 	 */
 	async download(url: string, known: { filename?: string; mimeType?: string }): Promise<DownloadedFile> {
-		let target: URL;
-		try {
-			target = new URL(url);
-		} catch {
-			throw inputError('url', `must be an http(s) URL, got "${url}"`);
-		}
-		if (target.protocol !== 'http:' && target.protocol !== 'https:') throw inputError('url', `must be an http(s) URL, got "${url}"`);
+		if (!isHttpUrl(url)) throw inputError('url', `${FIELD_KINDS.url.message}, got "${url}"`);
+		const target = new URL(url);
 		const ownOrigin = target.origin === new URL(this.baseUrl).origin;
 		const request: TransportRequest = {
 			method: 'GET',

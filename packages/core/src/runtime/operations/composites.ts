@@ -12,6 +12,7 @@ import {
 	type CompositeVariant,
 } from '../../catalogue/composites';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from '../../catalogue/defaults';
+import { isHttpUrl } from '../../catalogue/fields';
 import type { BinaryInput, FieldDescriptor } from '../../catalogue/types';
 import { inputError } from '../errors';
 import type { Executor } from '../executor';
@@ -72,7 +73,7 @@ function attachmentOf(value: unknown): Attachment | undefined {
 	if (isRecord(value) && 'binary' in value && isBinary(value.binary)) return { binary: value.binary };
 	if (isBinary(value)) return { binary: value };
 	const url = typeof value === 'string' ? value.trim() : isRecord(value) && typeof value.url === 'string' ? value.url.trim() : '';
-	if (!/^https?:\/\/[^\s]+$/i.test(url))
+	if (!isHttpUrl(url))
 		throw inputError(
 			option.name,
 			`must be an http(s) URL or a file's bytes, got "${typeof value === 'string' ? value : typeof value}"`,

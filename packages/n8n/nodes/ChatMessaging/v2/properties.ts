@@ -31,6 +31,9 @@ import {
 	WAIT_TARGETS,
 } from '../properties';
 
+/** Where a date alone is read: the workflow's time zone (n8n's setting, which the executor is given). */
+export const TIME_ZONE_PLACE = "the workflow's time zone";
+
 /** The resource and operation a new node opens with: sending a message, what most workflows do. */
 export const DEFAULT_RESOURCE = 'message';
 
@@ -154,7 +157,7 @@ export function v2FieldParameter(field: FieldDescriptor, required: boolean, op: 
 	if (key === 'teammate' || key === 'account' || (key === 'label' && (op.method === 'GET' || op.readModifyWrite)))
 		return dropdownParameter(field, required, LOAD_METHODS[key] ?? '');
 	const parameter = fieldParameter(field, required);
-	const formatHint = fieldHint(field);
+	const formatHint = fieldHint(field, TIME_ZONE_PLACE);
 	return formatHint ? { ...parameter, hint: formatHint } : parameter;
 }
 
