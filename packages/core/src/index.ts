@@ -28,9 +28,4 @@ export * from './runtime/eventFilter';
 export * from './runtime/polling';
 export * from './runtime/replies';
 export * from './runtime/lookups';
-export {
-	prepareRequest,
-	coerceField,
-	isBlank,
-	isRecord,
-} from './runtime/validation';
+export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';

@@ -177,13 +177,19 @@ test('lists start with the shared LIST_DEFAULTS, as in n8n (up to 50 items, not 
 });
 
 test("the editor checks fixed values with the core's table of field kinds: its patterns, its words", () => {
-	const { kinds } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as { kinds: Record<string, { pattern?: string; flags?: string; message: string }> };
+	const { kinds } = sandboxWindow.CHAT_MESSAGING_CATALOGUE as {
+		kinds: Record<string, { pattern?: string; flags?: string; message: string }>;
+	};
 	for (const kind of ['phone', 'phoneFilter', 'jid', 'wid', 'email', 'integer', 'url'] as const) {
 		expect(kinds[kind]).toMatchObject({ pattern: FIELD_KINDS[kind].pattern!.source, flags: FIELD_KINDS[kind].pattern!.flags });
 		expect(kinds[kind]!.message).toBe(FIELD_KINDS[kind].message);
 	}
-	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([`Phone: ${FIELD_KINDS.phoneFilter.message}`]);
-	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual(['Email: must be an email address']);
+	expect(validateFields('chat:getAll', { phone: { value: '+49 151', type: 'str' } })).toEqual([
+		`Phone: ${FIELD_KINDS.phoneFilter.message}`,
+	]);
+	expect(validateFields('invitation:create', { email: { value: 'not-an-email', type: 'str' } })).toEqual([
+		'Email: must be an email address',
+	]);
 });
 
 describe('texts and help in locales/en-US, as Node-RED loads them beside the node file', () => {

@@ -66,8 +66,7 @@ export interface FieldKindRule {
 }
 
 /** The phone rule: international format, optional `+`, country code (no leading 0), digits only, E.164 length. */
-const PHONE_RULE =
-	'International format with country code, digits only, "+" optional, no spaces, dashes or brackets: +14155550123';
+const PHONE_RULE = 'International format with country code, digits only, "+" optional, no spaces, dashes or brackets: +14155550123';
 
 export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 	string: { message: 'must be a string', schema: { type: 'string' }, clientType: 'string' },
@@ -79,7 +78,12 @@ export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 		schema: { type: 'integer' },
 		clientType: 'number | string',
 	},
-	boolean: { hint: 'True or false', message: 'must be true or false', schema: { type: 'boolean' }, clientType: "boolean | 'true' | 'false'" },
+	boolean: {
+		hint: 'True or false',
+		message: 'must be true or false',
+		schema: { type: 'boolean' },
+		clientType: "boolean | 'true' | 'false'",
+	},
 	dateTime: {
 		hint: 'A date-time with a time zone, e.g. 2026-01-31T09:00:00Z, or a date such as 2026-01-31: a date alone means midnight in {timeZone}',
 		message: 'must be a date-time with a time zone such as 2026-01-31T09:00:00Z or 2026-01-31 10:00:00 +0100, or a date such as 2026-01-31',
@@ -143,9 +147,12 @@ export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 	},
 };
 
+/** Whether a text matches its kind's pattern (a kind without one takes any text). */
+export const matchesKind = (kind: FieldKind, text: string): boolean => FIELD_KINDS[kind].pattern?.test(text) ?? true;
+
 /** Whether a text is an http(s) URL by the `url` kind's rule (and one the platform can parse). */
 export function isHttpUrl(text: string): boolean {
-	if (!FIELD_KINDS.url.pattern!.test(text)) return false;
+	if (!matchesKind('url', text)) return false;
 	try {
 		new URL(text);
 		return true;

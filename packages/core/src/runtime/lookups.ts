@@ -9,7 +9,7 @@
 import { redactSubscriptionUrl } from './events';
 import type { Executor } from './executor';
 import { isRecord } from './validation';
-import { FIELD_KINDS } from '../catalogue/fields';
+import { matchesKind } from '../catalogue/fields';
 import type { LookupKey } from '../catalogue/types';
 
 export interface LookupResult {
@@ -79,7 +79,7 @@ async function wholeList(executor: Executor, operation: string): Promise<Record<
  */
 async function chats(executor: Executor, search: string, token?: string): Promise<LookupPage> {
 	const query = search.trim();
-	const filter = !query ? {} : FIELD_KINDS.phoneFilter.pattern!.test(query) ? { phone: query } : { name: [query] };
+	const filter = !query ? {} : matchesKind('phoneFilter', query) ? { phone: query } : { name: [query] };
 	const { items, nextPageToken } = await servicePage(executor, 'chat:getAll', filter, token);
 	return {
 		results: items.map((chat) => {

@@ -3,7 +3,7 @@
  * of an HTTP request, or throws an input error naming the field, before anything is sent.
  */
 import { ChatMessagingError, inputError } from './errors';
-import { FIELD_KINDS, isHttpUrl, TRI_STATE_ANY } from '../catalogue/fields';
+import { FIELD_KINDS, isHttpUrl, matchesKind, TRI_STATE_ANY } from '../catalogue/fields';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from '../catalogue/types';
 
 /**
@@ -61,7 +61,7 @@ function asText(field: FieldDescriptor, value: unknown): string {
 function asPatternText(field: FieldDescriptor, value: unknown): string {
 	const text = asText(field, value).trim();
 	const rule = FIELD_KINDS[field.kind];
-	if (!rule.pattern?.test(text)) throw fieldError(field, `${rule.message}, got ${describe(value)}`);
+	if (!matchesKind(field.kind, text)) throw fieldError(field, `${rule.message}, got ${describe(value)}`);
 	return text;
 }
 
@@ -154,7 +154,7 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		case 'text':
 			return asText(field, value);
 		case 'integer': {
-			const number = typeof value === 'string' && FIELD_KINDS.integer.pattern!.test(value.trim()) ? Number(value.trim()) : value;
+			const number = typeof value === 'string' && matchesKind('integer', value.trim()) ? Number(value.trim()) : value;
 			if (typeof number !== 'number' || !Number.isInteger(number))
 				throw fieldError(field, `${FIELD_KINDS.integer.message}, got ${describe(value)}`);
 			// Beyond 2^53 a number is no longer exact: "9007199254740993" would go out as another id.

@@ -36,6 +36,7 @@ import {
 	planSendAndWaitForReply,
 	runSendAndWaitForReply,
 	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
+	FIELD_KINDS,
 	type ChatEvent,
 	type Executor,
 } from '@chat-messaging/core';

@@ -46,14 +46,7 @@ export const messageResource: ResourceDescriptor = {
 			'Send to a phone number, also one never messaged before (creates the chat)',
 			'/messages',
 			[
-				field(
-					'body',
-					'phone',
-					'Phone Number',
-					'phone',
-					'Phone number of the recipient',
-					{ required: true, placeholder: '+4915112345678' },
-				),
+				field('body', 'phone', 'Phone Number', 'phone', 'Phone number of the recipient', { required: true, placeholder: '+4915112345678' }),
 				messageText,
 				messageFileUid,
 				field('body', 'chat_name', 'New Chat Name', 'string', 'Name to give the chat when this number has none yet'),
