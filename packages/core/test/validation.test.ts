@@ -47,6 +47,11 @@ const BAD: Row[] = [
 	['file:upload', { file: 'just text' }, 'file', /file bytes/],
 	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
 	['webhook:update', { id: 'x' }, 'id', /whole number/],
+	// The receiver-URL rule (a public service posts only to public HTTPS addresses); addresses here are data, never targets.
+	['webhook:create', { event_type: 'chat:created', url: 'http://hooks.example.com/in' }, 'url', /public HTTPS address.*is not HTTPS/],
+	['webhook:create', { event_type: 'chat:created', url: 'https://192.168.1.20/in' }, 'url', /is on this machine or a private network/],
+	['webhook:update', { id: 5, url: 'https://localhost:5678/in' }, 'url', /is on this machine or a private network/],
+	['webhook:update', { id: 5, url: 'https://n8n/webhook/in' }, 'url', /is on this machine or a private network/],
 	// Whitespace alone is no value.
 	['message:sendToChat', { chat_id: 1, text: '   ' }, 'text or file_uid', /at least one of Text, File UID/],
 	['chat:rename', { chat_id: 1, name: ' \t ' }, 'name', /is required/],
@@ -83,7 +88,7 @@ const GOOD: Array<[string, Record<string, unknown>]> = [
 	['chat:getAll', { group: 'true', read: false, phone: '0151', label: 'a,b', created_after: '2026-03-01' }],
 	['chat:update', { chat_id: 1, responsible: '' }],
 	['invitation:create', { email: 'x@y.io', role: 'Team_Supervisor' }],
-	['webhook:create', { event_type: 'message:sent:new', url: 'http://127.0.0.1:5678/hook' }],
+	['webhook:create', { event_type: 'message:sent:new', url: 'https://hooks.example.com/in' }],
 	['reaction:remove', { uid: 'm' }],
 ];
 
@@ -125,6 +130,17 @@ describe('input validation', () => {
 		const { executor, recorder } = executorWithRecorder();
 		await executor.run(operation, input);
 		expect(recorder.requests).toHaveLength(1);
+	});
+
+	it('lets a service on this machine (the sandbox) post to any http(s) address, as the trigger and the event node do', async () => {
+		const recorder = scripted(ok({ id: 1 }), ok({ id: 1 }));
+		const executor = new Executor({ baseUrl: 'http://127.0.0.1:4010', transport: recorder.transport, timing: virtualTiming() });
+		await executor.run('webhook:create', { event_type: 'chat:created', url: 'http://127.0.0.1:5678/hook' });
+		await executor.run('webhook:update', { id: 1, url: 'http://localhost:1880/hook' });
+		expect(recorder.requests.map((request) => JSON.parse(String(request.body)).url)).toEqual([
+			'http://127.0.0.1:5678/hook',
+			'http://localhost:1880/hook',
+		]);
 	});
 
 	it('validates a remove-labels input before reading the current set', async () => {

@@ -28,6 +28,24 @@ afterAll(async () => {
 	await sandbox?.stop();
 });
 
+describe('Webhook Create / Update with the public service', () => {
+	// The service is public; the addresses are data the node must refuse, never targets.
+	const publicService = { baseUrl: 'https://api.chat-messaging.example', apiToken: 'never-sent-token-0c1d' };
+	it.each([
+		['create', { event_type: 'chat:created', url: 'http://hooks.example.com/in' }, /is not HTTPS/],
+		['create', { event_type: 'chat:created', url: 'https://10.0.0.3/in' }, /is on this machine or a private network/],
+		['update', { id: { __rl: true, mode: 'id', value: '5' }, updateFields: { url: 'https://localhost/in' } }, /on this machine/],
+	])('%s refuses an address the service cannot post to, naming URL, before any request', async (operation, parameters, problem) => {
+		for (const nodeType of [v2, versioned.getNodeType(1)]) {
+			const input = nodeType === v2 ? parameters : { ...parameters, id: '5' };
+			const { error, requests } = await actionError(publicService, { resource: 'webhook', operation, ...input }, { nodeType });
+			expect(error.message).toMatch(/^URL: must be a public HTTPS address/);
+			expect(error.message).toMatch(problem);
+			expect(requests).toHaveLength(0);
+		}
+	});
+});
+
 /** The editor's context for listSearch / loadOptions: the node's credential, real HTTP. */
 function loadContext() {
 	const { context, requests } = createExecuteContext({ properties, credentials, parameters: {} });

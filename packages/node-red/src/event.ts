@@ -213,7 +213,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		if (unknown.length)
 			throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
 		const config: ConfigNode = resolveConfig(RED, definition.config);
-		if (!/^https?:\/\/\S+$/i.test(config.publicUrl)) {
+		if (!config.publicUrl) {
 			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', {
 				kind: 'input',
 				field: 'publicUrl',
@@ -221,7 +221,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		}
 		executor = config.getExecutor();
 		const prefix = subscriptionUrl(config.publicUrl, RED.settings.httpNodeRoot, node.id);
-		checkReceiverUrl(executor.baseUrl, prefix, PUBLIC_URL_HELP);
+		checkReceiverUrl(executor.baseUrl, prefix, PUBLIC_URL_HELP, 'publicUrl');
 		const secretText = receiverSecret(String(config.credentials?.token ?? ''), `node-red event node ${node.id}`);
 		receiver.secret = Buffer.from(secretText);
 		node.status({ fill: 'yellow', shape: 'ring', text: 'subscribing' });

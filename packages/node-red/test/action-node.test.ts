@@ -325,6 +325,26 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 		expect(after.quota.used).toBe(before.quota.used);
 	});
 
+	test.each([
+		['create', { event_type: 'chat:created', url: 'http://hooks.example.com/in' }, /is not HTTPS/],
+		['create', { event_type: 'chat:created', url: 'https://172.20.1.1/in' }, /is on this machine or a private network/],
+		['update', { id: '5', url: 'https://localhost/in' }, /is on this machine or a private network/],
+	])(
+		'webhook %s with the public service refuses an address it cannot post to, naming URL, before any request',
+		async (operation, values, problem) => {
+			// The service address is public and the receiver addresses are data: the node must stop before any request.
+			const run = await runAction(
+				sbx,
+				{ resource: 'webhook', operation, fields: fields(values) },
+				{},
+				{ token: 'never-sent-token-7d2e', config: { baseUrl: 'https://api.chat-messaging.example' } },
+			);
+			expect((run.caught!.error as any).message).toMatch(/^URL: must be a public HTTPS address/);
+			expect((run.caught!.error as any).message).toMatch(problem);
+			expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'url' });
+		},
+	);
+
 	test('a broken JSONata expression is an input error of its field', async () => {
 		const run = await runAction(sbx, { resource: 'chat', operation: 'get', fields: { chat_id: { value: '$$$(', type: 'jsonata' } } });
 		expect((run.caught!.error as any).message).toMatch(/^Chat ID: /);

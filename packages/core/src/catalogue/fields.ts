@@ -133,6 +133,14 @@ export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 		schema: { type: 'string', format: 'uri' },
 		clientType: 'string',
 	},
+	receiverUrl: {
+		// The shape an editor can check; whether the service can post there needs the service's address (receiverUrlProblem).
+		pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+		hint: 'A public HTTPS address the service can post to (a service on this machine, such as the sandbox, posts to any http(s) address)',
+		message: 'must be a public HTTPS address the service can post to',
+		schema: { type: 'string', format: 'uri' },
+		clientType: 'string',
+	},
 	options: { message: 'must be one of the listed values', schema: { type: 'string' }, clientType: 'string' },
 	stringList: {
 		hint: 'Several values separated by commas',
@@ -201,6 +209,44 @@ export const messageLabel = field('body', 'label', 'Label', 'string', 'Label app
 	picker: 'label',
 });
 export const messageReplyTo = field('body', 'reply_to', 'Reply To', 'string', 'UID of the message this one replies to');
+
+/** Hosts only this machine or its private network can reach: loopback, private and link-local ranges, single-label names. */
+export function isPrivateHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
+	if (host.includes(':'))
+		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.');
+	const octets = host.split('.').map(Number);
+	if (octets.length === 4 && octets.every((octet) => Number.isInteger(octet) && octet >= 0 && octet <= 255)) {
+		const [a, b] = octets;
+		return (
+			a === 0 ||
+			a === 10 ||
+			a === 127 ||
+			(a === 169 && b === 254) ||
+			(a === 172 && b >= 16 && b <= 31) ||
+			(a === 192 && b === 168) ||
+			(a === 100 && b >= 64 && b <= 127)
+		);
+	}
+	return !host.includes('.');
+}
+
+/**
+ * The receiver-URL rule, for every place that gives the service an address to post events to (the
+ * n8n trigger, the Node-RED event node, Webhook Create / Update): why the service could not post to
+ * `receiverUrl`, or undefined when it can. The service posts only to public HTTPS addresses (spec,
+ * delivery rule 1); a service on this machine or its network (the sandbox) is exempt, since it reaches
+ * private addresses too. Without a service address the service is taken to be the public one.
+ */
+export function receiverUrlProblem(receiverUrl: string, serviceBaseUrl?: string): string | undefined {
+	if (!isHttpUrl(receiverUrl)) return 'is not an http(s) URL';
+	if (serviceBaseUrl && isHttpUrl(serviceBaseUrl) && isPrivateHost(new URL(serviceBaseUrl).hostname)) return undefined;
+	const receiver = new URL(receiverUrl);
+	if (receiver.protocol !== 'https:') return 'is not HTTPS';
+	if (isPrivateHost(receiver.hostname)) return 'is on this machine or a private network';
+	return undefined;
+}
 
 /**
  * The format rule to show beside a field: its own, else the rule of its kind for kinds whose widget

@@ -17,6 +17,7 @@ export type ResourceKey =
  * - `phone`: international format, optional `+`, digits only (the spec's `Invalid phone number format`).
  * - `phoneFilter`: the chat-list phone filter; digits with an optional `+` (leading zeroes allowed).
  * - `jid` / `wid`: `<id>@<server>`.
+ * - `receiverUrl`: where the service posts events: a public HTTPS address (see `receiverUrlProblem`).
  * - `stringList`: an array of strings, or one comma-separated string.
  * - `binary`: bytes with a file name and MIME type (multipart upload).
  */
@@ -32,6 +33,7 @@ export type FieldKind =
 	| 'wid'
 	| 'email'
 	| 'url'
+	| 'receiverUrl'
 	| 'options'
 	| 'stringList'
 	| 'binary';

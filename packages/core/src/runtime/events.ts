@@ -9,6 +9,7 @@
 import { createHmac } from 'crypto';
 import { ChatMessagingError, isNotFound, unexpectedResponse } from './errors';
 import type { Executor } from './executor';
+import { receiverUrlProblem } from '../catalogue/fields';
 import type { DownloadedFile } from '../catalogue/types';
 import { isRecord } from './validation';
 
@@ -259,53 +260,23 @@ async function subscriptionsOwned(executor: Executor, ownsUrl: (url: string) => 
 /** Subscriptions a workspace may hold (service notes: "at most 10 per workspace by default"). */
 export const WEBHOOK_LIMIT = 10;
 
-/** Hosts only this machine or its private network can reach: loopback, private and link-local ranges, single-label names. */
-export function isPrivateHost(hostname: string): boolean {
-	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
-	if (host.includes(':'))
-		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.');
-	const octets = host.split('.').map(Number);
-	if (octets.length === 4 && octets.every((octet) => Number.isInteger(octet) && octet >= 0 && octet <= 255)) {
-		const [a, b] = octets;
-		return (
-			a === 0 ||
-			a === 10 ||
-			a === 127 ||
-			(a === 169 && b === 254) ||
-			(a === 172 && b >= 16 && b <= 31) ||
-			(a === 192 && b === 168) ||
-			(a === 100 && b >= 64 && b <= 127)
-		);
-	}
-	return !host.includes('.');
-}
-
 /**
- * Fails activation when the service could never deliver: it posts only to public HTTPS addresses
- * (spec, delivery rule 1). A service on this machine or its network (the sandbox) is exempt, since
- * it reaches private addresses too. `howToFix` is the platform's own advice.
+ * Fails activation when the service could never deliver, by the receiver-URL rule (`receiverUrlProblem`).
+ * `howToFix` is the platform's own advice; `field` names the setting that made the address.
  */
-export function checkReceiverUrl(serviceBaseUrl: string, receiverUrl: string, howToFix: string): void {
-	let service: URL;
-	let receiver: URL;
-	try {
-		service = new URL(serviceBaseUrl);
-		receiver = new URL(receiverUrl);
-	} catch {
-		return; // the base URL is validated elsewhere; a receiver URL the platform built is a URL
-	}
-	if (isPrivateHost(service.hostname)) return;
-	const problem =
-		receiver.protocol !== 'https:'
-			? `is not HTTPS`
-			: isPrivateHost(receiver.hostname)
-				? `is on this machine or a private network`
-				: undefined;
+export function checkReceiverUrl(serviceBaseUrl: string, receiverUrl: string, howToFix: string, field = 'webhookUrl'): void {
+	const problem = receiverUrlProblem(receiverUrl, serviceBaseUrl);
 	if (!problem) return;
+	let shown = receiverUrl;
+	try {
+		const receiver = new URL(receiverUrl);
+		shown = `${receiver.origin}${receiver.pathname}`; // never its query, where a receiver may keep a secret
+	} catch {
+		// not a URL: shown as given
+	}
 	throw new ChatMessagingError(
-		`The service can only deliver events to a public HTTPS address, and this receiver's address ${receiver.origin}${receiver.pathname} ${problem}. ${howToFix}`,
-		{ kind: 'input', field: 'webhookUrl' },
+		`The service can only deliver events to a public HTTPS address, and this receiver's address ${shown} ${problem}. ${howToFix}`,
+		{ kind: 'input', field },
 	);
 }
 

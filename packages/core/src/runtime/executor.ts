@@ -199,7 +199,7 @@ export class Executor implements OperationRunner {
 
 	/** Validates the input and builds the request without sending it: bad input fails before any request. */
 	prepare(op: OperationDescriptor, input: Record<string, unknown>): PreparedRequest {
-		return prepareRequest(op, input, { timeZone: this.options.timeZone });
+		return prepareRequest(op, input, { timeZone: this.options.timeZone, serviceUrl: this.baseUrl });
 	}
 
 	/**

@@ -3,7 +3,7 @@
  * of an HTTP request, or throws an input error naming the field, before anything is sent.
  */
 import { ChatMessagingError, inputError } from './errors';
-import { FIELD_KINDS, isHttpUrl, matchesKind, TRI_STATE_ANY } from '../catalogue/fields';
+import { FIELD_KINDS, isHttpUrl, matchesKind, receiverUrlProblem, TRI_STATE_ANY } from '../catalogue/fields';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from '../catalogue/types';
 
 /**
@@ -20,6 +20,11 @@ export interface ValidationContext {
 	 * workflow's zone). Without it such values are refused: the service would read them in its own zone.
 	 */
 	timeZone?: string;
+	/**
+	 * The service's base URL, for the receiver-URL rule: a service on this machine (the sandbox) posts to
+	 * any http(s) address, the public one only to public HTTPS. Without it the service is taken to be public.
+	 */
+	serviceUrl?: string;
 }
 
 export interface PreparedRequest {
@@ -178,6 +183,12 @@ export function coerceField(field: FieldDescriptor, value: unknown, context: Val
 		case 'url': {
 			const text = asText(field, value).trim();
 			if (!isHttpUrl(text)) throw fieldError(field, `${FIELD_KINDS.url.message}, got ${describe(value)}`);
+			return text;
+		}
+		case 'receiverUrl': {
+			const text = asText(field, value).trim();
+			const problem = receiverUrlProblem(text, context.serviceUrl);
+			if (problem) throw fieldError(field, `${FIELD_KINDS.receiverUrl.message}: ${describe(text)} ${problem}`);
 			return text;
 		}
 		case 'options': {

@@ -108,6 +108,11 @@ export function plainHttp(requests: RecordedRequest[], node: INode) {
 			authorized: Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization'),
 		};
 		requests.push(record);
+		// Tests talk to loopback only: an address elsewhere is recorded (so a test sees it was tried), never sent.
+		if (!/^(127\.|localhost$|\[::1\]$)/.test(new URL(String(options.url)).hostname)) {
+			record.error = 'not a loopback address';
+			throw new NodeApiError(node, { message: `test guard: ${record.method} ${record.url} is not a loopback address` } as JsonObject);
+		}
 		record.started = ++clock.step;
 		try {
 			const response = await axios.request(config);

@@ -3,7 +3,7 @@ import { EVENT_TYPES, field, webhookId } from '../fields';
 import type { ResourceDescriptor } from '../types';
 
 const webhookUrl = (required: boolean) =>
-	field('body', 'url', 'URL', 'url', 'Public HTTPS address the service delivers the events to', {
+	field('body', 'url', 'URL', 'receiverUrl', 'Public HTTPS address the service delivers the events to', {
 		required,
 		placeholder: 'https://example.com/hook',
 	});
