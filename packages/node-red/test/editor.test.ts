@@ -58,7 +58,11 @@ test('static values are checked against the field rules; msg/flow/global/env/JSO
 	expect(validateFields('message:getAll', { chat_id: { value: '1', type: 'num' }, page: { value: '0', type: 'num' } })).toEqual([
 		'Page: at least 1',
 	]);
-	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual(['URL: must be an http(s) URL']);
+	expect(validateFields('webhook:create', { url: { value: 'ftp://x', type: 'str' } })).toEqual([`URL: ${FIELD_KINDS.receiverUrl.message}`]);
+	expect(validateFields('webhook:create', { url: { value: 'http://hooks.example.com/in', type: 'str' } })).toEqual([
+		`URL: ${FIELD_KINDS.receiverUrl.message}`,
+	]);
+	expect(validateFields('webhook:create', { url: { value: 'http://127.0.0.1:1880/in', type: 'str' } })).toBe(true);
 	expect(validateFields('message:sendToJid', { jid: { value: 'no-server', type: 'str' } })).toEqual([
 		'JID: must look like <id>@<server>, e.g. 14155550123@c.us',
 	]);

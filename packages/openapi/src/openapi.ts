@@ -27,14 +27,12 @@ export const API_VERSION = '1.3.0';
 
 /**
  * The service posts only to public HTTPS addresses (spec, delivery rule 1); the local sandbox, one of the
- * servers below, also delivers to plain http on this machine.
+ * servers below, also delivers to plain http on this machine. The shape is the receiverUrl kind's pattern.
  */
-const RECEIVER_URL_PATTERN = '^(https://[^/?#\\s]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:\\d+)?([/?#]|$))';
 const receiverUrl = (description?: string): Schema => ({
 	...(description ? { description } : {}),
-	type: 'string',
-	format: 'uri',
-	pattern: RECEIVER_URL_PATTERN,
+	...FIELD_KINDS.receiverUrl.schema,
+	pattern: FIELD_KINDS.receiverUrl.pattern?.source,
 });
 
 const text = { type: 'string' };
@@ -42,8 +40,8 @@ const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as
 const SPEC_TIMESTAMP = { type: 'string', description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`' };
 
 /** The schema of one field's value, from its kind and rules; an empty string where it means something (unassign). */
-export function fieldSchema(field: FieldDescriptor, op?: OperationDescriptor): Schema {
-	if (op?.resource === 'webhook' && field.name === 'url')
+export function fieldSchema(field: FieldDescriptor): Schema {
+	if (field.kind === 'receiverUrl')
 		return receiverUrl(`${field.description} (public HTTPS; the local sandbox also accepts http:// on this machine)`);
 	const schema = kindSchema(field);
 	if (!field.allowEmpty || field.kind === 'stringList') return schema;
@@ -292,7 +290,7 @@ function parameters(op: OperationDescriptor): Schema[] {
 			in: field.in,
 			required: field.in === 'path' || field.required === true,
 			description: field.description,
-			schema: { ...fieldSchema(field, op), description: undefined },
+			schema: { ...fieldSchema(field), description: undefined },
 		}));
 }
 
@@ -302,7 +300,7 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 	const multipart = fields.some((field) => field.in === 'multipart');
 	const schema: Schema = {
 		type: 'object',
-		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field, op)])),
+		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
 		...(fields.some((field) => field.required) ? { required: fields.filter((field) => field.required).map((field) => field.name) } : {}),
 	};
 	if (op.requireOneOf) schema.anyOf = op.requireOneOf.map((name) => ({ required: [name] }));

@@ -134,8 +134,9 @@ export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 		clientType: 'string',
 	},
 	receiverUrl: {
-		// The shape an editor can check; whether the service can post there needs the service's address (receiverUrlProblem).
-		pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+		// The shape an editor can check (any https address, plain http on this machine for the sandbox); whether
+		// the service can post there needs the service's address too (receiverUrlProblem).
+		pattern: /^(https:\/\/[^/?#\s]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?([/?#]|$))/,
 		hint: 'A public HTTPS address the service can post to (a service on this machine, such as the sandbox, posts to any http(s) address)',
 		message: 'must be a public HTTPS address the service can post to',
 		schema: { type: 'string', format: 'uri' },
