@@ -6,6 +6,7 @@
 import {
 	CATALOGUE,
 	DEFAULT_OUTPUT,
+	FIELD_KINDS,
 	isComposite,
 	OUTPUT_MODES,
 	recordShape,
@@ -111,12 +112,10 @@ export function fieldSchema(field: FieldDescriptor): JsonSchema {
 			schema.additionalProperties = false;
 			break;
 		case 'email':
-			schema.type = 'string';
-			schema.format = 'email';
-			break;
 		case 'url':
+		case 'receiverUrl':
 			schema.type = 'string';
-			schema.format = 'uri';
+			schema.format = FIELD_KINDS[field.kind].schema.format;
 			break;
 		default:
 			// string, text, dateTime, phone, phoneFilter, jid, wid: their formats are in the description

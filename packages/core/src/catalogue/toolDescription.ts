@@ -3,7 +3,7 @@
  * what it does, to what, what each required input looks like, and what comes back. Built from the
  * descriptor itself, so every operation has one and it changes with the catalogue.
  */
-import { fieldHint, HINTS } from './fields';
+import { fieldHint } from './fields';
 import { recordShape } from './output';
 import type { FieldDescriptor, OperationDescriptor } from './types';
 
@@ -14,9 +14,8 @@ const sentence = (text: string): string => {
 
 /** How a model should write a field's value: its format rule, or what it is. */
 export function toolFieldDescription(field: FieldDescriptor): string {
-	const hint = fieldHint(field);
 	const options = field.options?.length ? ` One of: ${field.options.map((option) => option.value).join(', ')}.` : '';
-	const formatRule = hint ?? (field.kind === 'stringList' ? HINTS.stringList : undefined);
+	const formatRule = fieldHint(field, 'the time zone of the workflow or server running the tool');
 	const rule = formatRule && !field.description.includes(formatRule) ? ` Format: ${sentence(formatRule)}` : '';
 	return `${sentence(field.description)}${rule}${options}`;
 }
