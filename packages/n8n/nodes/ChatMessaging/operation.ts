@@ -5,7 +5,16 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_WAIT_TIMEOUT_S, FIELD_KINDS, inputError, isHttpUrl, LIST_DEFAULTS, OPERATIONS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
+import {
+	DEFAULT_WAIT_TIMEOUT_S,
+	FIELD_KINDS,
+	inputError,
+	isHttpUrl,
+	LIST_DEFAULTS,
+	OPERATIONS,
+	operationId,
+	WAIT_TARGETS,
+} from '@chat-messaging/core';
 import type { Attachment, BinaryInput, DownloadedFile, Executor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
 import { binaryField, isListOperation, optionalCollectionName, optionalFields, topLevelFields } from './properties';
 
