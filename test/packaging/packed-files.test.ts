@@ -18,12 +18,15 @@ const packageOf = (folder: PackageFolder) => {
 /** `main`, when a package declares one, is a file it ships. */
 const mainOf = (pkg: { main?: string }) => (pkg.main ? [pkg.main.replace(/^\.\//, '')] : []);
 
-test('every publishable package is packed, with its licence, README and package.json; the core and the OpenAPI package are private', () => {
+test('every publishable package is packed, with its licence, README, changelog and package.json; the core and the OpenAPI package are private', () => {
 	const packages = builtPackages();
 	expect(packages.filter((p) => p.private).map((p) => p.name)).toEqual(['@chat-messaging/core', '@chat-messaging/openapi']);
 	for (const pkg of packages.filter((p) => !p.private)) {
 		expect({ name: pkg.name, tarball: existsSync(join(__dirname, '..', '..', pkg.tarball!)) }).toEqual({ name: pkg.name, tarball: true });
-		expect({ name: pkg.name, missing: ['package.json', 'README.md', 'LICENSE'].filter((f) => !pkg.files!.includes(f)) }).toEqual({
+		expect({
+			name: pkg.name,
+			missing: ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].filter((f) => !pkg.files!.includes(f)),
+		}).toEqual({
 			name: pkg.name,
 			missing: [],
 		});
@@ -42,7 +45,7 @@ test('n8n package: its nodes with their codex files and icons, the credential an
 		...iconDirs.flatMap((dir: string) => [`${dir}/chat-messaging.svg`, `${dir}/chat-messaging.dark.svg`]),
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
-	const allowed = /^(package\.json|README\.md|LICENSE|dist\/core\.js|dist\/(nodes|credentials)\/[\w/.-]+\.(js|json|svg))$/;
+	const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/core\.js|dist\/(nodes|credentials)\/[\w/.-]+\.(js|json|svg))$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
 	expect(files.filter((file) => file.endsWith('.json') && file.startsWith('dist/'))).toEqual(
 		pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json')).sort(),
@@ -85,7 +88,7 @@ test('Node-RED package: the runtime with the core compiled in, the editor with i
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
 	const allowed =
-		/^(package\.json|README\.md|LICENSE|examples\/[\w-]+\.json|dist\/(index\.(js|html)|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
+		/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|examples\/[\w-]+\.json|dist\/(index\.(js|html)|icons\/[\w.-]+\.svg|locales\/en-US\/index\.(json|html)))$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
 	expect(Object.keys(pkg.dependencies)).toEqual(['axios']);
 });
@@ -95,16 +98,35 @@ test('sandbox package: its code, main and bin', () => {
 	const required = ['package.json', 'README.md', 'LICENSE', ...mainOf(pkg), ...(Object.values(pkg.bin) as string[])];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
 	// Besides code and its typings: the OpenAPI document it serves at /openapi.json, and Swagger UI's files for /docs.
-	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|dist\/[\w/-]+\.(js|d\.ts))$/.test(file)).sort()).toEqual([
-		'dist/docs/LICENSE',
-		'dist/docs/swagger-ui.css',
-		'dist/openapi.json',
-	]);
+	expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/[\w/-]+\.(js|d\.ts))$/.test(file)).sort()).toEqual(
+		['dist/docs/LICENSE', 'dist/docs/swagger-ui.css', 'dist/openapi.json'],
+	);
 	expect(files).toContain('dist/docs/swagger-ui-bundle.js');
 });
 
 test('client package: the client with the core compiled in, and its typings', () => {
 	const { pkg, files } = packageOf('client');
-	expect(files).toEqual(['LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+	expect(files).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 	expect(pkg.dependencies).toBeUndefined();
+});
+
+test('every publishable package says where it lives and what it runs on, as npm and the editors show it', () => {
+	const repository = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).repository.url as string;
+	const web = repository.replace(/^git\+/, '').replace(/\.git$/, '');
+	for (const built of builtPackages().filter((p) => !p.private)) {
+		const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', built.folder, 'package.json'), 'utf8'));
+		expect({ name: pkg.name, repository: pkg.repository, homepage: pkg.homepage, bugs: pkg.bugs }).toEqual({
+			name: pkg.name,
+			repository: { type: 'git', url: repository, directory: built.folder },
+			homepage: `${web}/tree/main/${built.folder}#readme`,
+			bugs: { url: `${web}/issues` },
+		});
+		expect({ name: pkg.name, node: pkg.engines?.node, license: pkg.license }).toEqual({
+			name: pkg.name,
+			node: expect.stringMatching(/^>=\d+(\.\d+)*$/),
+			license: 'MIT',
+		});
+		// Published as the build packed it: only what `files` names (plus what npm always adds).
+		expect({ name: pkg.name, files: pkg.files }).toEqual({ name: pkg.name, files: expect.arrayContaining(['dist', 'CHANGELOG.md']) });
+	}
 });

@@ -1,8 +1,8 @@
 /**
- * The Node-RED flow library's scorecard (what `node-red-dev validate` checks), applied to the BUILT
- * package (packages/node-red as `npm run build` left it). `node-red-dev` itself cannot run here: its
- * P08 check downloads the flow library catalogue. D03 ("dependencies at their latest versions")
- * needs the registry, so offline this checks that the declared range admits the version installed.
+ * The BUILT Node-RED package (packages/node-red as `npm run build` left it): what Node-RED's own scorecard,
+ * `node-red-dev validate` (run by `npm run lint` on the packed tarball, packages/node-red/scripts/validate.mjs),
+ * does not check. Its P01-P08, N01 (against the flow library), N02, D01-D03 are not repeated here, except P05:
+ * node-red-dev 0.1.6 records P05 as passed even when the keyword is missing.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,56 +46,16 @@ function coreTypes(): Set<string> {
 	return types;
 }
 
-/** Whether a `^x.y.z`, `~x.y.z`, `>=x.y.z` or exact range admits `version` (enough for what this package declares). */
-function rangeAdmits(range: string, version: string): boolean {
-	const parse = (text: string) =>
-		text
-			.replace(/^[\^~>=v\s]+/, '')
-			.split('.')
-			.map(Number);
-	const [rMajor, rMinor, rPatch] = parse(range);
-	const [major, minor, patch] = parse(version);
-	const atLeast = major! > rMajor! || (major === rMajor && (minor! > rMinor! || (minor === rMinor && patch! >= rPatch!)));
-	if (range.startsWith('>=')) return atLeast;
-	if (range.startsWith('^')) return atLeast && major === rMajor;
-	if (range.startsWith('~')) return atLeast && major === rMajor && minor === rMinor;
-	return range === version;
-}
-
 const examples = readdirSync(join(packageDir, 'examples'))
 	.filter((name) => name.endsWith('.json'))
 	.map((name) => ({ name, flow: JSON.parse(readFileSync(join(packageDir, 'examples', name), 'utf8')) as Array<Record<string, unknown>> }));
 
-describe('Node-RED scorecard of the built package', () => {
-	test('P01 licence: MIT, with a LICENSE file', () => {
-		expect(pkg.license).toBe('MIT');
-		expect(readFileSync(join(packageDir, 'LICENSE'), 'utf8')).toMatch(/MIT License/);
-	});
-
-	test('P03 repository (with its folder in the repository) and bugs URLs', () => {
-		expect(pkg.repository.directory).toBe('packages/node-red');
-		expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
-		expect(pkg.bugs.url).toMatch(/^https:\/\/.+\/issues$/);
-	});
-
-	test('P04 scoped package name', () => {
-		expect(pkg.name).toBe('@chat-messaging/node-red-chat-messaging');
-		expect(pkg.name).toMatch(/^@[a-z0-9-]+\/node-red-/);
-	});
-
-	test('P05 the node-red keyword', () => {
+describe('The built Node-RED package, beyond node-red-dev validate', () => {
+	test('P05 the node-red keyword (node-red-dev does not fail without it)', () => {
 		expect(pkg.keywords).toContain('node-red');
 	});
 
-	test('P06 node-red.version declares the supported Node-RED versions', () => {
-		expect(pkg['node-red'].version).toBe('>=4.0.0');
-	});
-
-	test('P07 engines.node', () => {
-		expect(pkg.engines.node).toBe('>=20');
-	});
-
-	test('N01 node types are unique and clash with no core node', () => {
+	test('node types are unique and clash with no core node (node-red-dev compares with the flow library only)', () => {
 		const types = registeredTypes();
 		expect(types.sort()).toEqual(['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']);
 		expect(new Set(types).size).toBe(types.length);
@@ -104,10 +64,7 @@ describe('Node-RED scorecard of the built package', () => {
 		expect(types.filter((type) => core.has(type))).toEqual([]);
 	});
 
-	test('N02 an example flow under examples/ uses each non-config node; none holds a token', () => {
-		const nonConfig = registeredTypes().filter((type) => type !== 'chat-messaging-config');
-		const used = new Set(examples.flatMap((example) => example.flow.map((node) => node.type)));
-		expect(nonConfig.filter((type) => !used.has(type))).toEqual([]);
+	test('no example holds a token, and each points its nodes at its own config node', () => {
 		for (const example of examples) {
 			const text = JSON.stringify(example.flow);
 			expect(text).not.toMatch(/"(token|credentials)"/);
@@ -129,18 +86,11 @@ describe('Node-RED scorecard of the built package', () => {
 		expect(configs[0]![0]).toMatchObject({ name: 'Chat Messaging', publicUrl: expect.stringMatching(/^https:\/\//) });
 	});
 
-	test('D01 at most six dependencies (only axios)', () => {
+	test('one runtime dependency, axios; the core is compiled in', () => {
 		expect(Object.keys(pkg.dependencies)).toEqual(['axios']);
-		expect(Object.keys(pkg.dependencies).length).toBeLessThanOrEqual(6);
 		// The core is compiled into dist/index.js: a development dependency only, never installed by users.
 		expect(pkg.devDependencies).toEqual({ '@chat-messaging/core': expect.any(String) });
 		expect(pkg.peerDependencies).toBeUndefined();
-	});
-
-	test('D03 (offline part) the declared axios range admits the installed axios', () => {
-		const installed = JSON.parse(readFileSync(require.resolve('axios/package.json'), 'utf8')).version as string;
-		expect(rangeAdmits(pkg.dependencies.axios, installed)).toBe(true);
-		expect(rangeAdmits('^1.21.1', '2.0.0')).toBe(false); // the check can fail
 	});
 
 	test('the package ships the runtime, the generated editor, the icons and the examples', () => {
