@@ -9,26 +9,26 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${CHAT_MESSAGING_CACHE:-$HOME/.cache/chat-messaging}"
 NODE_RED5_VERSION="${NODE_RED5_VERSION:-5.0.7}"
 NODE_RED4_VERSION="${NODE_RED4_VERSION:-4.1.8}"
-log() { echo "[node-red-runtimes] $*" >&2; }
+# shellcheck source=install-quietly.sh
+. "$HERE/install-quietly.sh"
 
 # Node 24 comes from the shared runtime script; the n8n part belongs to the n8n tests.
 eval "$(SKIP_N8N=1 bash "$HERE/runtimes.sh")"
 
-install_node_red() {
+install_node_red() { # version, node bin dir of the Node it runs on ("" = the machine's)
   local version="$1" dir="$CACHE/node-red-$1"
   if [ ! -f "$dir/.ready" ]; then
-    log "installing node-red $version into $dir"
     mkdir -p "$dir"
     echo "{ \"private\": true, \"dependencies\": { \"node-red\": \"$version\" } }" > "$dir/package.json"
     # Node-RED's only optional native addon (bcrypt) has a pure-JS fallback (bcryptjs): no build needed.
-    (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund >&2)
+    install_quietly "node-red $version" "$dir" "$2" npm install --ignore-scripts --no-audit --no-fund
     touch "$dir/.ready"
   fi
   echo "$dir"
 }
 
-NODE_RED5_DIR="$(install_node_red "$NODE_RED5_VERSION")"
-[ "${SKIP_NODE_RED4:-}" = 1 ] || NODE_RED4_DIR="$(install_node_red "$NODE_RED4_VERSION")"
+NODE_RED5_DIR="$(install_node_red "$NODE_RED5_VERSION" "$NODE24_BIN")"
+[ "${SKIP_NODE_RED4:-}" = 1 ] || NODE_RED4_DIR="$(install_node_red "$NODE_RED4_VERSION" "")"
 
 echo "NODE24_BIN='$NODE24_BIN'"
 echo "NODE_RED5_DIR='$NODE_RED5_DIR'"

