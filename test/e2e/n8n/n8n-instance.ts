@@ -221,6 +221,11 @@ export class N8nInstance {
 		this.apiKey = key.rawApiKey;
 	}
 
+	/** The owner's session cookie (for requests made without fetch). */
+	get sessionCookie(): string {
+		return this.cookie;
+	}
+
 	/** The editor's internal REST API with the owner's session; returns `data`. */
 	async rest(method: string, path: string, body?: unknown): Promise<unknown> {
 		const response = await fetch(`${this.baseUrl}${path}`, {

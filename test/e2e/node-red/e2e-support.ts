@@ -136,6 +136,8 @@ export async function startNodeRed(options: {
 	nodeRedDir: string;
 	userDir: string;
 	port: number;
+	/** Added to the environment (the registry test puts the runtime's Node first on PATH, for the palette's npm). */
+	env?: Record<string, string>;
 }): Promise<NodeRedInstance> {
 	const redJs = path.join(options.nodeRedDir, 'node_modules/node-red/red.js');
 	const child = spawn(
@@ -144,7 +146,7 @@ export async function startNodeRed(options: {
 		{
 			cwd: options.userDir,
 			stdio: ['ignore', 'pipe', 'pipe'],
-			env: { ...process.env, NODE_ENV: 'production' },
+			env: { ...process.env, NODE_ENV: 'production', ...options.env },
 		},
 	);
 	running.add(child);
