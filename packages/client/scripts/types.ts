@@ -4,7 +4,15 @@
  * types can never drift from what the executor checks. scripts/build.ts writes them to dist/index.d.ts.
  */
 
-import { FIELD_KINDS, fieldHint, RESOURCES, type FieldDescriptor, type OperationDescriptor } from '@chat-messaging/core';
+import {
+	COMPOSITES,
+	FIELD_KINDS,
+	fieldHint,
+	RESOURCES,
+	type CompositeDescriptor,
+	type FieldDescriptor,
+	type OperationDescriptor,
+} from '@chat-messaging/core';
 import { groupName, methodName } from '../src';
 
 /** A field's TypeScript type: its allowed values, else its kind's type in the core's table of field kinds. */
@@ -30,11 +38,41 @@ function method(op: OperationDescriptor): string {
 	return `${comment(`${op.action}. ${op.description}`, '\t\t')}\t\t${methodName(op)}(${fields.length ? params : ''}): Promise<${result}>;`;
 }
 
+/** A composite: its variant choice, every variant's fields (optional here: which are required depends on the choice), its options. */
+function compositeMethod(composite: CompositeDescriptor): string {
+	const { variants } = composite;
+	const member = (field: FieldDescriptor, note: string, type: string) =>
+		`${comment(`${field.displayName}: ${field.description}${note}`, '\t\t\t')}\t\t\t${field.name}?: ${type};`;
+	const choice = `${comment(
+		`${variants.displayName}: ${variants.options.map((option) => `${option.value} (${option.name})`).join(', ')}; default ${variants.default}`,
+		'\t\t\t',
+	)}\t\t\t${variants.name}?: ${variants.options.map((option) => `'${option.value}'`).join(' | ')};`;
+	const input = [
+		choice,
+		...composite.fields.map(({ field, variants: used }) =>
+			member(field, ` (${variants.displayName} ${used.join(', ')})`, fieldType(field)),
+		),
+		...composite.options.map((field) =>
+			member(
+				field,
+				'',
+				field.name === 'attachment'
+					? '{ binary: BinaryInput } | { url: string; filename?: string; contentType?: string } | string'
+					: fieldType(field),
+			),
+		),
+	].join('\n');
+	return `${comment(`${composite.action}. ${composite.description}`, '\t\t')}\t\t${methodName(composite)}(input: {\n${input}\n\t\t}): Promise<Record<string, unknown>>;`;
+}
+
 export function clientTypes(): string {
-	const groups = RESOURCES.map(
-		(resource) =>
-			`${comment(resource.description, '\t')}\t${groupName(resource.key)}: {\n${resource.operations.map(method).join('\n')}\n\t};`,
-	).join('\n');
+	const groups = RESOURCES.map((resource) => {
+		const methods = [
+			...resource.operations.map(method),
+			...COMPOSITES.filter((composite) => composite.resource === resource.key).map(compositeMethod),
+		];
+		return `${comment(resource.description, '\t')}\t${groupName(resource.key)}: {\n${methods.join('\n')}\n\t};`;
+	}).join('\n');
 	return `// Generated from the operation catalogue by packages/client/scripts/types.ts: do not edit.
 
 export interface ClientOptions {

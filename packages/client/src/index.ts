@@ -9,6 +9,7 @@
  *   const open = await client.chats.getMany({ closed: false });
  */
 import {
+	COMPOSITES,
 	Executor,
 	pacingKey,
 	RESOURCES,
@@ -100,6 +101,11 @@ export function createClient(options: ClientOptions): Record<string, Record<stri
 					? executor.sendAndWait(`${op.resource}:${op.operation}`, input, callOptions)
 					: executor.run(op, input, { returnAll: callOptions.returnAll ?? true, limit: callOptions.limit });
 		}
+	}
+	// Composite operations (client.messages.send, client.messages.sendAndWaitForReply): one call, the core's handler.
+	for (const composite of COMPOSITES) {
+		const group: Record<string, Method> = (client[groupName(composite.resource)] ??= {});
+		group[methodName(composite)] = (input = {}) => executor.run(composite, input);
 	}
 	return Object.assign(client, { executor });
 }

@@ -55,7 +55,7 @@ it('its typings come from the catalogue: a known call compiles, a misspelt field
 			join(dir, 'use.ts'),
 			`import { createClient } from '@chat-messaging/client';
 const client = createClient({ baseUrl: 'http://127.0.0.1:4010', token: 'demo' });
-export const fine = [client.chats.getMany({ closed: false }), client.labels.add({ chat_id: 5, labels: ['vip'] })];
+export const fine = [client.chats.getMany({ closed: false }), client.labels.add({ chat_id: 5, labels: ['vip'] }), client.messages.send({ sendTo: 'chat', chat_id: 5, text: 'hi', waitForStatus: 'delivered' })];
 export const wrongField = client.chats.getMany({ closd: false });
 export const wrongMethod = client.chats.fetchAll();
 export const missingId = client.chats.get({});

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import {
+	COMPOSITES,
 	EVENT_TYPES,
 	FIELD_KINDS,
 	OPERATIONS,
@@ -433,6 +434,22 @@ export function buildOpenApi(version: string): Schema {
 			license: { name: 'MIT', identifier: 'MIT' },
 		},
 		'x-package-version': version,
+		// Operations made of several calls (packages/core/src/catalogue/composites.ts): no one path describes them, so they are
+		// listed here for tools (the client and the MCP server run them through the core).
+		'x-composite-operations': COMPOSITES.map((composite) => ({
+			operationId: operationId(composite),
+			summary: composite.action,
+			description: composite.description,
+			effect: composite.effect,
+			variants: {
+				name: composite.variants.name,
+				default: composite.variants.default,
+				options: composite.variants.options.map((option) => ({ value: option.value, operation: option.operation })),
+			},
+			options: composite.options.map((option) => ({ name: option.name, default: option.default, description: option.description })),
+			steps: composite.steps,
+			recoversLostSend: composite.recoversLostSend,
+		})),
 		servers: [
 			{
 				url: '{baseUrl}',

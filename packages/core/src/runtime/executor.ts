@@ -7,7 +7,7 @@
  */
 import { findOperation, operationId } from '../catalogue/catalogue';
 import { findComposite, type CompositeDescriptor } from '../catalogue/composites';
-import { DEFAULT_WAIT_TIMEOUT_S } from '../catalogue/defaults';
+import { DEFAULT_WAIT_TIMEOUT_S, LIST_DEFAULTS } from '../catalogue/defaults';
 import type { DownloadedFile, OperationDescriptor, Timing, Transport } from '../catalogue/types';
 import { inputError, redactError, unexpectedResponse } from './errors';
 import { normalizeBaseUrl } from './http/baseUrl';
@@ -178,7 +178,7 @@ export class Executor implements OperationRunner {
 		if (op.download) return downloadRecord(this, this.http, op, op.download, input);
 		if (op.sendsMessage) return this.recovery.send(op, input);
 		if (op.pagination && (input.page === undefined || input.page === null || input.page === '')) {
-			const limit = runOptions.returnAll === false ? (runOptions.limit ?? 50) : undefined;
+			const limit = runOptions.returnAll === false ? (runOptions.limit ?? LIST_DEFAULTS.limit) : undefined;
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 				throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
 			return this.pager.walk(op, op.pagination, input, limit);
