@@ -194,6 +194,26 @@ describe('input validation', () => {
 	});
 
 	it.each([
+		// A date alone is midnight in the platform's zone, not in UTC.
+		['2026-01-31', '2026-01-30T23:00:00Z'],
+		['2026-07-01', '2026-06-30T22:00:00Z'],
+		// A date with a time and a zone, or a Date, is the same instant in every zone.
+		['2026-01-31T09:00:00Z', '2026-01-31T09:00:00Z'],
+		['2026-01-31 10:00:00 +0100', '2026-01-31T09:00:00Z'],
+		[new Date(Date.UTC(2026, 0, 31, 9)), '2026-01-31T09:00:00Z'],
+	])('in the platform zone (Europe/Berlin) sends %j as %s', async (value, sent) => {
+		const recorder = scripted(ok({ has_more_pages: false, chats: [] }));
+		const executor = new Executor({
+			baseUrl: 'https://api.example.com',
+			transport: recorder.transport,
+			timing: virtualTiming(),
+			timeZone: 'Europe/Berlin',
+		});
+		await executor.run('chat:getAll', { created_after: value });
+		expect(new URL(recorder.requests[0].url).searchParams.get('created_after')).toBe(sent);
+	});
+
+	it.each([
 		[
 			'chat:update',
 			{ chat_id: 1 },

@@ -10,6 +10,9 @@ import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { binaryItem, createExecuteContext, type Credentials } from './support/n8n-context';
 import { n8nTransport } from '../nodes/shared/transport';
 import { actionError, coveredOperations, runAction, sandboxCall } from './support/run-action';
+import { ChatMessaging } from '../nodes/ChatMessaging/ChatMessaging.node';
+
+const versioned = new ChatMessaging();
 
 const TOKEN = 'n8n-action-test-token-7f3c9a';
 const CHATS = 130;
@@ -68,6 +71,23 @@ describe('chats', () => {
 			{ timeZone: 'Europe/Berlin' },
 		);
 		expect(new URL(requests[0].url).searchParams.get('created_after')).toBe('2026-01-31T09:00:00Z');
+	});
+
+	it.each([
+		// A date alone: midnight in the workflow's time zone (New York, UTC-5 in January), not in UTC.
+		['2026-01-31', '2026-01-31T05:00:00Z'],
+		// Saved with a time and a zone: the same instant as before.
+		['2026-01-31T09:00:00Z', '2026-01-31T09:00:00Z'],
+		['2026-01-31T10:00:00+01:00', '2026-01-31T09:00:00Z'],
+	])("reads %s in the workflow's time zone (America/New_York) as %s, in version 1 and 2", async (value, sent) => {
+		for (const nodeType of [versioned.getNodeType(1), versioned.getNodeType(2)]) {
+			const { requests } = await runAction(
+				credentials,
+				chatParams('getAll', { returnAll: false, limit: 1, filters: { created_after: value } }),
+				{ timeZone: 'America/New_York', nodeType },
+			);
+			expect(new URL(requests[0].url).searchParams.get('created_after')).toBe(sent);
+		}
 	});
 
 	it('get, update and every friendly update change the chat on the service', async () => {

@@ -190,6 +190,8 @@
 				}),
 			},
 			publicUrl: { value: '', validate: validator<ConfigNode, string>((v) => !v || isUrl(v) || kindError('Public URL', 'url')) },
+			// Empty: the zone Node-RED runs in (flows saved before the setting read dates there too).
+			timeZone: { value: '' },
 		},
 		credentials: { token: { type: 'password', required: true } },
 		label: function () {

@@ -297,6 +297,10 @@ const configTemplate = `<script type="text/html" data-template-name="chat-messag
     <input type="text" id="node-config-input-publicUrl" placeholder="https://nodered.example.com">
   </div>
   <div class="form-row">
+    ${label('node-config-input-timeZone', 'fa-clock-o', 'chat-messaging-config.label.timeZone')}
+    <input type="text" id="node-config-input-timeZone" ${i18n('chat-messaging-config.placeholder.timeZone', '[placeholder]')}>
+  </div>
+  <div class="form-row">
     <label></label>
     <button type="button" class="red-ui-button" id="node-config-cm-test"><i class="fa fa-plug"></i> <span ${i18n('chat-messaging-config.testConnection')}></span></button>
     <span class="cm-test-result" id="node-config-cm-test-result"></span>
@@ -426,7 +430,8 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 		Object.fromEntries(op.fields.map((field) => [fieldKeyIn(op, field), { label: field.displayName, help: fieldHelp(op, field) }]));
 	return {
 		'chat-messaging-config': {
-			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL' },
+			label: { name: 'Name', baseUrl: 'Service URL', token: 'API token', publicUrl: 'Public URL', timeZone: 'Time zone' },
+			placeholder: { timeZone: "e.g. Europe/Berlin; empty: this Node-RED's zone" },
 			testConnection: 'Test connection',
 			testing: 'Testing…',
 			tip:

@@ -14,6 +14,8 @@ export const CONFIG_TYPE = 'chat-messaging-config';
 export interface ConfigNode extends NodeInstance {
 	baseUrl: string;
 	publicUrl: string;
+	/** IANA zone a date alone (and a date-time without a zone) is read in; empty: this Node-RED's own zone. */
+	timeZone: string;
 	/** The executor, or the input error that explains why there is none (bad URL, no token). */
 	getExecutor(): Executor;
 }
@@ -27,6 +29,7 @@ export function registerConfigNode(RED: NodeAPI): void {
 			node.name = String(definition.name ?? '');
 			node.baseUrl = String(definition.baseUrl ?? '').trim();
 			node.publicUrl = String(definition.publicUrl ?? '').trim();
+			node.timeZone = String(definition.timeZone ?? '').trim();
 
 			if (!node.credentials?.token) {
 				node.warn('No API token: set it in this Chat Messaging configuration node, then deploy (its nodes cannot call the service)');
@@ -44,10 +47,16 @@ export function registerConfigNode(RED: NodeAPI): void {
 				} catch (error) {
 					throw redactError(error, [token]); // names baseUrl, never the token should it have been pasted there
 				}
+				const timeZone = node.timeZone || runtimeTimeZone();
+				try {
+					new Intl.DateTimeFormat('en-US', { timeZone });
+				} catch {
+					throw inputError('timeZone', `is not a time zone name such as Europe/Berlin, got "${timeZone}"`, 'Time zone');
+				}
 				client = createHttpClient();
 				// One pacer per token in this Node-RED, however many config nodes hold it.
 				const sharedPacing = pacingKey(baseUrl, token);
-				executor = new Executor({ baseUrl, token, transport: client.transport, timing: realTiming, pacingKey: sharedPacing });
+				executor = new Executor({ baseUrl, token, transport: client.transport, timing: realTiming, pacingKey: sharedPacing, timeZone });
 				return executor;
 			};
 
@@ -61,6 +70,12 @@ export function registerConfigNode(RED: NodeAPI): void {
 		{ credentials: { token: { type: 'password' } } },
 	);
 }
+
+/**
+ * The zone of this Node-RED's process (its TZ), where a configuration without a time zone reads dates:
+ * a flow saved before the setting existed reads a date alone as midnight where Node-RED runs.
+ */
+export const runtimeTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** The config node a node points at, or an input error naming the missing setting. */
 export function resolveConfig(RED: NodeAPI, configId: unknown): ConfigNode {

@@ -42,7 +42,7 @@ test('the three node types are registered with their categories, credentials and
 	expect(action).toMatchObject({ category: 'chat messaging', inputs: 1, outputs: 1, icon: 'chat-messaging.svg' });
 	expect(definitions['chat-messaging-event']).toMatchObject({ inputs: 0, outputs: 1 });
 	// The config node's defaults never hold the token (it would be exported with the flow).
-	expect(Object.keys(definitions['chat-messaging-config']!.defaults)).toEqual(['name', 'baseUrl', 'publicUrl']);
+	expect(Object.keys(definitions['chat-messaging-config']!.defaults)).toEqual(['name', 'baseUrl', 'publicUrl', 'timeZone']);
 });
 
 test('static values are checked against the field rules; msg/flow/global/env/JSONata sources are never blocked', () => {

@@ -228,6 +228,67 @@ describe('webhooks', () => {
 	});
 });
 
+describe("dates, in the configuration node's time zone", () => {
+	// A loopback service that records each query and answers an empty chat list.
+	let recorder: Server;
+	let recorderUrl = '';
+	const queries: URLSearchParams[] = [];
+	beforeAll(async () => {
+		recorder = createServer((req, res) => {
+			queries.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ status: 'success', data: { has_more_pages: false, chats: [] } }));
+		});
+		await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+		recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		recorder.closeAllConnections();
+		await new Promise((resolve) => recorder.close(resolve));
+	});
+
+	const sentCreatedAfter = async (value: string, config: Record<string, unknown>): Promise<string | null> => {
+		queries.length = 0;
+		await runAction(
+			sbx,
+			{ resource: 'chat', operation: 'getAll', fields: fields({ created_after: value }) },
+			{},
+			{
+				config: { baseUrl: recorderUrl, ...config },
+			},
+		);
+		return queries[0]?.get('created_after') ?? null;
+	};
+
+	test.each([
+		// A date alone: midnight in the configured zone (Tokyo, UTC+9), not in UTC.
+		['2026-01-31', '2026-01-30T15:00:00Z'],
+		// With a time and a zone: the same instant as in flows saved before the setting.
+		['2026-01-31T09:00:00Z', '2026-01-31T09:00:00Z'],
+		['2026-01-31 10:00:00 +0100', '2026-01-31T09:00:00Z'],
+	])('%s is sent as %s', async (value, sent) => {
+		expect(await sentCreatedAfter(value, { timeZone: 'Asia/Tokyo' })).toBe(sent);
+	});
+
+	test("a configuration saved without a time zone reads a date alone in this Node-RED's zone", async () => {
+		const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+		expect(await sentCreatedAfter('2026-01-31', {})).toBe(await sentCreatedAfter('2026-01-31', { timeZone: zone }));
+		expect(await sentCreatedAfter('2026-01-31T09:00:00Z', {})).toBe('2026-01-31T09:00:00Z');
+	});
+
+	test('an unknown time zone is refused naming the setting, before any request', async () => {
+		queries.length = 0;
+		const run = await runAction(
+			sbx,
+			{ resource: 'chat', operation: 'getAll', fields: fields({ created_after: '2026-01-31' }) },
+			{},
+			{ config: { baseUrl: recorderUrl, timeZone: 'Mars/Olympus' } },
+		);
+		expect((run.caught!.error as any).message).toMatch(/^Time zone: is not a time zone name/);
+		expect(queries).toHaveLength(0);
+	});
+});
+
 test('every operation of the catalogue was run through the node', () => {
 	const missing = OPERATIONS.map(operationId).filter((id) => !covered.has(id));
 	expect(missing).toEqual([]);

@@ -17,7 +17,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:
 export interface ValidationContext {
 	/**
 	 * IANA zone for date-times written without one (n8n's date picker gives local wall time in the
-	 * workflow's zone). Without it such values are refused: the service would read them in its own zone.
+	 * workflow's zone) and for a date alone (its midnight there). Without it wall times are refused (the
+	 * service would read them in its own zone) and a date alone is midnight UTC.
 	 */
 	timeZone?: string;
 	/**
@@ -139,7 +140,9 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 		+second < 60;
 	if (!exact) throw fieldError(field, `is not a real date and time: ${describe(value)}`);
 	if (zone === undefined) {
-		if (match[4] === undefined) return toUtcText(wall); // a date alone: 00:00 UTC
+		// A date alone is midnight where the user is: in the platform's zone (the workflow's, the
+		// configuration node's); only without one (the client) in UTC.
+		if (match[4] === undefined && !context.timeZone) return toUtcText(wall);
 		// A wall time without a zone means something only in the platform's zone.
 		if (!context.timeZone) throw fieldError(field, `${expected} (add Z or an offset such as +01:00), got ${describe(value)}`);
 		const guess = wall - zoneOffsetMs(context.timeZone, wall);
