@@ -29,3 +29,5 @@ export * from './runtime/polling';
 export * from './runtime/replies';
 export * from './runtime/lookups';
 export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
+export * from './catalogue/inbox';
+export * from './runtime/inbox';

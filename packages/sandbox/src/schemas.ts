@@ -217,6 +217,14 @@ export const incomingBody = z
 	})
 	.refine((b) => [b.phone, b.chat_id, b.jid].filter((v) => v !== undefined).length === 1, 'Give exactly one of phone, chat_id, jid');
 
+/** A teammate writing into a chat from the web app (not through the API). */
+export const teammateMessageBody = z.strictObject({
+	chat_id: z.number().int(),
+	text: nonEmpty('text'),
+	/** The teammate who writes; the workspace owner when left out. */
+	email: z.string().optional(),
+});
+
 export const controlStatusBody = z.strictObject({ status: z.enum(['delivered', 'read', 'failed']) });
 
 export const controlQuotaBody = z.strictObject({ total: z.number().int().min(0).optional(), used: z.number().int().min(0).optional() });

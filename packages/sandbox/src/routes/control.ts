@@ -2,7 +2,7 @@ import { ApiError, INVALID_PHONE } from '../errors';
 import type { ChatRecord, MessageRecord } from '../model';
 import { sanitizePhoneForSending } from '../phone';
 import { idParam, route, type RequestContext, type Route } from '../router';
-import { controlQuotaBody, controlStatusBody, incomingBody, parseWith } from '../schemas';
+import { controlQuotaBody, controlStatusBody, incomingBody, parseWith, teammateMessageBody } from '../schemas';
 
 /** The control API under /_sandbox/: drives what only the outside world could do on the live service. */
 
@@ -75,6 +75,47 @@ function incoming(ctx: RequestContext) {
 	chat.unattended = true;
 	runtime.events.emit(ws, 'message:received:new', { kind: 'message', message }, { copies: body.duplicate ? 2 : 1, payload: body.payload });
 	return { chat_id: chat.id, chat_created: created, message: runtime.renderer.message(ws, message, ctx.baseUrl) };
+}
+
+/**
+ * Simulates a teammate answering in the web app: an outbound message (`from_me` true, origin `Web app`,
+ * status `sent`, no credit) that answers the chat (no longer unattended) and emits `message:sent:new`.
+ */
+function teammateMessage(ctx: RequestContext) {
+	const body = parseWith(teammateMessageBody, ctx.body);
+	const { ws, runtime } = ctx;
+	const chat = runtime.directory.chat(ws, body.chat_id);
+	const teammate = body.email === undefined ? ws.owner : ws.activeTeammateByEmail(body.email);
+	if (!teammate) throw ApiError.field(['email'], 'email must be an active teammate of this workspace');
+	const account = ws.accountOf(chat);
+	const now = Date.now();
+	const message: MessageRecord = {
+		uid: ws.nextUid('message'),
+		chatId: chat.id,
+		createdAt: now,
+		fromMe: true,
+		senderPhone: account.phone,
+		senderName: teammate.displayName,
+		recipientPhone: chat.phone,
+		recipientName: chat.name,
+		status: 'sent',
+		history: [
+			{ status: 'queued', at: now },
+			{ status: 'sent', at: now },
+		],
+		origin: 'Web app',
+		messageType: 'text',
+		text: body.text,
+		fileUid: null,
+		attachmentFilename: null,
+		replyTo: null,
+		reactions: [],
+		credits: 0,
+	};
+	ws.addMessage(message);
+	chat.unattended = false;
+	runtime.events.emit(ws, 'message:sent:new', { kind: 'message', message });
+	return { chat_id: chat.id, message: runtime.renderer.message(ws, message, ctx.baseUrl) };
 }
 
 function driveStatus(ctx: RequestContext) {
@@ -156,6 +197,7 @@ function getChatRaw(ctx: RequestContext) {
 
 export const controlRoutes: Route[] = [
 	route('POST', '/_sandbox/incoming', incoming, 'control'),
+	route('POST', '/_sandbox/teammate-message', teammateMessage, 'control'),
 	route('POST', '/_sandbox/messages/:message_uid/status', driveStatus, 'control'),
 	route('POST', '/_sandbox/accounts/:account_id/disconnect', setAccountStatus('disconnected'), 'control'),
 	route('POST', '/_sandbox/accounts/:account_id/connect', setAccountStatus('connected'), 'control'),
