@@ -75,8 +75,10 @@ describe('readInboxOptions', () => {
 			teammateQuietMinutes: 5,
 			burstQuietSeconds: 20,
 		});
-		expect(() => readInboxOptions({ burstQuietSeconds: -1 })).toThrow(/burstQuietSeconds.*Batch a Customer's Burst/);
-		expect(() => readInboxOptions({ teammateQuietMinutes: 'soon' })).toThrow(/teammateQuietMinutes/);
+		expect(() => readInboxOptions({ burstQuietSeconds: -1 })).toThrow(
+			/^Batch a Customer's Burst: Quiet For \(Seconds\): must be a number of 0 or more, got -1/,
+		);
+		expect(() => readInboxOptions({ teammateQuietMinutes: 'soon' })).toThrow(expect.objectContaining({ field: 'teammateQuietMinutes' }));
 	});
 
 	it('defines every option off by default, once', () => {

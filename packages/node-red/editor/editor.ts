@@ -27,6 +27,8 @@
 		name?: string;
 		config?: string;
 		events?: string[];
+		mode?: string;
+		pollSeconds?: number | string;
 	}
 	interface ConfigNode {
 		id: string;
@@ -157,12 +159,17 @@
 		return !credentials.token && credentials.has_token !== true;
 	};
 
-	/** The config node an event node points at must be valid and have a Public URL: the service posts events there. */
-	function eventConfigProblem(id: string): true | string {
+	/**
+	 * The config node an event node points at must be valid; in webhook mode it needs a Public URL too (the
+	 * service posts events there); polling needs none.
+	 */
+	function eventConfigProblem(id: string, mode: string | undefined): true | string {
 		const config = id && id !== '_ADD_' ? RED.nodes.node(id) : null;
 		if (!config) return 'Service: choose a Chat Messaging configuration';
 		if (config.valid === false) return 'Service: the configuration is incomplete (URL or API token)';
-		if (!String(config.publicUrl ?? '').trim()) return 'Service: set the Public URL in the configuration (event nodes need it)';
+		if ((mode ?? CATALOGUE.eventNode.defaultMode) === 'webhook' && !String(config.publicUrl ?? '').trim()) {
+			return 'Service: set the Public URL in the configuration (webhook mode needs it; polling does not)';
+		}
 		return true;
 	}
 
@@ -543,7 +550,37 @@
 		outputs: 1,
 		defaults: {
 			name: { value: '' },
-			config: { value: '', type: 'chat-messaging-config', required: true, validate: validator<EventNode, string>(eventConfigProblem) },
+			config: {
+				value: '',
+				type: 'chat-messaging-config',
+				required: true,
+				validate: validator<EventNode, string>(function (this: EventNode, id: string) {
+					return eventConfigProblem(id, this.mode);
+				}),
+			},
+			// A flow saved before Mode existed holds no mode: the runtime reads that as webhook, as this default.
+			mode: { value: CATALOGUE.eventNode.defaultMode },
+			pollSeconds: {
+				value: CATALOGUE.eventNode.defaultPollSeconds,
+				validate: validator<EventNode, unknown>(
+					(v) =>
+						(Number.isFinite(Number(v)) && Number(v) >= CATALOGUE.eventNode.minPollSeconds) ||
+						`Poll every: at least ${CATALOGUE.eventNode.minPollSeconds} second`,
+				),
+			},
+			...Object.fromEntries(
+				CATALOGUE.eventNode.inboxOptions.map((option) => [
+					option.name,
+					option.type === 'boolean'
+						? { value: option.default }
+						: {
+								value: option.default,
+								validate: validator<EventNode, unknown>(
+									(v) => (Number.isFinite(Number(v)) && Number(v) >= (option.minValue ?? 0)) || `${option.name}: 0 or more`,
+								),
+							},
+				]),
+			),
 			events: {
 				value: ['message:received:new'],
 				validate: validator<EventNode, unknown>((v) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type'),
@@ -561,6 +598,14 @@
 			$('.cm-event-type').each(function () {
 				$(this).prop('checked', chosen.includes($(this).val()));
 			});
+			// Polling shows its interval and tip; webhook mode its subscription tip.
+			const showMode = () => {
+				const polling = $('#node-input-mode').val() === 'polling';
+				$('.cm-poll-row, .cm-poll-tip').toggle(polling);
+				$('.cm-webhook-tip').toggle(!polling);
+			};
+			$('#node-input-mode').on('change', showMode);
+			showMode();
 		},
 		oneditsave: function () {
 			this.events = $('.cm-event-type:checked')

@@ -4,7 +4,7 @@
  * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
  * operations by name and shows the details of the selected node's operation only.
  */
-import { findOperation, operationId, RESOURCES, SEND_TARGETS } from '@chat-messaging/core';
+import { findOperation, INBOX_OPTIONS, operationId, RESOURCES, SEND_TARGETS } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
 import { CHOICES, editorResources, escapeHtml, SEND_DESCRIPTOR } from './html';
 
@@ -120,7 +120,22 @@ const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event
   remembered for 15 minutes).</p>
   <p>With <i>Attachments</i> on, the files of an inbound message are downloaded into <code>msg.attachments</code>; a failed download
   does not lose the event.</p>
-  <p>The service needs a public HTTPS address: put Node-RED behind a reverse proxy or tunnel and set the Public URL to it.</p>
+  <p>The service needs a public HTTPS address: put Node-RED behind a reverse proxy or tunnel and set the Public URL to it.
+  Without one, choose <i>Mode: Polling</i>.</p>
+  <h3>Polling</h3>
+  <p>With <i>Mode: Polling</i> the node needs no public URL and holds no webhook subscription: every <i>Poll every</i> seconds it
+  reads what is new since its cursor (one request while nothing is new, plus one per chat with new messages) and emits each event
+  once, shaped as a webhook event. The cursor is stored in <code>&lt;user dir&gt;/chat-messaging/</code> (Node-RED's default context
+  store is memory), so a redeploy or a restart neither repeats nor skips an event; the first deploy starts from now. A flow saved
+  before Mode existed keeps webhook mode.</p>
+  <h3>Inbox options</h3>
+  <p>All off by default, in both modes.</p>
+  <dl class="message-properties">
+${INBOX_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}</dd>`).join('\n')}
+  </dl>
+  <p>A burst comes out as one message: <code>payload.text</code> holds the texts joined by new lines, <code>payload.message_uids</code>
+  every uid, <code>payload.messages</code> each event. Held messages are stored with the cursor, so a restart loses none.
+  When a takeover lookup fails in webhook mode, the event is emitted with <code>msg.takeoverError</code>.</p>
 </script>`;
 
 /** locales/en-US/index.html: the help of the three node types. */

@@ -14,6 +14,7 @@ import {
 	EVENT_TYPES,
 	FIELD_KINDS,
 	fieldHint,
+	INBOX_OPTIONS,
 	LIST_DEFAULTS,
 	RESOURCES,
 	SEND_COMPOSITE,
@@ -21,6 +22,7 @@ import {
 	operationId,
 } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
+import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, EVENT_MODES, MIN_POLL_SECONDS } from '../src/eventSettings';
 
 export const CATEGORY = 'chat messaging';
 
@@ -37,6 +39,20 @@ export const CHOICES = {
 		{ value: 'read', name: 'read' },
 	],
 	events: EVENT_TYPES.map((event) => ({ value: event.value, name: event.name })),
+	eventModes: EVENT_MODES.map((mode) => ({ value: mode.value, name: mode.name })),
+};
+
+/** The event node's settings besides its event types: Mode, the poll interval and the inbox options (core catalogue). */
+export const EVENT_NODE = {
+	defaultMode: DEFAULT_EVENT_MODE,
+	defaultPollSeconds: DEFAULT_POLL_SECONDS,
+	minPollSeconds: MIN_POLL_SECONDS,
+	inboxOptions: INBOX_OPTIONS.map((option) => ({
+		name: option.name,
+		type: option.type,
+		default: option.default,
+		minValue: option.minValue,
+	})),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -114,6 +130,7 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
 		choices: CHOICES,
 		kinds: editorKinds(),
+		eventNode: EVENT_NODE,
 		// In packages/core/src/catalogue/send.ts order: the first is DEFAULT_SEND_TO.
 		sendTargets: SEND_TARGETS.map((target) => ({ value: target.value, name: target.name, operation: target.operation })),
 		resources: editorResources(resources).map((resource) => ({
@@ -400,8 +417,33 @@ ${selectOptions('waitFor')}
   <input type="hidden" id="node-input-outputs">
 </script>`;
 
+const inboxRow = (option: (typeof INBOX_OPTIONS)[number]): string =>
+	option.type === 'boolean'
+		? `  <div class="form-row cm-inbox-row">
+    ${label(`node-input-${option.name}`, option.name === 'skipAssigned' ? 'fa-user' : 'fa-clock-o', `chat-messaging-event.label.${option.name}`)}
+    <input type="checkbox" id="node-input-${option.name}" style="width:auto">
+    <span ${i18n(`chat-messaging-event.inbox.${option.name}.label`)}></span>
+    <div class="cm-field-help" ${i18n(`chat-messaging-event.inbox.${option.name}.help`)}></div>
+  </div>`
+		: `  <div class="form-row cm-inbox-row">
+    ${label(`node-input-${option.name}`, option.name === 'burstQuietSeconds' ? 'fa-compress' : 'fa-clock-o', `chat-messaging-event.label.${option.name}`)}
+    <input type="number" id="node-input-${option.name}" min="${option.minValue ?? 0}" style="width:100px"> <span ${i18n(`chat-messaging-event.label.${option.unit ?? 'seconds'}`)}></span>
+    <div class="cm-field-help" ${i18n(`chat-messaging-event.inbox.${option.name}.help`)}></div>
+  </div>`;
+
 const eventTemplate = `<script type="text/html" data-template-name="chat-messaging-event">
 ${NAME_AND_SERVICE_ROWS}
+  <div class="form-row">
+    ${label('node-input-mode', 'fa-exchange', 'chat-messaging-event.label.mode')}
+    <select id="node-input-mode" style="width:70%">
+${CHOICES.eventModes.map((mode) => `      <option value="${escapeHtml(mode.value)}" ${i18n(`chat-messaging-event.mode.${mode.value}`)}></option>`).join('\n')}
+    </select>
+  </div>
+  <div class="form-row cm-poll-row">
+    ${label('node-input-pollSeconds', 'fa-refresh', 'chat-messaging-event.label.pollSeconds')}
+    <input type="number" id="node-input-pollSeconds" min="${MIN_POLL_SECONDS}" style="width:100px"> <span ${i18n('chat-messaging-event.label.seconds')}></span>
+    <div class="cm-field-help" ${i18n('chat-messaging-event.pollHelp')}></div>
+  </div>
   <div class="form-row">
     <label><i class="fa fa-bell"></i> <span ${i18n('chat-messaging-event.label.events')}></span></label>
     <div style="display:inline-block; width:70%">
@@ -418,7 +460,9 @@ ${CHOICES.events
     <input type="checkbox" id="node-input-downloadAttachments" style="width:auto">
     <span ${i18n('chat-messaging-event.downloadAttachments', '[html]')}></span>
   </div>
-  <div class="form-tips" ${i18n('chat-messaging-event.tip', '[html]')}></div>
+${INBOX_OPTIONS.map(inboxRow).join('\n')}
+  <div class="form-tips cm-webhook-tip" ${i18n('chat-messaging-event.tip', '[html]')}></div>
+  <div class="form-tips cm-poll-tip" ${i18n('chat-messaging-event.pollTip', '[html]')}></div>
 </script>`;
 
 /**
@@ -494,8 +538,28 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 			),
 		},
 		'chat-messaging-event': {
-			label: { events: 'Events', downloadAttachments: 'Attachments' },
+			label: {
+				events: 'Events',
+				downloadAttachments: 'Attachments',
+				mode: 'Mode',
+				pollSeconds: 'Poll every',
+				seconds: 'seconds',
+				minutes: 'minutes',
+				skipAssigned: 'Takeover',
+				teammateQuietMinutes: 'Teammate wrote',
+				burstQuietSeconds: 'Burst',
+			},
 			events: Object.fromEntries(CHOICES.events.map((event) => [messageKey(event.value), event.name])),
+			mode: Object.fromEntries(CHOICES.eventModes.map((mode) => [mode.value, mode.name])),
+			pollHelp:
+				'Each poll costs one request while nothing is new, plus one per chat with new messages (the service allows about 30 a second).',
+			inbox: Object.fromEntries(
+				INBOX_OPTIONS.map((option) => [option.name, { label: option.displayName, help: option.description.replace(/^Whether to s/, 'S') }]),
+			),
+			pollTip:
+				'Polling needs no public URL and no webhook subscription: the node reads what is new since its cursor, which is stored in ' +
+				'<code>&lt;user dir&gt;/chat-messaging/</code>, so each event is emitted once across redeploys and restarts. ' +
+				'The first deploy starts from now.',
 			downloadAttachments: 'download into <code>msg.attachments</code> (their links expire after about 15 minutes)',
 			tip:
 				'On deploy the node subscribes at <code>&lt;public URL&gt;&lt;HTTP node root&gt;/chat-messaging/events/&lt;node id&gt;/&lt;secret&gt;</code> ' +

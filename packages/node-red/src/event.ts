@@ -1,6 +1,10 @@
 /**
- * `chat-messaging-event`: receives the service's webhook deliveries and emits one msg per event.
+ * `chat-messaging-event`: emits one msg per event, received as webhook deliveries (Mode: Webhook, the
+ * default, and what a flow saved before Mode existed runs) or found by polling (Mode: Polling: no public
+ * URL, no subscription; the core's exactly-once cursor, stored per node as state.ts says). The inbox options
+ * (human takeover, burst batching; packages/core/src/runtime/inbox.ts) apply in both modes.
  *
+ * Webhook mode:
  * Lifecycle: it serves POST `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one
  * subscription per chosen event type at `<publicUrl><that path>`. The secret is derived from the token
  * and the node id, so it is the same after every redeploy and restart: the subscriptions are reused
@@ -21,15 +25,28 @@ import {
 	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
+	holdBursts,
+	HumanTakeover,
+	INBOX_OFF,
+	nextBurstRelease,
 	parseDelivery,
+	pollEvents,
+	readBurstState,
+	readInboxOptions,
 	receiverSecret,
+	releaseBursts,
 	SeenEvents,
 	syncSubscriptions,
+	withoutTakenOver,
+	type BurstState,
 	type ChatEvent,
 	type Executor,
+	type InboxOptions,
 } from '@chat-messaging/core';
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
+import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, POLL_SOURCE_OF, readEventMode, readPollSeconds, type EventMode } from './eventSettings';
+import { NodeStateStore } from './state';
 import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
 
 export const EVENT_TYPE = 'chat-messaging-event';
@@ -168,9 +185,30 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	/** Every subscription of this node id, whatever public URL or secret it was made with. */
 	const ownsUrl = (url: string) => url.includes(`${EVENT_ROUTE_PREFIX}/${encodeURIComponent(node.id)}/`);
 
+	// Settings a flow saved before they existed does not hold: webhook mode, every inbox option off.
+	let mode: EventMode = DEFAULT_EVENT_MODE;
+	let pollSeconds = DEFAULT_POLL_SECONDS;
+	let inbox: InboxOptions = INBOX_OFF;
+	let settingsProblem: unknown;
+	try {
+		mode = readEventMode(definition.mode);
+		pollSeconds = readPollSeconds(definition.pollSeconds);
+		inbox = readInboxOptions(definition);
+	} catch (error) {
+		settingsProblem = error;
+	}
+	const takeover = new HumanTakeover(inbox, Date.now);
+	const burstMs = inbox.burstQuietSeconds * 1000;
+	// Polling cursors and held bursts, kept across redeploys and restarts (state.ts says where and why).
+	const store = new NodeStateStore(RED.settings.userDir, node.id);
+	const needsStore = mode === 'polling' || burstMs > 0;
+	if (needsStore && !store.persistent) {
+		node.warn('Node-RED has no user directory: the polling cursor and held messages are kept in memory only, until Node-RED stops');
+	}
+
 	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
-	const emit = async (event: ChatEvent) => {
-		const msg: NodeMessage = { topic: event.event_type, payload: event };
+	const emit = async (event: ChatEvent, extra: Record<string, unknown> = {}) => {
+		const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra };
 		if (downloadAttachments && executor && event.event_type.startsWith('message:')) {
 			try {
 				const files = await downloadEventAttachments(executor, event);
@@ -189,6 +227,44 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		node.send(msg);
 	};
 
+	/** One step at a time: the held bursts and the stored state are read and written by one step only. */
+	let chain: Promise<void> = Promise.resolve();
+	const serially = (step: () => Promise<void>): Promise<void> => (chain = chain.then(step, step));
+
+	// Webhook mode: events already answered 200 go through human takeover; a failed lookup does not lose the
+	// event: it is emitted with msg.takeoverError, and the flow decides.
+	const emitUnlessTakenOver = async (event: ChatEvent) => {
+		if (!executor || takeover.off) return void (await emit(event));
+		let reason;
+		try {
+			reason = await takeover.skipReason(executor, event);
+		} catch (error) {
+			const problem = asChatMessagingError(error).message;
+			node.warn(`Could not check whether a teammate handles chat ${String(event.chat_id)}: ${problem}`);
+			return void (await emit(event, { takeoverError: problem }));
+		}
+		if (reason === undefined) await emit(event);
+	};
+
+	let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Webhook mode with burst batching: releases the quiet bursts, then waits for the next to become quiet. */
+	const releaseQuietBursts = () =>
+		serially(async () => {
+			releaseTimer = undefined;
+			const state = store.load();
+			const { state: burst, released } = releaseBursts(readBurstState(state.burst), Date.now(), burstMs);
+			store.save({ ...state, burst });
+			for (const event of released) await emitUnlessTakenOver(event);
+			scheduleRelease(burst);
+		});
+	const scheduleRelease = (burst: BurstState) => {
+		if (releaseTimer) clearTimeout(releaseTimer);
+		releaseTimer = undefined;
+		const at = nextBurstRelease(burst, burstMs);
+		if (at === undefined || closing) return;
+		releaseTimer = setTimeout(() => void releaseQuietBursts().catch(fail), Math.max(0, at - Date.now()) + 20);
+	};
+
 	const receivers = receiversFor(RED.httpNode);
 	const receiver: EventReceiver = {
 		accepting: () => !closing,
@@ -196,22 +272,33 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 			if (!events.includes(event.event_type)) return;
 			const key = eventKey(event);
 			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
-			void emit(event);
+			if (burstMs <= 0) return void emitUnlessTakenOver(event);
+			// Held in the state file before anything else happens: a restart from here on loses nothing.
+			const state = store.load();
+			const { state: burst, passThrough } = holdBursts(readBurstState(state.burst), [event], Date.now(), 'arrival');
+			store.save({ ...state, burst });
+			for (const other of passThrough) void serially(() => emitUnlessTakenOver(other)).catch(fail);
+			scheduleRelease(burst);
 		},
 	};
-	receivers.set(node.id, receiver);
+	if (mode === 'webhook') receivers.set(node.id, receiver);
 
 	const fail = (error: unknown) => {
 		const problem = asChatMessagingError(error);
 		node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
-		node.error(`Could not subscribe to events: ${problem.message}`);
+		node.error(`${mode === 'polling' ? 'Could not poll for events' : 'Could not subscribe to events'}: ${problem.message}`);
 	};
 
-	const register = async () => {
+	const checkEvents = () => {
+		if (settingsProblem) throw settingsProblem;
 		const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
 		if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
 		if (unknown.length)
 			throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
+	};
+
+	const register = async () => {
+		checkEvents();
 		const config: ConfigNode = resolveConfig(RED, definition.config);
 		if (!config.publicUrl) {
 			throw new ChatMessagingError('publicUrl: set the public URL the service can reach this Node-RED at in the configuration node', {
@@ -229,19 +316,79 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		subscriptionIds = await syncSubscriptions(executor, { ownsUrl, url, events });
 		if (closing) return;
 		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
+		// Bursts held before a restart or redeploy are released when their quiet time is up.
+		if (burstMs > 0) scheduleRelease(readBurstState(store.load().burst));
 	};
-	const registered = register().catch(fail);
+
+	// Polling mode: no public URL, no subscription; the core's exactly-once cursor per event type, stored
+	// with the held bursts before anything is emitted, so a restart or redeploy neither repeats nor loses one.
+	let pollTimer: ReturnType<typeof setTimeout> | undefined;
+	let polling: Promise<void> = Promise.resolve();
+	const pollOnce = async (poller: Executor) => {
+		const state = store.load();
+		const cursors = (state.cursors && typeof state.cursors === 'object' ? state.cursors : {}) as Record<string, unknown>;
+		const now = Date.now();
+		let found: ChatEvent[] = [];
+		for (const type of events) {
+			const source = POLL_SOURCE_OF[type];
+			const result = await pollEvents(poller, { source, cursor: cursors[source], now });
+			cursors[source] = result.cursor;
+			found.push(...result.events);
+		}
+		let burst = readBurstState(state.burst);
+		if (burstMs > 0) {
+			const held = holdBursts(burst, found, now, 'record');
+			const ready = releaseBursts(held.state, now, burstMs);
+			burst = ready.state;
+			found = [...held.passThrough, ...ready.released];
+		}
+		// A failed lookup throws before the cursor is stored: the next poll reads the same events again.
+		const kept = await withoutTakenOver(poller, takeover, found);
+		store.save({ ...state, v: 1, cursors, burst });
+		for (const event of kept) await emit(event);
+	};
+	const startPolling = async () => {
+		checkEvents();
+		const config: ConfigNode = resolveConfig(RED, definition.config);
+		const poller = config.getExecutor();
+		executor = poller;
+		// Subscriptions this node made in webhook mode would keep posting to a route no longer served.
+		await deleteSubscriptions(poller, [], ownsUrl).catch((error: unknown) =>
+			node.warn(`Could not delete the webhook subscriptions of webhook mode: ${asChatMessagingError(error).message}`),
+		);
+		const label = `polling every ${pollSeconds} s`;
+		const loop = () => {
+			if (closing) return;
+			polling = serially(() => pollOnce(poller)).then(
+				() => node.status({ fill: 'green', shape: 'dot', text: label }),
+				(error: unknown) => fail(error),
+			);
+			void polling.then(() => {
+				if (!closing) pollTimer = setTimeout(loop, pollSeconds * 1000);
+			});
+		};
+		node.status({ fill: 'green', shape: 'dot', text: label });
+		loop();
+	};
+
+	const registered = (mode === 'polling' ? startPolling() : register()).catch(fail);
 
 	node.on('close', (removed, done) => {
 		closing = true;
+		if (pollTimer) clearTimeout(pollTimer);
+		if (releaseTimer) clearTimeout(releaseTimer);
 		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
-		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them. Removed: wait for
-		// subscribing to finish, then delete every subscription of this node (also those made before a subscribing
-		// that failed part-way).
+		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them, and so does the
+		// stored state (a poll under way finishes and stores its cursor first). Removed: wait for subscribing
+		// to finish, then delete every subscription of this node (also those made before a subscribing that
+		// failed part-way) and its stored state.
 		registered
+			.then(() => polling)
+			.then(() => chain.catch(() => undefined))
 			.then(async () => {
 				if (!removed) return;
 				seenByNode.delete(node.id);
+				store.remove();
 				if (executor) await deleteSubscriptions(executor, subscriptionIds.splice(0), ownsUrl);
 			})
 			.catch((error: unknown) => node.warn(`Could not delete the event subscriptions: ${asChatMessagingError(error).message}`))

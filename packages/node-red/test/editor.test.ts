@@ -107,6 +107,10 @@ test('the config node is invalid without a token once the editor knows its crede
 	editorNodes.noToken = { id: 'noToken', type: 'chat-messaging-config', publicUrl: 'https://red.example.com', valid: false };
 	expect(config.validate.call({}, 'withUrl')).toBe(true);
 	expect(config.validate.call({}, 'noUrl')).toMatch(/^Service: set the Public URL/);
+	// Polling needs no public URL; a node saved before Mode existed (no mode) is webhook mode.
+	expect(config.validate.call({ mode: 'polling' }, 'noUrl')).toBe(true);
+	expect(config.validate.call({ mode: 'webhook' }, 'noUrl')).toMatch(/^Service: set the Public URL/);
+	expect(config.validate.call({ mode: 'polling' }, 'noToken')).toMatch(/^Service: the configuration is incomplete/);
 	expect(config.validate.call({}, 'noToken')).toMatch(/^Service: the configuration is incomplete/);
 	expect(config.validate.call({}, '_ADD_')).toMatch(/^Service: choose/);
 	// The action node needs no public URL: its config property keeps Node-RED's own config check.

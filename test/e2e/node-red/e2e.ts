@@ -162,6 +162,25 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 	];
 }
 
+const POLL_NODE_ID = 'e2e-poll';
+
+/** An event node in polling mode (no public URL, no subscription) with burst batching, collecting under `polled`. */
+const pollingNodes = (pollSeconds: number): Flow => [
+	{
+		id: POLL_NODE_ID,
+		z: TAB,
+		type: 'chat-messaging-event',
+		name: 'polled inbound',
+		config: CONFIG_ID,
+		mode: 'polling',
+		pollSeconds,
+		events: ['message:received:new'],
+		burstQuietSeconds: 1,
+		wires: [['collect-polled']],
+	},
+	collector('collect-polled', 'polled'),
+];
+
 const eventNodes = (): Flow => [
 	{
 		id: EVENT_NODE_ID,
@@ -559,6 +578,69 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 					(await eventsOf(restarted, 'message:received:new', (payload) => payload.text === afterRestart)).length === 1 ? true : undefined,
 				);
 				assertEqual(described(await view.webhooks()), described(before), 'subscriptions after the restart (reused, not recreated)');
+			},
+		);
+
+		await checks.check(
+			'polling mode: no subscription; each message once (a burst as one item) across a redeploy and a restart, the cursor in the user dir',
+			async () => {
+				const running = nodeRed;
+				assert(running, 'Node-RED is not running');
+				const stateFile = path.join(dir, 'chat-messaging', `event-${POLL_NODE_ID}.json`);
+				await phase('deploy polling', () => deployFlows(running.url, [...fullFlow, ...pollingNodes(1)]));
+				await waitFor('the first poll to store its cursor', async () => ((await readTextIfExists(stateFile)) ? true : undefined));
+				const tag = randomBytes(3).toString('hex');
+				const pollPhone = '+4915551' + String(Date.now() % 1_000_000).padStart(6, '0');
+				const polledTexts = async (red: NodeRedInstance) =>
+					((await collected(red)).polled ?? []).map((entry) => entry.payload as Json).filter((p) => String(p.text).includes(tag));
+
+				// A burst of two messages in one chat comes out as one item once the customer is quiet for 1 s.
+				const first = await view.post<Json>('/_sandbox/incoming', { phone: pollPhone, text: `burst one ${tag}`, name: `Polled ${tag}` });
+				const second = await view.post<Json>('/_sandbox/incoming', { phone: pollPhone, text: `burst two ${tag}` });
+				const [burst] = await waitFor('the burst in the flow', async () => {
+					const items = await polledTexts(running);
+					return items.length ? items : undefined;
+				});
+				assertEqual(burst.text, `burst one ${tag}\nburst two ${tag}`, "the burst's texts, joined");
+				const uid = (answer: Json) => String((answer.message as Json).uid);
+				assertEqual(burst.message_uids, [uid(first), uid(second)], "the burst's message uids");
+
+				// A message written just before a redeploy (another interval: a new instance) comes once.
+				await view.post('/_sandbox/incoming', { phone: pollPhone, text: `before redeploy ${tag}` });
+				await phase('redeploy polling', () => deployFlows(running.url, [...fullFlow, ...pollingNodes(2)]));
+				await waitFor(
+					'the message of the redeploy in the flow',
+					async () => ((await polledTexts(running)).length >= 2 ? true : undefined),
+					{ timeoutMs: 20_000 },
+				);
+				await sleep(4500); // two more polls: nothing may come again
+				assertEqual(
+					(await polledTexts(running)).map((p) => p.text),
+					[`burst one ${tag}\nburst two ${tag}`, `before redeploy ${tag}`],
+					'items after the redeploy (each once)',
+				);
+				const subscribed = (await view.webhooks()).filter((hook) => String(hook.url).includes(`/${POLL_NODE_ID}/`));
+				assertEqual(subscribed.length, 0, 'webhook subscriptions of the polling node');
+
+				// Stopped: a message arrives meanwhile; after the restart it comes once, from the stored cursor.
+				await phase('stop polling', () => running.stop());
+				await view.post('/_sandbox/incoming', { phone: pollPhone, text: `while stopped ${tag}` });
+				const port = Number(new URL(running.url).port);
+				nodeRed = await phase('restart polling', () =>
+					startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port }),
+				);
+				const restarted = nodeRed;
+				await waitFor(
+					'the message written while stopped in the flow',
+					async () => ((await polledTexts(restarted)).length ? true : undefined),
+					{ timeoutMs: 20_000 },
+				);
+				await sleep(4500);
+				assertEqual(
+					(await polledTexts(restarted)).map((p) => p.text),
+					[`while stopped ${tag}`],
+					'items after the restart (only the new one, once)',
+				);
 			},
 		);
 	} finally {

@@ -35,8 +35,11 @@ export interface InboxOptions {
 
 export const INBOX_OFF: InboxOptions = { skipAssigned: false, teammateQuietMinutes: 0, burstQuietSeconds: 0 };
 
-/** How long a lookup's "no" is trusted: short, as an assignment or a teammate's message can come any moment. */
-export const TAKEOVER_CACHE_MS = 15_000;
+/**
+ * How long a lookup's answer is trusted: long enough that a customer's burst costs one lookup, short
+ * because an assignment or a teammate's message can come at any moment.
+ */
+export const TAKEOVER_CACHE_MS = 5_000;
 
 /** A burst longer than this is emitted at once, so held state stays small whatever a chat does. */
 export const MAX_BURST_MESSAGES = 50;
@@ -45,7 +48,7 @@ function numberOption(value: unknown, option: { name: string; displayName: strin
 	if (value === undefined || value === null || value === '') return 0;
 	const number = typeof value === 'number' ? value : Number(String(value).trim());
 	if (!Number.isFinite(number) || number < 0) {
-		throw inputError(option.name, `${option.displayName} must be a number of 0 or more, got ${JSON.stringify(value)}`);
+		throw inputError(option.name, `must be a number of 0 or more, got ${JSON.stringify(value)}`, option.displayName);
 	}
 	return number;
 }

@@ -1,0 +1,41 @@
+/**
+ * The event node's own settings besides the event types: how events arrive (Mode) and how often polling
+ * looks. Read by the runtime (event.ts) and written into the editor (editor/html.ts) from here, so the
+ * dialog and the runtime agree. A flow saved before Mode existed has no `mode`: it keeps webhook mode.
+ */
+import { inputError, POLL_EVENT_TYPES, type PollSource } from '@chat-messaging/core';
+
+export type EventMode = 'webhook' | 'polling';
+
+export const EVENT_MODES: ReadonlyArray<{ value: EventMode; name: string }> = [
+	{ value: 'webhook', name: 'Webhook: the service posts each event to the Public URL' },
+	{ value: 'polling', name: 'Polling: no public URL, no subscription' },
+];
+
+export const DEFAULT_EVENT_MODE: EventMode = 'webhook';
+export const DEFAULT_POLL_SECONDS = 60;
+export const MIN_POLL_SECONDS = 1;
+
+export function readEventMode(value: unknown): EventMode {
+	if (value === undefined || value === null || value === '') return DEFAULT_EVENT_MODE;
+	if (value === 'webhook' || value === 'polling') return value;
+	throw inputError('mode', `must be one of ${EVENT_MODES.map((mode) => mode.value).join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+export function readPollSeconds(value: unknown): number {
+	if (value === undefined || value === null || value === '') return DEFAULT_POLL_SECONDS;
+	const seconds = Number(value);
+	if (!Number.isFinite(seconds) || seconds < MIN_POLL_SECONDS) {
+		throw inputError(
+			'pollSeconds',
+			`must be a number of ${MIN_POLL_SECONDS} or more, got ${JSON.stringify(value)}`,
+			'Poll every (seconds)',
+		);
+	}
+	return seconds;
+}
+
+/** The poll source standing for each webhook event type. */
+export const POLL_SOURCE_OF: Readonly<Record<string, PollSource>> = Object.fromEntries(
+	Object.entries(POLL_EVENT_TYPES).map(([source, eventType]) => [eventType, source as PollSource]),
+);

@@ -1,0 +1,146 @@
+/**
+ * The event node in polling mode and with the inbox options, in the real Node-RED runtime (test helper)
+ * against the sandbox over real HTTP: no subscription, each message once across a stop/start (the cursor
+ * in the user dir) and a redeploy; burst batching and human takeover in polling mode; human takeover in
+ * webhook mode.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+	Collector,
+	configNode,
+	CONFIG_ID,
+	credentialsFor,
+	waitFor,
+	FAST_SANDBOX,
+	helper,
+	nodesUnderTest,
+	sandboxCall,
+	sandboxData,
+	startNodeHttp,
+	startSandbox,
+	TAB,
+	type Sandbox,
+} from './support';
+import type { NodeMessage } from '../src/types';
+
+let sbx: Sandbox;
+let nodeHttp: Awaited<ReturnType<typeof startNodeHttp>>;
+let userDir: string;
+
+beforeAll(async () => {
+	sbx = await startSandbox({ ...FAST_SANDBOX, tokens: ['polling-events-token'] });
+	nodeHttp = await startNodeHttp();
+});
+afterAll(async () => {
+	await nodeHttp.stop();
+	await sbx.stop();
+});
+beforeEach(async () => {
+	userDir = mkdtempSync(path.join(os.tmpdir(), 'cm-nr-userdir-'));
+	helper.settings({ userDir });
+	await sandboxCall(sbx, 'POST', '/_sandbox/reset');
+});
+afterEach(async () => {
+	await helper.unload();
+	helper.settings({});
+	for (const hook of (await sandboxData(sbx, '/webhooks')).webhooks) await sandboxCall(sbx, 'DELETE', `/webhooks/${hook.id}`);
+	rmSync(userDir, { recursive: true, force: true });
+});
+
+function flow(extra: Record<string, unknown>, publicUrl = '') {
+	return [
+		{ id: TAB, type: 'tab', label: 'events' },
+		configNode(sbx, { publicUrl }),
+		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, x: 100, y: 100, wires: [['out']], ...extra },
+		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
+	];
+}
+
+const load = async (extra: Record<string, unknown>, publicUrl = '') => {
+	await helper.load(nodesUnderTest as never, flow(extra, publicUrl), credentialsFor(sbx.tokens[0]!));
+	return new Collector('out');
+};
+
+const incoming = async (body: Record<string, unknown>) => {
+	const answer = await sandboxCall(sbx, 'POST', '/_sandbox/incoming', body);
+	if (answer.status !== 200) throw new Error(`incoming: ${JSON.stringify(answer.body)}`);
+	return answer.body.data as { chat_id: number; message: { uid: string } };
+};
+
+const stateFile = () => path.join(userDir, 'chat-messaging', 'event-ev.json');
+/** Lets more than one more poll (1 s apart) pass, to see that nothing more comes. */
+const nextPoll = () => new Promise((resolve) => setTimeout(resolve, 1300));
+const texts = (messages: NodeMessage[]) => messages.map((msg) => (msg.payload as { text: string }).text);
+
+const POLLING = { mode: 'polling', pollSeconds: 1, events: ['message:received:new'] };
+
+test('polling emits each inbound message once, with no subscription, across a stop and start and a redeploy', async () => {
+	let out = await load(POLLING);
+	await waitFor('the first poll to place the cursor at "now"', () => existsSync(stateFile()));
+	const first = await incoming({ phone: '+4915177710001', text: 'polled one', name: 'Poll One' });
+	await out.waitFor(1);
+	expect(out.messages[0]?.topic).toBe('message:received:new');
+	expect(out.messages[0]?.payload).toMatchObject({ chat_id: first.chat_id, message_uid: first.message.uid, text: 'polled one' });
+	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
+
+	// Stopped (as Node-RED stops): a message arrives meanwhile; the next start finds it once, from the stored cursor.
+	await helper.unload();
+	await incoming({ phone: '+4915177710001', text: 'while stopped' });
+	out = await load(POLLING);
+	await out.waitFor(1);
+	await nextPoll();
+	expect(texts(out.messages)).toEqual(['while stopped']);
+
+	// A redeploy with another interval: a new instance, the same cursor.
+	await helper.unload();
+	out = await load({ ...POLLING, pollSeconds: 2 });
+	await incoming({ phone: '+4915177710001', text: 'after redeploy' });
+	await out.waitFor(1);
+	await nextPoll();
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect(texts(out.messages)).toEqual(['after redeploy']);
+});
+
+test('a flow saved before Mode existed keeps webhook mode: it subscribes at the public URL', async () => {
+	await load({ events: ['message:received:new'] }, nodeHttp.url);
+	const hooks = await waitFor('one subscription', async () => {
+		const list = (await sandboxData(sbx, '/webhooks')).webhooks as Array<{ url: string }>;
+		return list.length === 1 && list;
+	});
+	expect(hooks[0]?.url.startsWith(`${nodeHttp.url}/chat-messaging/events/ev/`)).toBe(true);
+	expect(existsSync(stateFile())).toBe(false);
+});
+
+test('polling with burst batching and takeover: one msg per quiet chat, texts joined, uids kept; an assigned chat is skipped', async () => {
+	const out = await load({ ...POLLING, burstQuietSeconds: 1, skipAssigned: true });
+	await waitFor('the first poll to place the cursor', () => existsSync(stateFile()));
+	const teammates = (await sandboxData(sbx, '/workspace/teammates')).teammates as Array<{ email: string }>;
+	const assigned = await incoming({ phone: '+4915177710011', text: 'for a person', name: 'Assigned' });
+	await sandboxCall(sbx, 'PATCH', `/chats/${assigned.chat_id}`, { responsible: teammates[0]!.email });
+	const a1 = await incoming({ phone: '+4915177710012', text: 'Hello', name: 'Burst' });
+	const a2 = await incoming({ chat_id: a1.chat_id, text: 'where is my order?' });
+	await out.waitFor(1);
+	await nextPoll();
+	await nextPoll();
+	expect(out.messages).toHaveLength(1);
+	expect(out.messages[0]?.payload).toMatchObject({
+		chat_id: a1.chat_id,
+		text: 'Hello\nwhere is my order?',
+		message_uids: [a1.message.uid, a2.message.uid],
+		message_uid: a2.message.uid,
+	});
+});
+
+test('webhook mode with takeover: a chat where a teammate just wrote is skipped, another goes through', async () => {
+	const out = await load({ events: ['message:received:new'], teammateQuietMinutes: 5 }, nodeHttp.url);
+	await waitFor('one subscription', async () => (await sandboxData(sbx, '/webhooks')).webhooks.length === 1);
+	const [seeded] = (await sandboxData(sbx, '/chats')).chats as Array<{ id: number }>;
+	await sandboxCall(sbx, 'POST', '/_sandbox/teammate-message', { chat_id: seeded!.id, text: 'A person here' });
+	await incoming({ chat_id: seeded!.id, text: 'thanks, person' });
+	await incoming({ phone: '+4915177710022', text: 'nobody answered me', name: 'Free' });
+	await out.waitFor(1);
+	await new Promise((resolve) => setTimeout(resolve, 700));
+	expect(texts(out.messages)).toEqual(['nobody answered me']);
+});
