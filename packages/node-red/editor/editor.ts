@@ -598,6 +598,18 @@
 			$('.cm-event-type').each(function () {
 				$(this).prop('checked', chosen.includes($(this).val()));
 			});
+			// A node saved before these settings existed holds none of them (Node-RED's import does not fill
+			// defaults): the dialog shows what the runtime does with such a node, webhook mode and options off.
+			const node = this as EventNode & Record<string, unknown>;
+			if (!node.mode) $('#node-input-mode').val(CATALOGUE.eventNode.defaultMode);
+			if (node.pollSeconds === undefined || node.pollSeconds === '')
+				$('#node-input-pollSeconds').val(CATALOGUE.eventNode.defaultPollSeconds);
+			for (const option of CATALOGUE.eventNode.inboxOptions) {
+				if (node[option.name] !== undefined) continue;
+				const $input = $(`#node-input-${option.name}`);
+				if (option.type === 'boolean') $input.prop('checked', option.default === true);
+				else $input.val(String(option.default));
+			}
 			// Polling shows its interval and tip; webhook mode its subscription tip.
 			const showMode = () => {
 				const polling = $('#node-input-mode').val() === 'polling';

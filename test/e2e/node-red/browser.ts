@@ -613,6 +613,34 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 			assertEqual(users, [sharedId], "the config node of the second example's action node");
 		});
 
+		await checks.check(
+			"the event node's dialog shows Mode (an imported flow without it: Webhook); Polling shows the poll interval; the inbox options are off",
+			async () => {
+				const opened = await page.evaluate(() => {
+					let found: unknown;
+					(window as any).RED.nodes.eachNode((node: { type: string }) => {
+						if (!found && node.type === 'chat-messaging-event') found = node;
+					});
+					if (found) (window as any).RED.editor.edit(found);
+					return Boolean(found);
+				});
+				assert(opened, 'no event node on the workspace (the imported example holds one)');
+				await page.locator('#node-input-mode').waitFor({ state: 'visible', timeout: 10_000 });
+				assertEqual(await page.locator('#node-input-mode').inputValue(), 'webhook', 'Mode of a node saved before Mode existed');
+				const modes = await page.locator('#node-input-mode option').allInnerTexts();
+				assert(modes.length === 2 && modes[1]?.startsWith('Polling'), `Mode choices: ${JSON.stringify(modes)}`);
+				assert(!(await isShown(page, '#node-input-pollSeconds')), 'the poll interval is shown in webhook mode');
+				await page.selectOption('#node-input-mode', 'polling');
+				await page.locator('#node-input-pollSeconds').waitFor({ state: 'visible', timeout: 5000 });
+				assertEqual(await page.locator('#node-input-pollSeconds').inputValue(), '60', 'the default poll interval');
+				assert(await isShown(page, '.cm-poll-tip'), 'the polling tip is not shown');
+				assertEqual(await page.locator('#node-input-skipAssigned').isChecked(), false, 'Skip Chats Assigned to a Teammate');
+				assertEqual(await page.locator('#node-input-teammateQuietMinutes').inputValue(), '0', 'Teammate wrote (minutes)');
+				assertEqual(await page.locator('#node-input-burstQuietSeconds').inputValue(), '0', 'Burst quiet (seconds)');
+				await page.locator('#node-dialog-cancel').click();
+			},
+		);
+
 		await checks.check('no JavaScript errors in the editor page', () => {
 			assertEqual(pageErrors, [], 'page errors');
 		});
