@@ -76,7 +76,7 @@ describe('readInboxOptions', () => {
 			burstQuietSeconds: 20,
 		});
 		expect(() => readInboxOptions({ burstQuietSeconds: -1 })).toThrow(
-			/^Batch a Customer's Burst: Quiet For \(Seconds\): must be a number of 0 or more, got -1/,
+			/^Batch a Customer's Burst \(Quiet Seconds\): must be a number of 0 or more, got -1/,
 		);
 		expect(() => readInboxOptions({ teammateQuietMinutes: 'soon' })).toThrow(expect.objectContaining({ field: 'teammateQuietMinutes' }));
 	});

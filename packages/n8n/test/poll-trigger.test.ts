@@ -137,3 +137,45 @@ describe('poll()', () => {
 		await expect(poll({ event: 'messageReceived', options: { lookbackMinutes: -1 } }, {})).rejects.toThrow(/Include Items From the Last/);
 	});
 });
+
+describe('inbox options', () => {
+	const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	it("batches a customer's burst: held across polls and a restart, one item once quiet, texts joined, every uid kept", async () => {
+		const parameters = { event: 'messageReceived', options: { burstQuietSeconds: 3 } };
+		let staticData: IDataObject = {};
+		expect((await poll(parameters, staticData)).items).toBeNull();
+		const a = (await api('POST', '/_sandbox/incoming', { phone: '+4915100000801', text: 'Hello', name: 'Burst Poll' })) as any;
+		const b = (await api('POST', '/_sandbox/incoming', { chat_id: a.chat_id, text: 'my order is late' })) as any;
+		const held = await poll(parameters, staticData);
+		expect(held.items).toBeNull();
+		expect((staticData.burst as IDataObject | undefined)?.chats).toHaveLength(1);
+		staticData = restarted(staticData);
+		await pause(3100);
+		const released = await poll(parameters, staticData);
+		expect(released.items).toHaveLength(1);
+		expect(released.items?.[0]).toMatchObject({
+			chat_id: a.chat_id,
+			text: 'Hello\nmy order is late',
+			message_uids: [a.message.uid, b.message.uid],
+		});
+		expect(staticData.burst).toBeUndefined();
+		expect((await poll(parameters, staticData)).items).toBeNull();
+	});
+
+	it('skips messages of a chat assigned to a teammate, from the polled chat record', async () => {
+		const parameters = { event: 'messageReceived', options: { skipAssigned: true } };
+		const staticData: IDataObject = {};
+		await poll(parameters, staticData);
+		const teammates = ((await api('GET', '/workspace/teammates')) as any).teammates;
+		const assigned = (await api('POST', '/_sandbox/incoming', {
+			phone: '+4915100000802',
+			text: 'for a person',
+			name: 'Assigned Poll',
+		})) as any;
+		await api('PATCH', `/chats/${assigned.chat_id}`, { responsible: teammates[0].email });
+		await api('POST', '/_sandbox/incoming', { phone: '+4915100000803', text: 'for the bot', name: 'Free Poll' });
+		const run = await poll(parameters, staticData);
+		expect(run.items?.map((item) => item.text)).toEqual(['for the bot']);
+	});
+});

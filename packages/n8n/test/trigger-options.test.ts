@@ -4,7 +4,10 @@
  * deliveries' bodies against the sandbox over real HTTP (the chat or message is read only when the
  * delivery lacks what a set option needs).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { INBOX_OPTIONS } from '@chat-messaging/core';
+import { ChatMessagingPollTrigger } from '../nodes/ChatMessagingPollTrigger/ChatMessagingPollTrigger.node';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxCall } from './support/run-action';
@@ -128,5 +131,55 @@ describe('Options narrow the events', () => {
 		});
 		expect(answer.status).toBe(500);
 		expect(answer.items).toEqual([]);
+	});
+});
+
+describe('inbox options (human takeover)', () => {
+	it('skips a delivery of a chat a teammate wrote into within the window; off by default; the workflow’s own sends do not count', async () => {
+		const taken = (await api('POST', '/_sandbox/incoming', { phone: '+4915100000701', text: 'hi', name: 'Takeover Webhook' })) as any;
+		await api('POST', '/_sandbox/teammate-message', { chat_id: taken.chat_id, text: 'A person answers' });
+		const free = (await api('POST', '/_sandbox/incoming', { phone: '+4915100000702', text: 'hi', name: 'Bot Webhook' })) as any;
+		await api('POST', `/chats/${free.chat_id}/messages`, { text: 'an automatic answer' });
+		const delivery = (chatId: unknown) => specDelivery('message:received:new', chatId, `uid-${String(chatId)}-${Date.now()}`);
+
+		expect(await started(delivery(taken.chat_id), {})).toBe(1);
+		expect(await started(delivery(taken.chat_id), { teammateQuietMinutes: 10 })).toBe(0);
+		expect(await started(delivery(free.chat_id), { teammateQuietMinutes: 10 })).toBe(1);
+	});
+
+	it('skips a delivery of a chat assigned to a teammate', async () => {
+		const chat = (await api('POST', '/_sandbox/incoming', { phone: '+4915100000703', text: 'hi', name: 'Assigned Webhook' })) as any;
+		const teammates = ((await api('GET', '/workspace/teammates')) as any).teammates;
+		const delivery = () => specDelivery('message:received:new', chat.chat_id, `uid-assigned-${Date.now()}-${Math.random()}`);
+		expect(await started(delivery(), { skipAssigned: true })).toBe(1);
+		await api('PATCH', `/chats/${chat.chat_id}`, { responsible: teammates[0].email });
+		// Another option set: a fresh takeover without the cached answer.
+		expect(await started(delivery(), { skipAssigned: true, teammateQuietMinutes: 0.001 })).toBe(0);
+	});
+
+	it("shows the core's names, defaults and descriptions in both triggers", () => {
+		const pollOptions = new ChatMessagingPollTrigger().description.properties.find((property) => property.name === 'options');
+		const webhookOptions = trigger.description.properties.find((property) => property.name === 'options');
+		for (const option of INBOX_OPTIONS) {
+			for (const [where, collection] of [
+				['poll', pollOptions],
+				['webhook', webhookOptions],
+			] as const) {
+				const shown = (collection?.options ?? []).find((property) => property.name === option.name) as INodeProperties | undefined;
+				if (where === 'webhook' && option.name === 'burstQuietSeconds') continue;
+				expect([where, shown?.displayName, shown?.default, shown?.description]).toEqual([
+					where,
+					option.displayName,
+					option.default,
+					option.description,
+				]);
+			}
+		}
+	});
+
+	it('offers no burst batching here: the Options say to use the Poll Trigger for it', () => {
+		const options = trigger.description.properties.find((property) => property.name === 'options');
+		expect(options?.description).toMatch(/Poll Trigger/);
+		expect((options?.options ?? []).map((option) => option.name)).not.toContain('burstQuietSeconds');
 	});
 });

@@ -336,7 +336,8 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 			found.push(...result.events);
 		}
 		let burst = readBurstState(state.burst);
-		if (burstMs > 0) {
+		// Messages held when batching was turned off go out at once (releaseBursts with no quiet time).
+		if (burstMs > 0 || burst.chats.length) {
 			const held = holdBursts(burst, found, now, 'record');
 			const ready = releaseBursts(held.state, now, burstMs);
 			burst = ready.state;

@@ -33,7 +33,7 @@ export const SKIP_ASSIGNED_OPTION: InboxOptionDescriptor = {
 
 export const TEAMMATE_QUIET_OPTION: InboxOptionDescriptor = {
 	name: 'teammateQuietMinutes',
-	displayName: 'Skip Chats a Teammate Wrote In Within (Minutes)',
+	displayName: "Skip Chats After a Teammate's Message (Minutes)",
 	type: 'number',
 	default: 0,
 	minValue: 0,
@@ -46,7 +46,7 @@ export const TEAMMATE_QUIET_OPTION: InboxOptionDescriptor = {
 /** Burst batching: one item per chat once the customer has been quiet. */
 export const BURST_QUIET_OPTION: InboxOptionDescriptor = {
 	name: 'burstQuietSeconds',
-	displayName: "Batch a Customer's Burst: Quiet For (Seconds)",
+	displayName: "Batch a Customer's Burst (Quiet Seconds)",
 	type: 'number',
 	default: 0,
 	minValue: 0,

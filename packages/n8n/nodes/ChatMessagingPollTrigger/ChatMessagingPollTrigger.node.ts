@@ -10,12 +10,29 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 
 import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '@chat-messaging/core';
 import { POLL_SOURCES, pollEvents, pollSample, type PollFilter, type PollSource } from '@chat-messaging/core';
+import {
+	BURST_QUIET_OPTION,
+	holdBursts,
+	HumanTakeover,
+	readBurstState,
+	readInboxOptions,
+	releaseBursts,
+	SKIP_ASSIGNED_OPTION,
+	TEAMMATE_QUIET_OPTION,
+	withoutTakenOver,
+	type BurstState,
+	type ChatEvent,
+	type InboxOptions,
+} from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
+import { inboxOptionProperty } from '../shared/inboxOptions';
 import { CREDENTIAL_TYPE, createExecutor, n8nTiming } from '../shared/transport';
 
 /** What the poll trigger keeps in the node's static data. */
 interface PollState extends IDataObject {
 	cursor?: IDataObject;
+	/** Received messages held for burst batching (BurstState), saved with the cursor so a restart loses none. */
+	burst?: IDataObject;
 }
 
 const EVENT_NAMES: Record<PollSource, string> = {
@@ -30,6 +47,7 @@ interface PollSettings {
 	filter: PollFilter;
 	/** Narrowing the service cannot do in the list request (API-sent messages). */
 	afterFilter: EventFilter;
+	inbox: InboxOptions;
 }
 
 function readSettings(context: IPollFunctions): PollSettings {
@@ -46,6 +64,14 @@ function readSettings(context: IPollFunctions): PollSettings {
 		);
 	}
 	const chatType = String(options.chatType ?? 'any');
+	let inbox: InboxOptions;
+	try {
+		inbox = readInboxOptions(options);
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
+	// Only received messages are batched: the option is not shown for other events, and is ignored if saved.
+	if (source !== 'messageReceived') inbox = { ...inbox, burstQuietSeconds: 0 };
 	return {
 		source,
 		lookbackMs: Math.round(lookbackMinutes * 60_000),
@@ -55,6 +81,7 @@ function readSettings(context: IPollFunctions): PollSettings {
 			group: chatType === 'direct' ? false : chatType === 'group' ? true : undefined,
 		},
 		afterFilter: { ignoreApiSent: source === 'messageSent' && options.ignoreOwnMessages === true },
+		inbox,
 	};
 }
 
@@ -106,6 +133,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					inboxOptionProperty(BURST_QUIET_OPTION, { show: { '/event': ['messageReceived'] } }),
 					{
 						displayName: 'Chat Type',
 						name: 'chatType',
@@ -151,6 +179,8 @@ export class ChatMessagingPollTrigger implements INodeType {
 						placeholder: 'vip, support',
 						description: 'Only chats having at least one of these labels (comma-separated)',
 					},
+					inboxOptionProperty(TEAMMATE_QUIET_OPTION, { show: { '/event': ['messageReceived', 'messageSent'] } }),
+					inboxOptionProperty(SKIP_ASSIGNED_OPTION, { show: { '/event': ['messageReceived', 'messageSent'] } }),
 				],
 			},
 		],
@@ -172,18 +202,32 @@ export class ChatMessagingPollTrigger implements INodeType {
 			}
 
 			const state = this.getWorkflowStaticData('node') as PollState;
+			const now = n8nTiming.now();
 			const result = await pollEvents(executor, {
 				source: settings.source,
 				cursor: state.cursor,
 				lookbackMs: settings.lookbackMs,
 				filter: settings.filter,
-				now: n8nTiming.now(),
+				now,
 			});
-			const events = [];
+			let events: ChatEvent[] = [];
 			for (const event of result.events) {
 				if (isFilterEmpty(settings.afterFilter) || (await eventPassesFilter(executor, event, settings.afterFilter))) events.push(event);
 			}
+			// Burst batching, evaluated at each poll (no timers): a chat's messages are held until the customer has been
+			// quiet long enough. Messages held when the option was turned off go out at once.
+			let burst: BurstState = readBurstState(state.burst);
+			if (settings.inbox.burstQuietSeconds > 0 || burst.chats.length) {
+				const held = holdBursts(burst, events, now, 'record');
+				const ready = releaseBursts(held.state, now, settings.inbox.burstQuietSeconds * 1000);
+				burst = ready.state;
+				events = [...held.passThrough, ...ready.released];
+			}
+			// Human takeover; a failed lookup fails the poll before the cursor moves, so the next poll reads the same events.
+			events = await withoutTakenOver(executor, new HumanTakeover(settings.inbox, n8nTiming.now), events);
 			state.cursor = result.cursor as unknown as IDataObject;
+			if (burst.chats.length) state.burst = burst as unknown as IDataObject;
+			else delete state.burst;
 			if (!events.length) return null;
 			return [events.map((event) => ({ json: event as unknown as IDataObject }))];
 		} catch (error) {

@@ -30,8 +30,10 @@ import {
 	type SeenEntry,
 } from '@chat-messaging/core';
 import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '@chat-messaging/core';
+import { BURST_WEBHOOK_NOTE, HumanTakeover, readInboxOptions, SKIP_ASSIGNED_OPTION, TEAMMATE_QUIET_OPTION } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
-import { CREDENTIAL_TYPE, createExecutor } from '../shared/transport';
+import { inboxOptionProperty } from '../shared/inboxOptions';
+import { CREDENTIAL_TYPE, createExecutor, n8nTiming } from '../shared/transport';
 
 /** What the trigger keeps in the node's static data. */
 interface TriggerState extends IDataObject {
@@ -99,6 +101,25 @@ function readState(context: IHookFunctions | IWebhookFunctions): TriggerState {
  * into static data for restarts (n8n persists a node's static data only after production executions).
  */
 const seenByNode = new Map<string, SeenEvents>();
+
+/**
+ * Human takeover per trigger node and its settings, in process memory: its brief per-chat cache lets a
+ * customer's burst cost one lookup. A changed setting gets a fresh one.
+ */
+const takeoverByNode = new Map<string, HumanTakeover>();
+
+function takeoverOf(context: IWebhookFunctions): HumanTakeover {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const inbox = { ...readInboxOptions(options), burstQuietSeconds: 0 };
+	const key = `${context.getWorkflow().id ?? ''}|${context.getNode().id ?? context.getNode().name}|${JSON.stringify(inbox)}`;
+	let takeover = takeoverByNode.get(key);
+	if (!takeover) {
+		if (takeoverByNode.size > 100) takeoverByNode.clear();
+		takeover = new HumanTakeover(inbox, n8nTiming.now);
+		takeoverByNode.set(key, takeover);
+	}
+	return takeover;
+}
 
 function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: SeenEvents; persisted: boolean } {
 	const persisted = context.getMode() !== 'manual';
@@ -214,7 +235,7 @@ export class ChatMessagingTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				description: 'Narrow the events that start the workflow',
+				description: `Narrow the events that start the workflow. ${BURST_WEBHOOK_NOTE.replace(/\.$/, '')}.`,
 				options: [
 					{
 						displayName: 'Chat-App Account IDs',
@@ -247,6 +268,8 @@ export class ChatMessagingTrigger implements INodeType {
 						placeholder: 'vip, support',
 						description: 'Only events of chats having at least one of these labels (comma-separated)',
 					},
+					inboxOptionProperty(TEAMMATE_QUIET_OPTION),
+					inboxOptionProperty(SKIP_ASSIGNED_OPTION),
 				],
 			},
 		],
@@ -341,6 +364,11 @@ export class ChatMessagingTrigger implements INodeType {
 		try {
 			if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(this), event, filter))) {
 				return { webhookResponse: { status: 'ok', ignored: 'the event does not match the trigger options' } };
+			}
+			const takeover = takeoverOf(this);
+			const takenOver = takeover.off ? undefined : await takeover.skipReason(await createExecutor(this), event);
+			if (takenOver) {
+				return { webhookResponse: { status: 'ok', ignored: `a teammate handles this chat (${takenOver})` } };
 			}
 		} catch (error) {
 			// Answered 500 so the service delivers again (it retries twice), rather than losing the event.
