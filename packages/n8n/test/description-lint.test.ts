@@ -37,6 +37,7 @@ test('every node, at every version, has no node-parameter finding', () => {
 	expect(nodes.map((node) => `${node.name} v${node.version}`)).toEqual([
 		'chatMessaging v1',
 		'chatMessaging v2',
+		'chatMessaging v2.1',
 		'chatMessagingTrigger v1',
 		'chatMessagingPollTrigger v1',
 	]);

@@ -66,9 +66,9 @@ export const RECORD_SHAPES: Readonly<Record<RecordKind, RecordShape>> = {
 export type OutputMode = 'simplified' | 'raw' | 'selected';
 
 export const OUTPUT_MODES: ReadonlyArray<{ value: OutputMode; name: string; description: string }> = [
-	{ value: 'simplified', name: 'Simplified', description: 'The fields most workflows and agents need, ids always included' },
+	{ value: 'simplified', name: 'Simplified', description: 'The fields most workflows and agents need, IDs always included' },
 	{ value: 'raw', name: 'Raw', description: 'Every field the service returns' },
-	{ value: 'selected', name: 'Selected Fields', description: 'The fields you name, ids always included' },
+	{ value: 'selected', name: 'Selected Fields', description: 'The fields you name, IDs always included' },
 ];
 
 /**

@@ -17,12 +17,13 @@ export class ChatMessaging extends VersionedNodeType {
 			icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
 			group: ['output'],
 			description: 'Send chat-app messages and manage chats, labels, notes, files, teammates and webhooks',
-			defaultVersion: 2,
+			defaultVersion: 2.1,
 			usableAsTool: true,
 		};
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
 			1: new ChatMessagingV1(baseDescription),
 			2: new ChatMessagingV2(baseDescription),
+			2.1: new ChatMessagingV2(baseDescription),
 		};
 		super(nodeVersions, baseDescription);
 	}

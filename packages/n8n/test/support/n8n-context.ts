@@ -163,12 +163,14 @@ export interface ExecuteOptions {
 	timeZone?: string;
 	/** The node's "On Error" setting. */
 	onError?: INode['onError'];
+	/** The node's version as saved (1 unless given). */
+	typeVersion?: number;
 }
 
 export function createExecuteContext(options: ExecuteOptions) {
 	const requests: RecordedRequest[] = [];
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
-	const node = { ...makeNode('chatMessaging'), onError: options.onError };
+	const node = { ...makeNode('chatMessaging'), onError: options.onError, typeVersion: options.typeVersion ?? 1 };
 	// Resolved once per item, as n8n holds a node's parameters: resolving against every property on each
 	// getNodeParameter call made this stand-in, not the node, the cost `npm run bench` measured.
 	const resolved = new Map<number, Parameters>();

@@ -18,6 +18,8 @@ export interface ActionOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** The node type to run (one version of the versioned node); version 1 by default. */
 	nodeType?: INodeType;
+	/** The node's saved version, as this.getNode().typeVersion reports it. */
+	typeVersion?: number;
 }
 
 const node = new ChatMessaging().getNodeType(1);

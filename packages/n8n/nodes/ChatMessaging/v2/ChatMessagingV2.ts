@@ -20,7 +20,8 @@ import { CREDENTIAL_TYPE } from '../../shared/transport';
 import { runItems } from '../items';
 import { methods } from './methods';
 import { runOperationV2 } from './operation';
-import { buildV2Properties, v2FieldParameter, v2Subtitle } from './properties';
+import { AGENT_DEFAULTS_VERSION, withAgentParameters } from './agents';
+import { buildV2Properties, v2Descriptors, v2FieldParameter, v2Subtitle } from './properties';
 import {
 	executeSendAndWaitForReply,
 	SEND_AND_WAIT_FOR_REPLY,
@@ -31,18 +32,21 @@ import {
 
 /**
  * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
- * Wait for Reply's own, with the same chat picker as every chat operation.
+ * Wait for Reply's own, with the same chat picker as every chat operation; then the tool Description,
+ * Output and list limits of agents.ts.
  */
 export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
 	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
-	if (!resources.some((resource) => resource.key === composite.resource)) return buildV2Properties(resources);
-	return [
+	if (!resources.some((resource) => resource.key === composite.resource))
+		return withAgentParameters(buildV2Properties(resources), resources, v2Descriptors);
+	const properties = [
 		...buildV2Properties(resources),
 		...sendAndWaitForReplyProperties(
 			{ resource: [composite.resource], operation: [composite.operation] },
 			v2FieldParameter(chatId, true, findOperation('chat:get')),
 		),
 	];
+	return withAgentParameters(properties, resources, v2Descriptors);
 }
 
 export class ChatMessagingV2 implements INodeType {
@@ -53,7 +57,8 @@ export class ChatMessagingV2 implements INodeType {
 	constructor(baseDescription: INodeTypeBaseDescription) {
 		this.description = {
 			...baseDescription,
-			version: 2,
+			// 2.1: the same parameters with new defaults for new nodes (see agents.ts).
+			version: [2, AGENT_DEFAULTS_VERSION],
 			subtitle: v2Subtitle(),
 			defaults: {
 				name: 'Chat Messaging',

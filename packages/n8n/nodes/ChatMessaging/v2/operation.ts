@@ -13,11 +13,17 @@ import {
 	isRecord,
 	LIST_DEFAULTS,
 	OPERATIONS,
+	OUTPUT_MODES,
+	OUTPUT_WHEN_UNSET,
+	operationOutput,
+	selectedFieldNames,
 	SEND_COMPOSITE,
+	shapeOutput,
 } from '@chat-messaging/core';
 import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
+import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from './agents';
 
 /**
  * The value of a parameter that may be a resource locator (`{mode, value}`): the id itself, or for
@@ -106,13 +112,33 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 	const input = readInput(context, op, itemIndex, optionalCollectionName(op));
 	await addUploadedBytes(context, op, input, itemIndex);
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];
+	const output = readOutputChoice(context, op, itemIndex);
 	if (isListOperation(op)) {
 		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, LIST_DEFAULTS.limit));
+		// A tool of version 2.1 has its own, smaller limit instead of Limit (see agents.ts).
+		const limitParameter = context.getNodeParameter(TOOL_LIMIT_PARAMETER, itemIndex, null) === null ? 'limit' : TOOL_LIMIT_PARAMETER;
+		const limit = returnAll ? undefined : Number(context.getNodeParameter(limitParameter, itemIndex, LIST_DEFAULTS.limit));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
-		const json = resultToJson(op, await executor.run(op, input, { returnAll, limit }));
+		const json = resultToJson(op, output(await executor.run(op, input, { returnAll, limit })));
 		return jsonItems(limit === undefined ? json : json.slice(0, limit));
 	}
-	return jsonItems(resultToJson(op, await executor.run(op, input)));
+	return jsonItems(resultToJson(op, output(await executor.run(op, input))));
+}
+
+/**
+ * The Output choice of an operation that returns records, checked before any request; from version
+ * 2.1 deletes output `{ deleted: true }`. A node without the parameter reads Raw, as before it existed.
+ */
+function readOutputChoice(context: IExecuteFunctions, op: OperationDescriptor, itemIndex: number): (result: unknown) => unknown {
+	if (op.method === 'DELETE')
+		return context.getNode().typeVersion >= AGENT_DEFAULTS_VERSION ? (result) => operationOutput(op, result) : (result) => result;
+	if (!op.returns) return (result) => result;
+	const mode = String(context.getNodeParameter(OUTPUT_PARAMETER, itemIndex, OUTPUT_WHEN_UNSET));
+	if (!OUTPUT_MODES.some((candidate) => candidate.value === mode))
+		throw inputError(OUTPUT_PARAMETER, `must be one of ${OUTPUT_MODES.map((m) => m.value).join(', ')}, got "${mode}"`, 'Output');
+	const fields = mode === 'selected' ? selectedFieldNames(String(context.getNodeParameter(OUTPUT_FIELDS_PARAMETER, itemIndex, ''))) : [];
+	if (mode === 'selected' && !fields.length)
+		throw inputError(OUTPUT_FIELDS_PARAMETER, 'is empty: name the fields to output, separated by commas', 'Fields');
+	return (result) => shapeOutput(op, result, { mode, fields });
 }

@@ -1,0 +1,380 @@
+/**
+ * The n8n tool variant in a real n8n 2.x (`npm run test:e2e:n8n-agents`): one n8n start serves
+ * - n8n's AI Agent with n8n's OpenAI Chat Model pointed at a loopback stub (openai-stub.ts) that calls
+ *   this package's tools from the schemas it receives: send a message to a phone number; find a chat by
+ *   phone and add a label; close a chat. Checked in the sandbox, and in what the model received: each
+ *   tool's description and its `$fromAI` parameters (held in contract/n8n-agent-tools.json;
+ *   UPDATE_AGENT_TOOLS=1 rewrites it);
+ * - an MCP Server Trigger with Send and Get many chats attached, used by the official MCP SDK client:
+ *   it lists the tools with their input schemas and calls them; effects checked in the sandbox.
+ *
+ * Environment: KEEP_E2E_DIR=1 keeps the work folder; E2E_SKIP_BUILD=1 packs the dist/ already built.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { RECORD_SHAPES, TOOL_LIST_LIMIT } from '@chat-messaging/core';
+import { startSandbox } from '@chat-messaging/sandbox';
+
+import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
+import { PACKAGE_NAME } from '../n8n/workflows';
+import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
+import { AGENT_WORKFLOWS, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
+
+const ROOT = resolve(__dirname, '../../..');
+export const AGENT_TOOLS_FIXTURE = join(ROOT, 'contract', 'n8n-agent-tools.json');
+
+// ---------------------------------------------------------------------------------------------
+const outcomes: Array<{ name: string; ok: boolean; ms: number }> = [];
+let aborted: string | undefined;
+
+async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
+	if (aborted) {
+		outcomes.push({ name, ok: false, ms: 0 });
+		console.log(`  - ${name}: NOT RUN (${aborted})`);
+		return;
+	}
+	const started = Date.now();
+	try {
+		const note = await body();
+		outcomes.push({ name, ok: true, ms: Date.now() - started });
+		console.log(`  ✓ ${name} (${Date.now() - started} ms)${note ? ` — ${note}` : ''}`);
+	} catch (error) {
+		outcomes.push({ name, ok: false, ms: Date.now() - started });
+		console.log(
+			`  ✗ ${name} (${Date.now() - started} ms)\n      ${redact(error instanceof Error ? error.message : String(error))
+				.split('\n')
+				.join('\n      ')}`,
+		);
+		if (stopsRunOnFailure) aborted = `"${name}" failed`;
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+const TOKEN = `e2e_${randomBytes(16).toString('hex')}`;
+const redact = (text: string) => text.split(TOKEN).join('<token>');
+let sandboxUrl = '';
+
+async function sandbox<T>(method: string, path: string): Promise<T> {
+	const response = await fetch(`${sandboxUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
+	const body = (await response.json()) as { data: T };
+	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}`);
+	return body.data;
+}
+
+interface SandboxChat {
+	id: number;
+	name: string;
+	phone: string | null;
+	is_group: boolean;
+	closed: boolean;
+	labels: string[];
+	last_message_uid: string | null;
+}
+const sandboxChat = (id: number) => sandbox<SandboxChat>('GET', `/chats/${id}`);
+const chatsWithPhone = async (phone: string) =>
+	(await sandbox<{ chats: SandboxChat[] }>('GET', `/chats?phone=${encodeURIComponent(phone)}`)).chats;
+const sandboxMessages = async (chatId: number) =>
+	(await sandbox<{ messages: Array<{ uid: string; text: string | null; from_me: boolean }> }>('GET', `/chats/${chatId}/messages`)).messages;
+
+/** A tool offered to the model, picked by how its description starts: the description is what the model chooses by. */
+const byDescription =
+	(start: string) =>
+	(tools: OfferedTool[]): OfferedTool | undefined =>
+		tools.find((tool) => tool.description.startsWith(start));
+
+const parseResult = (text: string): unknown => {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+};
+
+/** The records in a tool result (n8n passes the tool's output items' JSON, one object or a list). */
+const recordsIn = (text: string): Array<Record<string, unknown>> => {
+	const parsed = parseResult(text);
+	const list = Array.isArray(parsed) ? parsed : [parsed];
+	return list.filter((entry): entry is Record<string, unknown> => !!entry && typeof entry === 'object');
+};
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-agents-'));
+	const logDir = join(workDir, 'logs');
+	mkdirSync(logDir);
+	let n8n: N8nInstance | undefined;
+	let stub: OpenAiStub | undefined;
+	let stopSandbox: (() => Promise<void>) | undefined;
+	process.on('exit', () => n8n?.killNow());
+	for (const signal of ['SIGINT', 'SIGTERM'] as const)
+		process.on(signal, () => {
+			n8n?.killNow();
+			process.exit(130);
+		});
+	console.log(`n8n agents end-to-end test (work folder ${workDir})`);
+	const started = Date.now();
+
+	let nodeBin = '';
+	let n8nBin = '';
+	await check(
+		'runtimes: Node 24 and n8n (test/e2e/runtimes.sh)',
+		async () => {
+			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+			nodeBin = vars.NODE24_BIN ?? '';
+			n8nBin = vars.N8N_BIN ?? '';
+			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			return undefined;
+		},
+		true,
+	);
+
+	const userFolder = join(workDir, 'n8n-user');
+	await check(
+		'package: built, packed and installed as a community package',
+		async () => {
+			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+			const packed = packN8nPackage(workDir);
+			installCommunityPackage(packed.tarball, userFolder, PACKAGE_NAME);
+			return packed.filename;
+		},
+		true,
+	);
+
+	// The chats the scenarios work on: one found by phone and labelled, one closed.
+	let labelChat: SandboxChat | undefined;
+	let closeChat: SandboxChat | undefined;
+	await check(
+		'sandbox and OpenAI-compatible stub on loopback',
+		async () => {
+			const box = await startSandbox({ tokens: [TOKEN], seed: 21, chats: 24, paceMs: 30, deliveredAfterMs: 100, readAfterMs: 200 });
+			sandboxUrl = box.url.replace(/\/+$/, '');
+			stopSandbox = () => box.stop();
+			const direct = (await sandbox<{ chats: SandboxChat[] }>('GET', '/chats?group=false')).chats.filter(
+				(chat) => chat.phone && !chat.closed,
+			);
+			[labelChat, closeChat] = direct;
+			assert(labelChat && closeChat, 'the sandbox has fewer than two open direct chats');
+			stub = await startOpenAiStub(scriptFor);
+			return `sandbox ${sandboxUrl}, stub ${stub.url}`;
+		},
+		true,
+	);
+
+	const sendPhone = `+4915166${String(Date.now()).slice(-5)}`;
+	const sendText = `Hello from the agent ${randomBytes(3).toString('hex')}`;
+	const label = `agent-${randomBytes(3).toString('hex')}`;
+
+	/** The scripts, by prompt: each step picks a tool by its description and fills its schema. */
+	function scriptFor(prompt: string): Script | undefined {
+		const afterTools =
+			(steps: Array<(results: string[]) => Step>): Script =>
+			(turn) => {
+				const step = steps[turn.toolResults.length];
+				if (!step) throw new Error(`the agent called back after the last step (${turn.toolResults.length} tool results)`);
+				return step(turn.toolResults);
+			};
+		if (prompt.startsWith('SEND'))
+			return afterTools([
+				() => ({
+					tool: byDescription('Send a message to a phone number.'),
+					toolLabel: 'send to a phone number',
+					values: { phone: sendPhone, text: sendText },
+				}),
+				(results) => ({ answer: `Sent: ${results[0]}` }),
+			]);
+		if (prompt.startsWith('LABEL'))
+			return afterTools([
+				() => ({ tool: byDescription('Get many chats.'), toolLabel: 'get many chats', values: { phone: labelChat?.phone } }),
+				(results) => {
+					const found = recordsIn(results[0])[0];
+					return {
+						tool: byDescription('Add labels to a chat'),
+						toolLabel: 'add labels',
+						values: { chat_id: found?.id, labels: label },
+					};
+				},
+				(results) => ({ answer: `Labelled: ${results[1]}` }),
+			]);
+		if (prompt.startsWith('CLOSE'))
+			return afterTools([
+				() => ({ tool: byDescription('Close a chat.'), toolLabel: 'close a chat', values: { chat_id: closeChat?.id } }),
+				(results) => ({ answer: `Closed: ${results[0]}` }),
+			]);
+		return undefined;
+	}
+
+	await check(
+		'n8n: credentials and workflows imported, n8n started, workflows activated',
+		async () => {
+			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, await freePort(), await freePort(), logDir);
+			const credentialFile = join(workDir, 'credentials.json');
+			writeFileSync(credentialFile, JSON.stringify(credentials(sandboxUrl, TOKEN, stub!.url)));
+			try {
+				const cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
+				assert(cli.code === 0, `import:credentials failed: ${cli.stderr.slice(-500)}`);
+			} finally {
+				rmSync(credentialFile, { force: true });
+			}
+			const workflowFile = join(workDir, 'workflows.json');
+			writeFileSync(workflowFile, JSON.stringify(agentWorkflows()));
+			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
+			assert(imported.code === 0, `import:workflow failed: ${imported.stderr.slice(-500)}`);
+			const readyMs = await n8n.start();
+			await n8n.setupOwnerAndApiKey();
+			for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id]) {
+				const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
+				assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
+			}
+			return `ready in ${readyMs} ms`;
+		},
+		true,
+	);
+
+	const runAgent = async (path: string, prompt: string): Promise<string> => {
+		const response = await fetch(`${n8n!.baseUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ prompt }),
+		});
+		const body = await response.text();
+		assert(
+			response.ok,
+			`the agent workflow answered ${response.status}: ${body.slice(0, 600)}; stub failures: ${stub!.failures.join(' | ')}`,
+		);
+		return body;
+	};
+
+	await check('AI Agent: send a message to a phone number', async () => {
+		const answer = await runAgent(AGENT_WORKFLOWS.send.path, `SEND "${sendText}" to ${sendPhone}`);
+		const [chat] = await chatsWithPhone(sendPhone);
+		assert(chat, `no chat with ${sendPhone} in the sandbox after the agent's send (agent said: ${answer.slice(0, 300)})`);
+		const messages = await sandboxMessages(chat.id);
+		const sent = messages.filter((message) => message.from_me && message.text === sendText);
+		assert(sent.length === 1, `the text was stored ${sent.length} times in chat ${chat.id}`);
+		assert(
+			answer.includes(sent[0].uid),
+			`the tool result the model got back does not carry the message uid ${sent[0].uid}: ${answer.slice(0, 300)}`,
+		);
+		return `chat ${chat.id}, message ${sent[0].uid}`;
+	});
+
+	await check('AI Agent: find a chat by phone, add a label (Simplified output, small limit)', async () => {
+		const answer = await runAgent(AGENT_WORKFLOWS.label.path, `LABEL the chat of ${labelChat!.phone} as ${label}`);
+		const chat = await sandboxChat(labelChat!.id);
+		assert(
+			chat.labels.includes(label),
+			`chat ${chat.id} has labels ${JSON.stringify(chat.labels)}, not ${label} (agent said: ${answer.slice(0, 300)})`,
+		);
+		for (const kept of labelChat!.labels) assert(chat.labels.includes(kept), `chat ${chat.id} lost its label ${kept}`);
+		// What the model read back from Get many chats: simplified records, at most the tool's limit.
+		const request = stub!.requests.find(
+			(r) =>
+				String(r.messages.find((m) => m.role === 'user')?.content ?? '').startsWith('LABEL') &&
+				r.messages.filter((m) => m.role === 'tool').length === 1,
+		);
+		const toolMessage = request?.messages.find((m) => m.role === 'tool');
+		const records = recordsIn(typeof toolMessage?.content === 'string' ? toolMessage.content : '');
+		assert(records.length >= 1 && records.length <= TOOL_LIST_LIMIT, `the model got ${records.length} chats back`);
+		for (const record of records) {
+			const extra = Object.keys(record).filter((key) => !RECORD_SHAPES.chat.simplified.includes(key));
+			assert(extra.length === 0, `a chat the model got back has fields beyond the simplified ones: ${extra.join(', ')}`);
+		}
+		return `chat ${chat.id} labels ${chat.labels.join(', ')}; the model read ${records.length} simplified chat(s)`;
+	});
+
+	await check('AI Agent: close a chat', async () => {
+		await runAgent(AGENT_WORKFLOWS.close.path, `CLOSE chat ${closeChat!.id}`);
+		const chat = await sandboxChat(closeChat!.id);
+		assert(chat.closed === true, `chat ${chat.id} is still open`);
+		return `chat ${chat.id} closed`;
+	});
+
+	await check(
+		'what the model received: a description per operation and typed, described $fromAI parameters (contract fixture)',
+		async () => {
+			const first = stub!.requests[0];
+			assert(first?.tools?.length, 'the stub received no tools');
+			const received = first.tools.map((entry) => entry.function).sort((a, b) => a.name.localeCompare(b.name));
+			for (const tool of received) {
+				assert(!/^[^.]*in Chat Messaging$/.test(tool.description), `tool ${tool.name} has n8n's generic description: ${tool.description}`);
+				for (const [name, schema] of Object.entries(tool.parameters.properties ?? {})) {
+					assert(schema.type, `parameter ${name} of ${tool.name} has no type`);
+					assert(schema.description && schema.description.length > 10, `parameter ${name} of ${tool.name} has no description`);
+				}
+			}
+			const names = received.map((tool) => tool.name);
+			for (const key of Object.keys(TOOLS) as Array<keyof typeof TOOLS>) {
+				const expected = TOOLS[key].name.replace(/[^a-zA-Z0-9_-]+/g, '_');
+				assert(names.includes(expected), `no tool named ${expected} among ${names.join(', ')}`);
+			}
+			const fixture = JSON.stringify({ tools: received }, null, '\t') + '\n';
+			if (process.env.UPDATE_AGENT_TOOLS === '1' || !existsSync(AGENT_TOOLS_FIXTURE)) {
+				writeFileSync(AGENT_TOOLS_FIXTURE, fixture);
+				return `wrote ${AGENT_TOOLS_FIXTURE}`;
+			}
+			// Compared as data: the held file is formatted by prettier.
+			const held = JSON.stringify(JSON.parse(readFileSync(AGENT_TOOLS_FIXTURE, 'utf8')));
+			assert(
+				held === JSON.stringify({ tools: received }),
+				`the tools the model received differ from contract/n8n-agent-tools.json (run with UPDATE_AGENT_TOOLS=1 after checking):\n${fixture.slice(0, 1500)}`,
+			);
+			return `${received.length} tools as held in contract/n8n-agent-tools.json`;
+		},
+	);
+
+	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', async () => {
+		const client = new Client({ name: 'chat-messaging-e2e', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n!.baseUrl}/mcp/${MCP_WORKFLOW.path}`)));
+		try {
+			const { tools } = await client.listTools();
+			const send = tools.find((tool) => tool.description?.startsWith('Send a message to a phone number.'));
+			const list = tools.find((tool) => tool.description?.startsWith('Get many chats.'));
+			assert(
+				send && list,
+				`the MCP tools lack send / get many chats: ${tools.map((t) => `${t.name}: ${t.description?.slice(0, 60)}`).join(' | ')}`,
+			);
+			const sendProps = Object.keys((send.inputSchema.properties ?? {}) as Record<string, unknown>).sort();
+			assert(JSON.stringify(sendProps) === JSON.stringify(['phone', 'text']), `send's input schema: ${JSON.stringify(send.inputSchema)}`);
+			const mcpPhone = `+4915155${String(Date.now()).slice(-5)}`;
+			const mcpText = `Hello over MCP ${randomBytes(3).toString('hex')}`;
+			const sent = await client.callTool({ name: send.name, arguments: { phone: mcpPhone, text: mcpText } });
+			assert(!sent.isError, `send over MCP failed: ${JSON.stringify(sent.content).slice(0, 400)}`);
+			const [chat] = await chatsWithPhone(mcpPhone);
+			assert(chat, `no chat with ${mcpPhone} after the MCP send`);
+			const stored = (await sandboxMessages(chat.id)).filter((message) => message.text === mcpText);
+			assert(stored.length === 1, `the MCP send was stored ${stored.length} times`);
+			const found = await client.callTool({ name: list.name, arguments: { phone: mcpPhone } });
+			const text = (found.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
+			const records = recordsIn(text);
+			assert(
+				records.some((record) => record.id === chat.id),
+				`Get many chats over MCP did not return chat ${chat.id}: ${text.slice(0, 300)}`,
+			);
+			return `${tools.length} tools; sent into chat ${chat.id}, found it again`;
+		} finally {
+			await client.close();
+		}
+	});
+
+	await n8n?.stop();
+	await stub?.stop();
+	await stopSandbox?.();
+	const failed = outcomes.filter((outcome) => !outcome.ok).length;
+	console.log(`\n${outcomes.length - failed} passed, ${failed} failed (${Math.round((Date.now() - started) / 1000)} s)`);
+	if (failed || process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${workDir}`);
+	else rmSync(workDir, { recursive: true, force: true });
+	process.exit(failed ? 1 : 0);
+}
+
+void main();

@@ -1,0 +1,186 @@
+/**
+ * The workflows of the agents e2e, as n8n stores them: AI Agents (webhook in, OpenAI Chat Model
+ * pointed at the stub, this package's tools) and an MCP Server Trigger with this package's tools.
+ * The tools' `$fromAI` parameters carry the catalogue's own field descriptions and types, as a
+ * builder filling them from the node's parameter help would.
+ */
+import { findOperation, toolFieldDescription, type FieldDescriptor } from '@chat-messaging/core';
+
+import { CREDENTIAL_TYPE, PACKAGE_NAME } from '../n8n/workflows';
+
+export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingTool`;
+/** Tools are built with the version new nodes get. */
+export const TOOL_TYPE_VERSION = 2.1;
+export const CHAT_CREDENTIAL = { id: 'e2eAgentChatCred', name: 'Chat Messaging sandbox (agents)' } as const;
+export const OPENAI_CREDENTIAL = { id: 'e2eAgentOpenAiSt', name: 'OpenAI stub' } as const;
+
+export const AGENT_WORKFLOWS = {
+	send: { id: 'e2eAgentSendPhon', path: 'agent-send' },
+	label: { id: 'e2eAgentFindLabl', path: 'agent-label' },
+	close: { id: 'e2eAgentCloseCht', path: 'agent-close' },
+} as const;
+export const MCP_WORKFLOW = { id: 'e2eMcpServerTrig', path: 'chat-messaging-e2e' } as const;
+
+/** Plain credential data (`n8n import:credentials` encrypts it). Holds the token: write it, import it, delete it. */
+export function credentials(sandboxUrl: string, token: string, stubUrl: string) {
+	return [
+		{ ...CHAT_CREDENTIAL, type: CREDENTIAL_TYPE, data: { baseUrl: sandboxUrl, apiToken: token } },
+		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'stub-key-not-secret', url: stubUrl, header: false } },
+	];
+}
+
+type FromAiType = 'string' | 'number' | 'boolean';
+
+/** `$fromAI(key, description, type)` with the catalogue's description of the field. */
+function fromAi(field: FieldDescriptor, type: FromAiType = field.kind === 'integer' ? 'number' : 'string'): string {
+	const description = toolFieldDescription(field).replace(/`/g, "'");
+	return `={{ $fromAI('${field.name}', \`${description}\`, '${type}') }}`;
+}
+
+const fieldOf = (operation: string, name: string): FieldDescriptor => {
+	const field = findOperation(operation).fields.find((candidate) => candidate.name === name);
+	if (!field) throw new Error(`${operation} has no field ${name}`);
+	return field;
+};
+
+const chatLocator = () => ({ __rl: true, mode: 'id', value: fromAi(fieldOf('chat:get', 'chat_id')) });
+
+interface Node {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+/** The tools, named as n8n names a new tool node ("<action> in Chat Messaging"). */
+export const TOOLS = {
+	send: {
+		name: 'Send a message in Chat Messaging',
+		parameters: () => ({
+			resource: 'message',
+			operation: 'send',
+			sendTo: 'phone',
+			phone: fromAi(fieldOf('message:sendToPhone', 'phone')),
+			text: fromAi(fieldOf('message:sendToPhone', 'text')),
+			options: {},
+		}),
+	},
+	getChats: {
+		name: 'Get many chats in Chat Messaging',
+		parameters: () => ({ resource: 'chat', operation: 'getAll', filters: { phone: fromAi(fieldOf('chat:getAll', 'phone')) } }),
+	},
+	addLabels: {
+		name: 'Add labels to a chat in Chat Messaging',
+		parameters: () => ({ resource: 'label', operation: 'add', chat_id: chatLocator(), labels: fromAi(fieldOf('label:add', 'labels')) }),
+	},
+	close: {
+		name: 'Close a chat in Chat Messaging',
+		parameters: () => ({ resource: 'chat', operation: 'close', chat_id: chatLocator() }),
+	},
+} as const;
+
+function toolNode(key: keyof typeof TOOLS, index: number): Node {
+	return {
+		id: `tool-${key}`,
+		name: TOOLS[key].name,
+		type: TOOL_NODE_TYPE,
+		typeVersion: TOOL_TYPE_VERSION,
+		position: [200 + index * 160, 300],
+		parameters: TOOLS[key].parameters(),
+		credentials: { [CREDENTIAL_TYPE]: { ...CHAT_CREDENTIAL } },
+	};
+}
+
+const toolConnections = (keys: Array<keyof typeof TOOLS>, target: string) =>
+	Object.fromEntries(keys.map((key) => [TOOLS[key].name, { ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] }]));
+
+/** Webhook (prompt in the body) → AI Agent with the stub model and every tool; answers with the agent's output. */
+function agentWorkflow(id: string, path: string, webhookId: string) {
+	const tools: Array<keyof typeof TOOLS> = ['send', 'getChats', 'addLabels', 'close'];
+	return {
+		id,
+		name: `E2E agent ${path}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		nodes: [
+			{
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId,
+				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+			},
+			{
+				id: 'agent',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [300, 0],
+				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
+			},
+			{
+				id: 'model',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [0, 300],
+				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
+				credentials: { openAiApi: { ...OPENAI_CREDENTIAL } },
+			},
+			...tools.map(toolNode),
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			...toolConnections(tools, 'AI Agent'),
+		},
+	};
+}
+
+const WEBHOOK_IDS = {
+	send: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a01',
+	label: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a02',
+	close: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a03',
+	mcp: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a04',
+};
+
+/** MCP Server Trigger with Send and Get many chats attached. */
+function mcpWorkflow() {
+	const tools: Array<keyof typeof TOOLS> = ['send', 'getChats'];
+	return {
+		id: MCP_WORKFLOW.id,
+		name: 'E2E MCP Server Trigger',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		nodes: [
+			{
+				id: 'mcp',
+				name: 'MCP Server Trigger',
+				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+				typeVersion: 2,
+				position: [300, 0],
+				webhookId: WEBHOOK_IDS.mcp,
+				parameters: { path: MCP_WORKFLOW.path, authentication: 'none' },
+			},
+			...tools.map(toolNode),
+		],
+		connections: toolConnections(tools, 'MCP Server Trigger'),
+	};
+}
+
+export function agentWorkflows() {
+	return [
+		agentWorkflow(AGENT_WORKFLOWS.send.id, AGENT_WORKFLOWS.send.path, WEBHOOK_IDS.send),
+		agentWorkflow(AGENT_WORKFLOWS.label.id, AGENT_WORKFLOWS.label.path, WEBHOOK_IDS.label),
+		agentWorkflow(AGENT_WORKFLOWS.close.id, AGENT_WORKFLOWS.close.path, WEBHOOK_IDS.close),
+		mcpWorkflow(),
+	];
+}
