@@ -78,8 +78,19 @@ export interface ContractDiff {
 // ---------------------------------------------------------------------------------------------
 // What the packages ship today.
 
+/**
+ * The tool variant's Description defaults to the catalogue's tool description of the operation: text a
+ * model reads, which follows the catalogue's wording (held in n8n-agent-tools.json by the agents e2e),
+ * not a value whose change alters what a saved workflow does. Its name and place are held; its text is not.
+ */
+const TOOL_DESCRIPTION_DEFAULT = '<the catalogue tool description of the operation>';
+
 function parameterContract(property: INodeProperties): ParameterContract {
-	const contract: ParameterContract = { name: property.name, type: property.type, default: property.default ?? null };
+	const contract: ParameterContract = {
+		name: property.name,
+		type: property.type,
+		default: property.name === 'toolDescription' ? TOOL_DESCRIPTION_DEFAULT : (property.default ?? null),
+	};
 	if (property.required) contract.required = true;
 	if (property.displayOptions?.show) contract.show = property.displayOptions.show as Condition;
 	if (property.displayOptions?.hide) contract.hide = property.displayOptions.hide as Condition;

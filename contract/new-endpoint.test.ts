@@ -68,6 +68,8 @@ test('the UI contract records it as an addition, which passes', () => {
 		"chatMessaging v1: parameter 'chat_id' (shown for resource 'chat', operation 'pin')",
 		"chatMessaging v1: parameter 'additionalFields' (shown for resource 'chat', operation 'pin')",
 		"chatMessaging v2: option 'pin' of 'operation' (shown for resource 'chat')",
+		// The tool variant describes it to a model from the same descriptor.
+		"chatMessaging v2: parameter 'toolDescription' (shown for @tool true, resource 'chat', operation 'pin')",
 		"chatMessaging v2: parameter 'chat_id' (shown for resource 'chat', operation 'pin')",
 		"chatMessaging v2: parameter 'additionalFields' (shown for resource 'chat', operation 'pin')",
 		"chat-messaging: operation 'chat:pin'",

@@ -41,6 +41,11 @@ test('a renamed operation value fails, naming what it breaks on each platform (a
 	expect(diff.breaking).toEqual([
 		"chatMessaging v1: workflows saved with operation 'close' of resource 'chat' would fail to load (the option is gone)",
 		"chatMessaging v2: workflows saved with operation 'close' of resource 'chat' would fail to load (the option is gone)",
+		// Output is shown for the chat operations by name: its conditions name 'close' too.
+		...['@version {"_cnd":{"lt":2.1}}', '@version {"_cnd":{"gte":2.1}}', "output 'selected'"].map(
+			(condition, index) =>
+				`chatMessaging v2: parameter '${index < 2 ? 'output' : 'outputFields'}' (shown for resource 'chat', operation 'getAll' or 'get' or 'update' or 'close' or 'reopen' or 'assign' or 'unassign' or 'markRead' or 'markUnread' or 'rename' or 'setAiAutoresponse', ${condition}) is gone: workflows saved with it would lose its value`,
+		),
 		"chat-messaging: flows saved with operation 'close' of resource 'chat' would fail (unknown operation)",
 	]);
 	expect(diff.additions).toEqual(
@@ -107,7 +112,7 @@ test('removed names, option values and changed defaults fail, each with what it 
 
 test('every version of the versioned action node is part of the contract', () => {
 	const versions = descriptionsByVersion(new ChatMessaging());
-	expect(versions.map(([version]) => version)).toEqual([1, 2]);
+	expect(versions.map(([version]) => version)).toEqual([1, 2, 2.1]);
 	expect(versions[0]![1].properties.some((p) => p.name === 'sendTo')).toBe(false);
 	expect(versions[1]![1].properties.some((p) => p.name === 'sendTo')).toBe(true);
 	expect(saved.n8n.nodes['@chat-messaging/n8n-nodes-chat-messaging.chatMessaging']!.versions['2']).toBeDefined();

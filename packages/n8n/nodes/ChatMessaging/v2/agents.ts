@@ -72,7 +72,7 @@ function outputParameters(resource: ResourceDescriptor, ops: OperationDescriptor
 	const withRecords = ops.filter((op) => op.returns);
 	if (!withRecords.length) return [];
 	const show = { resource: [resource.key], operation: withRecords.map((op) => op.operation) };
-	const shapes = [...new Set(withRecords.map((op) => op.returns!))].map((kind) => RECORD_SHAPES[kind]);
+	const shapes = [...new Set(withRecords.flatMap((op) => (op.returns ? [op.returns] : [])))].map((kind) => RECORD_SHAPES[kind]);
 	const output = (defaultMode: string, version: VersionCondition): INodeProperties => ({
 		displayName: 'Output',
 		name: OUTPUT_PARAMETER,
