@@ -38,6 +38,8 @@ async function started(body: unknown, options: IDataObject, events = ['message:r
 		staticData: { secret: SECRET },
 		parameters: { options },
 		credentials,
+		// A workflow of its own each time: a trigger remembers every event it answered, passed or not.
+		workflowId: `options-${Math.random()}`,
 	});
 	expect(answer.status).toBe(200);
 	return answer.items.length;
@@ -120,17 +122,44 @@ describe('Options narrow the events', () => {
 		expect(await started(specDelivery('message:received:new', direct.id, 'R1'), { ignoreOwnMessages: true })).toBe(1);
 	});
 
-	it('answers 500 when the chat cannot be read, so the service delivers again', async () => {
-		const answer = await callWebhook({
+	it('answers the delivery before reading the chat, then filters (the spec wants a 2xx within 5 seconds)', async () => {
+		const deliver = (uid: string, labels: string) =>
+			callWebhook({
+				query: { secret: SECRET },
+				body: specDelivery('message:received:new', direct.id, uid),
+				events: ['message:received:new'],
+				staticData: { secret: SECRET },
+				parameters: { options: { labels } },
+				credentials,
+			});
+		for (const [uid, labels, items] of [
+			['EARLY1', 'vip', 1],
+			['EARLY2', 'nobody-has-this', 0],
+		] as const) {
+			const answer = await deliver(uid, labels);
+			expect(answer.status).toBe(200);
+			expect(answer.requestsBeforeAnswer).toBe(0);
+			expect(answer.requests.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+				`GET /chats/${String(direct.id)}`,
+			]);
+			expect(answer.items).toHaveLength(items);
+		}
+	});
+
+	it('a chat that cannot be read still starts the workflow once, saying why in filter_error (the delivery is answered)', async () => {
+		const delivery = {
 			query: { secret: SECRET },
 			body: specDelivery('message:received:new', 424242, 'E1'),
 			events: ['message:received:new'],
 			staticData: { secret: SECRET },
 			parameters: { options: { labels: 'vip' } },
 			credentials,
-		});
-		expect(answer.status).toBe(500);
-		expect(answer.items).toEqual([]);
+		};
+		const answer = await callWebhook(delivery);
+		expect(answer.status).toBe(200);
+		expect(answer.items).toEqual([expect.objectContaining({ message_uid: 'E1', filter_error: expect.stringMatching(/not found/i) })]);
+		// A redelivery of the same event starts nothing more.
+		expect((await callWebhook(delivery)).items).toEqual([]);
 	});
 });
 

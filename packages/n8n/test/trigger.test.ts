@@ -380,6 +380,37 @@ describe('Download Attachments', () => {
 		expect(Buffer.from(String(answer.binaries[0]?.attachment_0.data), 'base64').equals(bytes)).toBe(true);
 	});
 
+	it("reads the message of exactly the spec's event (chat_id, chat_name, text, message_uid: nothing about a file), once, after answering", async () => {
+		const inbound = await api('POST', '/_sandbox/incoming', { phone: '+4915112347777', text: 'spec shape', file_uid: fileUid });
+		const message = inbound.message as IDataObject;
+		const answer = await deliverWithDownload({
+			event_type: 'message:received:new',
+			data: { chat_id: inbound.chat_id, chat_name: 'x', text: 'spec shape', message_uid: message.uid },
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.requestsBeforeAnswer).toBe(0);
+		expect(answer.requests.filter((request) => new URL(request.url).pathname === `/messages/${String(message.uid)}`)).toHaveLength(1);
+		expect(answer.binaries[0]?.attachment_0).toMatchObject({ fileName: 'invoice.pdf' });
+		expect(Buffer.from(String(answer.binaries[0]?.attachment_0.data), 'base64').equals(bytes)).toBe(true);
+		// A message without a file: one read, no binary, no error.
+		const plain = await api('POST', '/_sandbox/incoming', { phone: '+4915112347777', text: 'no file' });
+		const none = await deliverWithDownload({
+			event_type: 'message:received:new',
+			data: { chat_id: plain.chat_id, chat_name: 'x', text: 'no file', message_uid: (plain.message as IDataObject).uid },
+		});
+		expect(none.binaries[0]).toBeUndefined();
+		expect(none.items[0].attachment_error).toBeUndefined();
+	});
+
+	it('a message that cannot be read gives attachment_error on the item, never silence', async () => {
+		const answer = await deliverWithDownload({
+			event_type: 'message:received:new',
+			data: { chat_id: 1, chat_name: 'x', text: 'gone', message_uid: 'NO-SUCH-MESSAGE' },
+		});
+		expect(answer.items).toHaveLength(1);
+		expect(answer.items[0].attachment_error).toMatch(/not found/i);
+	});
+
 	it('a download that fails does not lose the event: the item says why', async () => {
 		const answer = await deliverWithDownload({
 			event_type: 'message:received:new',

@@ -269,29 +269,34 @@ test('intake: 600 deliveries (30 % duplicates up to 300 apart) during 5 redeploy
 	expect(emitted.length).toBe(510); // 600 deliveries, 90 of them duplicates
 });
 
-test('Download Attachments puts the files of an inbound message into msg.attachments, byte-equal', async () => {
-	const bytes = Buffer.from(Array.from({ length: 4000 }, (_, index) => (index * 13) % 256));
-	const form = new FormData();
-	form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'invoice.pdf');
-	const uploaded = await fetch(`${sbx.url}/files_upload`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${sbx.tokens[0]}` },
-		body: form,
-	});
-	const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
-	await helper.load(
-		nodesUnderTest as never,
-		eventFlow(['message:received:new'], { downloadAttachments: true }),
-		credentialsFor(sbx.tokens[0]!),
-	);
-	const out = new Collector('out');
-	await waitFor('(await webhooks()).length === 1', async () => (await webhooks()).length === 1);
-	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915177700042', text: 'invoice attached', file_uid: fileUid });
-	await out.waitFor(1);
-	const [attachment] = out.messages[0]!.attachments as Array<{ filename: string; mimeType: string; data: Buffer }>;
-	expect(attachment).toMatchObject({ filename: 'invoice.pdf', mimeType: 'application/pdf' });
-	expect(Buffer.compare(attachment.data, bytes)).toBe(0);
-});
+test.each(['spec', 'spec-exact', 'live'])(
+	'Download Attachments puts the files of an inbound message into msg.attachments, byte-equal (%s delivery)',
+	async (payload) => {
+		const bytes = Buffer.from(Array.from({ length: 4000 }, (_, index) => (index * 13) % 256));
+		const form = new FormData();
+		form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'invoice.pdf');
+		const uploaded = await fetch(`${sbx.url}/files_upload`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${sbx.tokens[0]}` },
+			body: form,
+		});
+		const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+		await helper.load(
+			nodesUnderTest as never,
+			eventFlow(['message:received:new'], { downloadAttachments: true }),
+			credentialsFor(sbx.tokens[0]!),
+		);
+		const out = new Collector('out');
+		await waitFor('(await webhooks()).length === 1', async () => (await webhooks()).length === 1);
+		// spec-exact: the delivery names no file at all (the spec's chat_id, chat_name, text, message_uid), so the message is read.
+		await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915177700042', text: 'invoice attached', file_uid: fileUid, payload });
+		await out.waitFor(1);
+		expect(out.messages[0]!.attachmentError).toBeUndefined();
+		const [attachment] = out.messages[0]!.attachments as Array<{ filename: string; mimeType: string; data: Buffer }>;
+		expect(attachment).toMatchObject({ filename: 'invoice.pdf', mimeType: 'application/pdf' });
+		expect(Buffer.compare(attachment.data, bytes)).toBe(0);
+	},
+);
 
 test('on start it re-points or deletes subscriptions of this node left by a crash, and keeps everyone else’s', async () => {
 	const crashed = `${nodePrefix()}secret-from-a-crashed-run`;

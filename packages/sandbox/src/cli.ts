@@ -30,8 +30,9 @@ Usage: chat-messaging-sandbox [options]        (in the repository: npm run sandb
   --read-after-ms N        sent → read after N ms; 0 = only via the control API (default 4000)
   --webhook-retry-ms N     pause between webhook attempts (default 1000)
   --webhook-timeout-ms N   time-out of one webhook attempt (default 5000)
-  --webhook-payload spec|live  webhook body shape: spec {event_type, data} or the live service's
-                           unwrapped {event_type, chat, chatapp_account, message} (default spec)
+  --webhook-payload spec|spec-exact|live  webhook body shape: spec {event_type, data}, spec-exact
+                           (data holds only the spec's fields) or the live service's unwrapped
+                           {event_type, chat, chatapp_account, message} (default spec)
   --public-url URL         base URL used in download links (default: the request's Host)
   --empty-list-404         answer a list page holding nothing (past the end, or a filter matching
                            nothing) 404 "Entities not found", as the spec allows for GET /chats
@@ -48,7 +49,7 @@ function number(name: string, value: string | undefined): number | undefined {
 
 function payloadShape(value: string | undefined): WebhookPayload | undefined {
 	if (value === undefined || isWebhookPayload(value)) return value;
-	throw new Error(`--webhook-payload expects spec or live, got "${value}"`);
+	throw new Error(`--webhook-payload expects spec, spec-exact or live, got "${value}"`);
 }
 
 async function main(): Promise<void> {

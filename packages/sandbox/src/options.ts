@@ -1,10 +1,14 @@
 import { DEFAULT_FAULT_KINDS, FAULT_KINDS, type Fault } from './traffic';
-/** Shape of webhook bodies: the spec's `{event_type, data}` or the live service's unwrapped `{event_type, chat, chatapp_account, message}`. */
-export const WEBHOOK_PAYLOADS = ['spec', 'live'] as const;
+/**
+ * Shape of webhook bodies: the spec's `{event_type, data}` (with the sandbox's extra members), exactly the
+ * spec's (`spec-exact`: `data` holds only the fields the spec names), or the live service's unwrapped
+ * `{event_type, chat, chatapp_account, message}`.
+ */
+export const WEBHOOK_PAYLOADS = ['spec', 'spec-exact', 'live'] as const;
 export type WebhookPayload = (typeof WEBHOOK_PAYLOADS)[number];
 
 export function isWebhookPayload(value: unknown): value is WebhookPayload {
-	return value === 'spec' || value === 'live';
+	return (WEBHOOK_PAYLOADS as readonly unknown[]).includes(value);
 }
 
 /** Options of a sandbox instance. The CLI flags map one to one onto these (kebab-case → camelCase). */

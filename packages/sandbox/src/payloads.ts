@@ -24,6 +24,7 @@ export class PayloadBuilder {
 		baseUrl: string,
 	): Record<string, unknown> {
 		if (shape === 'live') return { event_type: eventType, ...this.live(ws, event, baseUrl) };
+		if (shape === 'spec-exact') return { event_type: eventType, data: this.specExactData(ws, event) };
 		const data = event.kind === 'chat' ? this.specChatData(ws, event.chat) : this.specMessageData(ws, event.message);
 		return { event_type: eventType, data: { event_id: eventId, ...data } };
 	}
@@ -49,6 +50,22 @@ export class PayloadBuilder {
 			attachment_filename: message.attachmentFilename,
 			origin: message.origin,
 		};
+	}
+
+	/**
+	 * Only what the spec names: `chat_id`, `chat_name`, `text` (absent when the message has none) and
+	 * `message_uid`, and `unattended_customer`. No event id, no attachment hint: a receiver that needs more
+	 * reads the message.
+	 */
+	specExactData(ws: Workspace, event: WebhookEvent): Record<string, unknown> {
+		const chat = event.kind === 'chat' ? event.chat : ws.chatOf(event.message);
+		const data: Record<string, unknown> = { chat_id: chat.id, chat_name: chat.name };
+		if (event.kind === 'message') {
+			if (event.message.text !== null && event.message.text !== '') data.text = event.message.text;
+			data.message_uid = event.message.uid;
+		}
+		data.unattended_customer = chat.unattended;
+		return data;
 	}
 
 	/** `data` of chat:created: the chat record plus chat_id / chat_name / unattended_customer. */

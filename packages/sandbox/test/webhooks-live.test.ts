@@ -209,11 +209,49 @@ describe('webhookPayload: spec (default)', () => {
 	test('an unknown payload value is a validation error on ["payload"]', async () => {
 		const res = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000003', text: 'x', payload: 'xml' });
 		expect(res.status).toBe(400);
-		expect(res.body.errors).toEqual([{ fields: ['payload'], msg: 'payload must be one of spec, live' }]);
+		expect(res.body.errors).toEqual([{ fields: ['payload'], msg: 'payload must be one of spec, spec-exact, live' }]);
 	});
 
 	test('an unknown webhookPayload option is rejected at start', async () => {
-		await expect(startSandbox({ webhookPayload: 'xml' as never })).rejects.toThrow('webhookPayload must be one of spec, live');
+		await expect(startSandbox({ webhookPayload: 'xml' as never })).rejects.toThrow('webhookPayload must be one of spec, spec-exact, live');
+	});
+});
+
+describe('webhookPayload: spec-exact', () => {
+	let sbx: Sandbox;
+	beforeEach(async () => {
+		sbx = await startSandbox({ ...FAST, chats: 12, webhookPayload: 'spec-exact' });
+		await subscribeAll(sbx);
+	});
+	afterEach(async () => {
+		await sbx.stop();
+	});
+
+	test("data holds only the spec's fields: no event id, no attachment hint, no text when the message has none", async () => {
+		const created = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000004', text: 'exactly', name: 'Ida' });
+		await waitFor(() => receiver.received.length === 2);
+		const chatId = created.body.data.chat_id;
+		expect(bodiesOf('chat:created')[0]).toEqual({
+			event_type: 'chat:created',
+			data: { chat_id: chatId, chat_name: 'Ida', unattended_customer: expect.any(Boolean) },
+		});
+		expect(bodiesOf('message:received:new')[0]).toEqual({
+			event_type: 'message:received:new',
+			data: { chat_id: chatId, chat_name: 'Ida', text: 'exactly', message_uid: created.body.data.message.uid, unattended_customer: true },
+		});
+		await call(sbx, 'POST', `/chats/${chatId}/messages`, { text: 'reply' });
+		await waitFor(() => bodiesOf('message:sent:new').length === 1);
+		expect(keys(bodiesOf('message:sent:new')[0].data)).toEqual(['chat_id', 'chat_name', 'message_uid', 'text', 'unattended_customer']);
+	});
+
+	test('payload: "spec-exact" on /_sandbox/incoming switches one call', async () => {
+		await sbx.stop();
+		sbx = await startSandbox({ ...FAST, chats: 12 });
+		await subscribeAll(sbx);
+		const contact = (await data(sbx, '/chats?group=false')).chats[0];
+		await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: contact.id, text: 'one', payload: 'spec-exact' });
+		await waitFor(() => receiver.received.length === 1);
+		expect(keys(receiver.received[0]!.body.data)).toEqual(['chat_id', 'chat_name', 'message_uid', 'text', 'unattended_customer']);
 	});
 });
 
@@ -250,6 +288,6 @@ describe('CLI --webhook-payload', () => {
 		child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
 		const code = await new Promise((resolve) => child.once('exit', resolve));
 		expect(code).toBe(1);
-		expect(err).toContain('--webhook-payload expects spec or live, got "xml"');
+		expect(err).toContain('--webhook-payload expects spec, spec-exact or live, got "xml"');
 	});
 });

@@ -850,57 +850,69 @@ async function main(): Promise<void> {
 		},
 	);
 
-	await check('(examples) Download the attachments of inbound messages: the file arrives as binary data, byte-equal', async () => {
-		assert(inboundChat, 'no direct chat');
-		const example = examples['download-attachments-of-inbound-messages'];
-		const activated = await running().publicApi('POST', `/workflows/${example.id}/activate`);
-		assert(activated.status === 200, `activating answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
-		try {
-			await waitFor(
-				'its subscription',
-				async () => ((await sandboxWebhooks()).some((hook) => hook.url.includes(String(example.nodes[0].webhookId))) ? true : undefined),
-				{ timeoutMs: 10_000 },
-			);
-			const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 31) % 256));
-			const form = new FormData();
-			form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'order.pdf');
-			const uploaded = await fetch(`${sandboxUrl}/files_upload`, {
-				method: 'POST',
-				headers: { authorization: `Bearer ${TOKEN}` },
-				body: form,
-			});
-			const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
-			await sandbox('POST', '/_sandbox/incoming', { phone: inboundChat.phone, text: 'my order, attached', file_uid: fileUid });
-			type Run = { status: string; data?: { resultData: N8nRun['data']['resultData'] } };
-			const run = await waitFor(
-				'the execution',
-				async () => {
-					const listed = await running().publicApi('GET', `/executions?workflowId=${example.id}&includeData=true`);
-					const [latest] = (listed.body as { data: Run[] }).data;
-					return latest && latest.status === 'success' ? latest : undefined;
-				},
-				{ timeoutMs: 20_000 },
-			);
-			const described = run.data?.resultData.runData['Describe the file']?.[0]?.data?.main?.[0]?.[0] as
-				{ json: Record<string, unknown>; binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
-			assert(
-				described?.json.file_name === 'order.pdf' && described.json.file_type === 'application/pdf',
-				`described: ${JSON.stringify(described?.json)}`,
-			);
-			const fromTrigger = run.data?.resultData.runData['Inbound message with attachments']?.[0]?.data?.main?.[0]?.[0] as
-				{ binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
-			const binary = fromTrigger?.binary?.attachment_0;
-			assert(binary, `no binary attachment_0 on the trigger's item: ${JSON.stringify(fromTrigger).slice(0, 300)}`);
-			// n8n keeps the bytes inline (base64), or in its filesystem store under the user folder (an id).
-			const stored = binary.id?.startsWith('filesystem-v2:')
-				? readFileSync(join(userFolder, '.n8n', 'storage', binary.id.slice('filesystem-v2:'.length)))
-				: Buffer.from(String(binary.data), 'base64');
-			assert(stored.equals(bytes), `the stored attachment differs (${stored.length} bytes, ${JSON.stringify(binary).slice(0, 200)})`);
-			return `order.pdf, ${stored.length} bytes, equal`;
-		} finally {
-			await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
-		}
-	});
+	await check(
+		"(examples) Download the attachments of inbound messages: the file arrives as binary data, byte-equal, from the sandbox's spec-shaped delivery and from exactly the spec's event (no attachment hint)",
+		async () => {
+			assert(inboundChat, 'no direct chat');
+			const example = examples['download-attachments-of-inbound-messages'];
+			const activated = await running().publicApi('POST', `/workflows/${example.id}/activate`);
+			assert(activated.status === 200, `activating answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
+			try {
+				await waitFor(
+					'its subscription',
+					async () => ((await sandboxWebhooks()).some((hook) => hook.url.includes(String(example.nodes[0].webhookId))) ? true : undefined),
+					{ timeoutMs: 10_000 },
+				);
+				const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 31) % 256));
+				const form = new FormData();
+				form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'order.pdf');
+				const uploaded = await fetch(`${sandboxUrl}/files_upload`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${TOKEN}` },
+					body: form,
+				});
+				const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+				type Run = { id: string; status: string; data?: { resultData: N8nRun['data']['resultData'] } };
+				const done: string[] = [];
+				for (const payload of ['spec', 'spec-exact']) {
+					await sandbox('POST', '/_sandbox/incoming', {
+						phone: inboundChat.phone,
+						text: `my order, attached (${payload})`,
+						file_uid: fileUid,
+						payload,
+					});
+					const run = await waitFor(
+						`the execution of the ${payload} delivery`,
+						async () => {
+							const listed = await running().publicApi('GET', `/executions?workflowId=${example.id}&includeData=true`);
+							const [latest] = (listed.body as { data: Run[] }).data;
+							return latest && latest.status === 'success' && !done.includes(String(latest.id)) ? latest : undefined;
+						},
+						{ timeoutMs: 20_000 },
+					);
+					done.push(String(run.id));
+					const described = run.data?.resultData.runData['Describe the file']?.[0]?.data?.main?.[0]?.[0] as
+						{ json: Record<string, unknown>; binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
+					assert(
+						described?.json.file_name === 'order.pdf' && described.json.file_type === 'application/pdf',
+						`described: ${JSON.stringify(described?.json)}`,
+					);
+					const fromTrigger = run.data?.resultData.runData['Inbound message with attachments']?.[0]?.data?.main?.[0]?.[0] as
+						{ binary?: Record<string, { data?: string; id?: string; fileSize?: string }> } | undefined;
+					const binary = fromTrigger?.binary?.attachment_0;
+					assert(binary, `no binary attachment_0 on the trigger's item: ${JSON.stringify(fromTrigger).slice(0, 300)}`);
+					// n8n keeps the bytes inline (base64), or in its filesystem store under the user folder (an id).
+					const stored = binary.id?.startsWith('filesystem-v2:')
+						? readFileSync(join(userFolder, '.n8n', 'storage', binary.id.slice('filesystem-v2:'.length)))
+						: Buffer.from(String(binary.data), 'base64');
+					assert(stored.equals(bytes), `the stored attachment differs (${stored.length} bytes, ${JSON.stringify(binary).slice(0, 200)})`);
+				}
+				return `order.pdf, ${bytes.length} bytes, equal from both delivery shapes`;
+			} finally {
+				await running().publicApi('POST', `/workflows/${example.id}/deactivate`);
+			}
+		},
+	);
 
 	// Issue 11 items 5 and 6: the poll trigger and Send and Wait for Reply (test/e2e/n8n/trigger-cases.ts).
 	await runTriggerCases({

@@ -516,27 +516,32 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 				assertEqual(rows.map((row) => row.split(',')[0]).sort(), unread.sort(), 'chat ids in the CSV (the unread chats)');
 			});
 
-			await checks.check('examples: the files of an inbound message are downloaded into attachments/, byte-equal', async () => {
-				const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 29) % 256));
-				const form = new FormData();
-				form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'order.pdf');
-				const uploaded = await fetch(`${sandbox.url}/files_upload`, {
-					method: 'POST',
-					headers: { authorization: `Bearer ${token}` },
-					body: form,
-				});
-				const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
-				const incoming = await view.post<Json>('/_sandbox/incoming', { phone, text: 'my order, attached', file_uid: fileUid });
-				const written = path.join(dir, 'attachments', `${String(incoming.chat_id)}-order.pdf`);
-				const content = await waitFor('the downloaded file', async () => {
-					try {
-						return await readFile(written);
-					} catch {
-						return undefined;
+			await checks.check(
+				"examples: the files of an inbound message are downloaded into attachments/, byte-equal, from the sandbox's spec-shaped delivery and from exactly the spec's event (no attachment hint)",
+				async () => {
+					for (const payload of ['spec', 'spec-exact']) {
+						const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 29) % 256));
+						const form = new FormData();
+						form.append('file', new Blob([bytes], { type: 'application/pdf' }), `order-${payload}.pdf`);
+						const uploaded = await fetch(`${sandbox.url}/files_upload`, {
+							method: 'POST',
+							headers: { authorization: `Bearer ${token}` },
+							body: form,
+						});
+						const fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
+						const incoming = await view.post<Json>('/_sandbox/incoming', { phone, text: 'my order, attached', file_uid: fileUid, payload });
+						const written = path.join(dir, 'attachments', `${String(incoming.chat_id)}-order-${payload}.pdf`);
+						const content = await waitFor('the downloaded file', async () => {
+							try {
+								return await readFile(written);
+							} catch {
+								return undefined;
+							}
+						});
+						assert(Buffer.compare(content, bytes) === 0, `the file written differs from the one sent (${content.length} bytes)`);
 					}
-				});
-				assert(Buffer.compare(content, bytes) === 0, `the file written differs from the one sent (${content.length} bytes)`);
-			});
+				},
+			);
 
 			await checks.check('examples: the send example delivers its message with the attachment, once', async () => {
 				const inject = sendExample.find((node) => node.type === 'inject');

@@ -109,18 +109,37 @@ export function eventAttachments(event: ChatEvent): EventAttachment[] {
 }
 
 /**
- * Downloads the attachments of an inbound message event (their links live about 15 minutes, so a
- * flow that wants the bytes must fetch them at once). The live shape links them in the delivery; the
- * spec's shape only says `has_attachment`, so the message record's `attachment_url` is read then.
+ * Whether the delivery says the message has an attachment: `has_attachment` (the sandbox's spec-shaped
+ * bodies), or the live shape's `message.attachments` list (empty: none). Undefined when it does not say,
+ * as in the spec's own event (`chat_id`, `chat_name`, `text`, `message_uid`).
+ */
+function deliverySaysAttachment(event: ChatEvent): boolean | undefined {
+	const data = isRecord(event.raw.data) ? event.raw.data : {};
+	const message = isRecord(event.raw.message) ? event.raw.message : isRecord(data.message) ? data.message : {};
+	const flag = first(data.has_attachment, message.has_attachment);
+	if (typeof flag === 'boolean') return flag;
+	if (Array.isArray(message.attachments)) return message.attachments.length > 0;
+	return undefined;
+}
+
+/**
+ * Downloads the attachments of a message event (their links live about 15 minutes, so a flow that wants
+ * the bytes must fetch them at once). The live shape links them in the delivery. The spec's event names
+ * no attachment at all, so unless the delivery says there is none, the message is read (one request) and
+ * the file its `attachment_url` links to is fetched. A message whose record says it has an attachment but
+ * links none fails, naming the message: a file is never skipped in silence.
  */
 export async function downloadEventAttachments(executor: Executor, event: ChatEvent): Promise<DownloadedFile[]> {
 	let attachments = eventAttachments(event);
-	const data = isRecord(event.raw.data) ? event.raw.data : {};
-	const message = isRecord(event.raw.message) ? event.raw.message : {};
-	if (!attachments.length && event.message_uid && (data.has_attachment === true || message.has_attachment === true)) {
+	if (!attachments.length && event.message_uid && deliverySaysAttachment(event) !== false) {
 		const record = await executor.run('message:get', { message_uid: event.message_uid });
 		if (isRecord(record) && typeof record.attachment_url === 'string' && record.attachment_url) {
 			attachments = [{ url: record.attachment_url, filename: asText(record.attachment_filename) ?? undefined }];
+		} else if (isRecord(record) && record.has_attachment === true) {
+			throw new ChatMessagingError(
+				`message ${event.message_uid} has an attachment, but its record gives no attachment_url to download it from`,
+				{ kind: 'service', operation: 'message:get' },
+			);
 		}
 	}
 	const files: DownloadedFile[] = [];

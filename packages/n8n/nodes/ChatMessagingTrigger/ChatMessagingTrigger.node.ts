@@ -143,9 +143,9 @@ function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: 
  * the files of an inbound message come along as binary data; a download that fails does not lose the
  * event: the item says why in `attachment_error`.
  */
-async function eventItem(context: IWebhookFunctions, event: ChatEvent): Promise<INodeExecutionData> {
+async function eventItem(context: IWebhookFunctions, event: ChatEvent, downloads: boolean): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: event as unknown as IDataObject };
-	if (!event.event_type.startsWith('message:') || context.getNodeParameter('downloadAttachments', false) !== true) return item;
+	if (!downloads) return item;
 	try {
 		const files = await downloadEventAttachments(await createExecutor(context), event);
 		if (!files.length) return item;
@@ -227,7 +227,7 @@ export class ChatMessagingTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					"Whether to download the files attached to inbound messages into the item's binary data (attachment_0, attachment_1, …): their links expire after about 15 minutes",
+					"Whether to download the files attached to messages into the item's binary data (attachment_0, attachment_1, …): their links expire after about 15 minutes. When the delivery does not list them, the message is read first (one request). The delivery is answered before the download, so a large file never makes the service retry; a download that fails is named in the item's attachment_error.",
 			},
 			{
 				displayName: 'Options',
@@ -235,7 +235,7 @@ export class ChatMessagingTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				description: `Narrow the events that start the workflow. ${BURST_WEBHOOK_NOTE.replace(/\.$/, '')}.`,
+				description: `Narrow the events that start the workflow. An option that needs the chat or the message is checked after the delivery is answered (one request); if that read fails, the event still starts the workflow, with the reason in filter_error. ${BURST_WEBHOOK_NOTE.replace(/\.$/, '')}.`,
 				options: [
 					{
 						displayName: 'Chat-App Account IDs',
@@ -360,23 +360,6 @@ export class ChatMessagingTrigger implements INodeType {
 			return { webhookResponse: { status: 'ok', ignored: `event ${event.event_type} is not chosen in this trigger` } };
 		}
 
-		const filter = eventFilterOf(this);
-		try {
-			if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(this), event, filter))) {
-				return { webhookResponse: { status: 'ok', ignored: 'the event does not match the trigger options' } };
-			}
-			const takeover = takeoverOf(this);
-			const takenOver = takeover.off ? undefined : await takeover.skipReason(await createExecutor(this), event);
-			if (takenOver) {
-				return { webhookResponse: { status: 'ok', ignored: `a teammate handles this chat (${takenOver})` } };
-			}
-		} catch (error) {
-			// Answered 500 so the service delivers again (it retries twice), rather than losing the event.
-			this.logger.warn(`Chat Messaging: could not check the trigger options for an event: ${(error as Error).message}`);
-			response.status(500).json({ status: 'error', message: 'Could not check the event against the trigger options; retry' });
-			return { noWebhookResponse: true };
-		}
-
 		const key = eventKey(event);
 		if (key) {
 			const { seen, persisted } = seenEventsOf(this, state);
@@ -384,6 +367,29 @@ export class ChatMessagingTrigger implements INodeType {
 			if (persisted) state.seenEvents = seen.snapshot();
 		}
 
-		return { workflowData: [[await eventItem(this, event)]] };
+		const filter = eventFilterOf(this);
+		const takeover = takeoverOf(this);
+		const downloads = event.event_type.startsWith('message:') && this.getNodeParameter('downloadAttachments', false) === true;
+		if (isFilterEmpty(filter) && takeover.off && !downloads) return { workflowData: [[{ json: event as unknown as IDataObject }]] };
+
+		// Answered before the options' work: the service wants a 2xx within 5 seconds, and reading the chat
+		// or downloading a 20 MB file can take longer. n8n sends nothing more for this call (noWebhookResponse)
+		// and starts the workflow with what webhook() returns once it returns.
+		response.status(200).json({ status: 'ok' });
+		let filterError: string | undefined;
+		try {
+			if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(this), event, filter))) {
+				return { noWebhookResponse: true };
+			}
+			if (!takeover.off && (await takeover.skipReason(await createExecutor(this), event))) return { noWebhookResponse: true };
+		} catch (error) {
+			// The delivery is answered, so the service will not send it again: the event goes on, saying why
+			// the options could not be checked, rather than being lost.
+			filterError = (error as Error).message;
+			this.logger.warn(`Chat Messaging: could not check the trigger options for an event: ${filterError}`);
+		}
+		const item = await eventItem(this, event, downloads);
+		if (filterError !== undefined) item.json = { ...item.json, filter_error: filterError };
+		return { noWebhookResponse: true, workflowData: [[item]] };
 	}
 }

@@ -67,6 +67,10 @@ export interface WebhookAnswer {
 	result: IWebhookResponseData;
 	items: IDataObject[];
 	binaries: Array<IBinaryKeyData | undefined>;
+	/** The requests to the service made before the delivery was answered (undefined: n8n answered after webhook() returned). */
+	requestsBeforeAnswer?: number;
+	/** Every request the webhook made to the service. */
+	requests: RecordedRequest[];
 }
 
 export interface Delivery {
@@ -84,10 +88,11 @@ export interface Delivery {
 }
 
 export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
-	const sent: { status?: number; body?: unknown } = {};
+	const sent: { status?: number; body?: unknown; requestsBefore?: number } = {};
 	const response = {
 		status(code: number) {
 			sent.status = code;
+			sent.requestsBefore = requests.length;
 			return response;
 		},
 		json(body: unknown) {
@@ -134,9 +139,10 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 	const result = await trigger.webhook.call(context as unknown as IWebhookFunctions);
 	const items = (result.workflowData?.[0] ?? []).map((item) => item.json);
 	const binaries = (result.workflowData?.[0] ?? []).map((item) => item.binary);
-	if (result.noWebhookResponse) return { status: sent.status ?? 0, body: sent.body, result, items, binaries };
-	// n8n's answer for responseMode "onReceived": the webhookResponse, or its default message.
-	return { status: 200, body: result.webhookResponse ?? { message: 'Workflow was started' }, result, items, binaries };
+	if (result.noWebhookResponse)
+		return { status: sent.status ?? 0, body: sent.body, result, items, binaries, requestsBeforeAnswer: sent.requestsBefore, requests };
+	// n8n's answer for responseMode "onReceived": the webhookResponse, or its default message, once webhook() returned.
+	return { status: 200, body: result.webhookResponse ?? { message: 'Workflow was started' }, result, items, binaries, requests };
 }
 
 /**
