@@ -333,11 +333,11 @@ describe('Download Attachments', () => {
 	beforeAll(async () => {
 		const form = new FormData();
 		form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'invoice.pdf');
-		const uploaded = await fetch(`${credentials.baseUrl}/files_upload`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${TOKEN}` },
-			body: form,
-		});
+		const upload = () =>
+			fetch(`${credentials.baseUrl}/files_upload`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: form });
+		// The flood test above keeps the event loop busy for seconds: the sandbox may have closed the kept-alive
+		// socket fetch reuses here (ECONNRESET before anything was read). A second attempt opens a new one.
+		const uploaded = await upload().catch(upload);
 		fileUid = ((await uploaded.json()) as { data: { uid: string } }).data.uid;
 	});
 	const secret = 'b'.repeat(48);

@@ -229,7 +229,7 @@ describe('webhookPayload: spec-exact', () => {
 
 	test("data holds only the spec's fields: no event id, no attachment hint, no text when the message has none", async () => {
 		const created = await call(sbx, 'POST', '/_sandbox/incoming', { phone: '+4915100000004', text: 'exactly', name: 'Ida' });
-		await waitFor(() => receiver.received.length === 2);
+		await waitFor('receiver.received.length === 2', () => receiver.received.length === 2);
 		const chatId = created.body.data.chat_id;
 		expect(bodiesOf('chat:created')[0]).toEqual({
 			event_type: 'chat:created',
@@ -240,7 +240,7 @@ describe('webhookPayload: spec-exact', () => {
 			data: { chat_id: chatId, chat_name: 'Ida', text: 'exactly', message_uid: created.body.data.message.uid, unattended_customer: true },
 		});
 		await call(sbx, 'POST', `/chats/${chatId}/messages`, { text: 'reply' });
-		await waitFor(() => bodiesOf('message:sent:new').length === 1);
+		await waitFor("bodiesOf('message:sent:new').length === 1", () => bodiesOf('message:sent:new').length === 1);
 		expect(keys(bodiesOf('message:sent:new')[0].data)).toEqual(['chat_id', 'chat_name', 'message_uid', 'text', 'unattended_customer']);
 	});
 
@@ -250,7 +250,7 @@ describe('webhookPayload: spec-exact', () => {
 		await subscribeAll(sbx);
 		const contact = (await data(sbx, '/chats?group=false')).chats[0];
 		await call(sbx, 'POST', '/_sandbox/incoming', { chat_id: contact.id, text: 'one', payload: 'spec-exact' });
-		await waitFor(() => receiver.received.length === 1);
+		await waitFor('receiver.received.length === 1', () => receiver.received.length === 1);
 		expect(keys(receiver.received[0]!.body.data)).toEqual(['chat_id', 'chat_name', 'message_uid', 'text', 'unattended_customer']);
 	});
 });
