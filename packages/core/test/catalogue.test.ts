@@ -45,6 +45,7 @@ const FRIENDLY = [
 	'chat:rename',
 	'chat:setAiAutoresponse',
 	'label:remove',
+	'label:removeAll',
 	'reaction:remove',
 	'file:download',
 ];
@@ -68,7 +69,16 @@ describe('catalogue', () => {
 	it('marks every operation that deletes or overwrites what its path names as destructive', () => {
 		const destructive = OPERATIONS.filter((op) => op.destructive).map(operationId);
 		expect(destructive.sort()).toEqual(
-			['chat:close', 'file:delete', 'invitation:revoke', 'label:remove', 'label:replace', 'reaction:remove', 'webhook:delete'].sort(),
+			[
+				'chat:close',
+				'file:delete',
+				'invitation:revoke',
+				'label:remove',
+				'label:removeAll',
+				'label:replace',
+				'reaction:remove',
+				'webhook:delete',
+			].sort(),
 		);
 		for (const op of OPERATIONS.filter((candidate) => candidate.method === 'DELETE')) expect(op.destructive).toBe(true);
 	});

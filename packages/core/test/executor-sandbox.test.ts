@@ -73,6 +73,7 @@ describe('executor against the sandbox', () => {
 			'label:add': { chat_id: chat.id, labels: 'alpha,beta' },
 			'label:replace': { chat_id: chat.id, labels: ['alpha', 'gamma'] },
 			'label:remove': { chat_id: chat.id, labels: 'alpha' },
+			'label:removeAll': { chat_id: chat.id },
 			'note:add': { chat_id: chat.id, text: 'internal' },
 			'message:sendToPhone': { phone: '+4915100000001', text: 'hello new number', chat_name: 'New Lead' },
 			'message:sendToChat': { chat_id: chat.id, text: 'hi', reply_to: sent.message_uid },
@@ -115,7 +116,13 @@ describe('executor against the sandbox', () => {
 		expect(failures).toEqual([]);
 		expect(account.id).toMatch(/@/);
 		// The state the friendly operations left behind.
+		// Remove All ran after Replace All (catalogue order), then Remove on the empty set.
+		expect(await executor.run('label:get', { chat_id: chat.id })).toEqual([]);
+		await executor.run('label:replace', { chat_id: chat.id, labels: ['alpha', 'gamma'] });
+		await executor.run('label:remove', { chat_id: chat.id, labels: 'alpha' });
 		expect(await executor.run('label:get', { chat_id: chat.id })).toEqual(['gamma']);
+		await executor.run('label:remove', { chat_id: chat.id, labels: 'gamma' });
+		expect(await executor.run('label:get', { chat_id: chat.id })).toEqual([]);
 		const after = (await executor.run('chat:get', { chat_id: chat.id })) as Record<string, unknown>;
 		expect(after).toMatchObject({
 			name: `Renamed ${chat.id}`,

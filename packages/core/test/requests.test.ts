@@ -57,6 +57,7 @@ const CASES: Record<string, Expected> = {
 	'label:get': { input: { chat_id: 7 }, method: 'GET', url: '/chats/7/labels' },
 	'label:add': { input: { chat_id: 7, labels: 'a, b' }, method: 'PUT', url: '/chats/7/labels', body: { labels: ['a', 'b'] } },
 	'label:replace': { input: { chat_id: 7, labels: ['x'] }, method: 'POST', url: '/chats/7/labels', body: { labels: ['x'] } },
+	'label:removeAll': { input: { chat_id: 7 }, method: 'POST', url: '/chats/7/labels', body: { labels: [] } },
 	'note:add': { input: { chat_id: 7, text: 'called back' }, method: 'POST', url: '/chats/7/notes', body: { text: 'called back' } },
 	'message:sendToPhone': {
 		input: { phone: '4915112345678', text: 'Hi\nthere 👋', chat_name: 'Bob', label: 'lead', chatapp_account_id: '4930@c.us' },
@@ -188,10 +189,20 @@ describe('descriptor requests', () => {
 		expect(JSON.parse(requests[1].body as string)).toEqual({ labels: [] });
 	});
 
-	it('label:replace accepts an empty set (clears the labels); label:add does not', async () => {
-		const [request] = await requestOf('label:replace', { chat_id: 1, labels: [] });
-		expect(JSON.parse(request.body as string)).toEqual({ labels: [] });
+	it('label:replace refuses an empty value, naming the field, before any request: a blank is never a silent wipe', async () => {
+		for (const labels of [[], '', '  ', ' , ,', null]) {
+			const attempt = requestOf('label:replace', { chat_id: 1, labels });
+			await expect(attempt).rejects.toMatchObject({ kind: 'input', field: 'labels' });
+			await expect(attempt).rejects.toThrow(/Replace All needs at least one label.*Remove All/);
+		}
 		await expect(requestOf('label:add', { chat_id: 1, labels: [] })).rejects.toMatchObject({ field: 'labels' });
+	});
+
+	it('label:removeAll is the explicit way to clear every label: the empty set, no labels asked for', async () => {
+		const [request] = await requestOf('label:removeAll', { chat_id: 1 });
+		expect(request.method).toBe('POST');
+		expect(request.url).toBe(`${BASE}/chats/1/labels`);
+		expect(JSON.parse(request.body as string)).toEqual({ labels: [] });
 	});
 
 	it('unwraps data and the descriptor member', async () => {

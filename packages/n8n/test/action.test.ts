@@ -138,6 +138,15 @@ describe('labels and notes', () => {
 		expect([...(await labels())].sort()).toEqual(['alpha', 'beta', 'gamma']);
 		await runAction(credentials, { resource: 'label', operation: 'remove', chat_id: id, labels: 'beta' });
 		expect([...(await labels())].sort()).toEqual(['alpha', 'gamma']);
+		// A blank Replace All (an expression that evaluated to "") is refused, naming the field; the labels stay.
+		await expect(runAction(credentials, { resource: 'label', operation: 'replace', chat_id: id, labels: '' })).rejects.toThrow(
+			/Replace All needs at least one label/,
+		);
+		expect([...(await labels())].sort()).toEqual(['alpha', 'gamma']);
+		// Clearing them is the explicit Remove All.
+		await runAction(credentials, { resource: 'label', operation: 'removeAll', chat_id: id });
+		const left = (await runAction(credentials, { resource: 'label', operation: 'get', chat_id: id })).json;
+		expect(left.flatMap((item) => (item.labels as string[] | undefined) ?? [])).toEqual([]);
 	});
 
 	it('a note lands on the chat', async () => {

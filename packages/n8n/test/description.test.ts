@@ -59,6 +59,7 @@ describe('action node description', () => {
 			'Add (Keep Existing)',
 			'Get',
 			'Remove',
+			'Remove All',
 			'Replace All',
 		]);
 	});

@@ -113,6 +113,8 @@ describe('labels and notes', () => {
 		await run('label:remove', { chat_id: target.id, labels: 'beta' });
 		const labels = await run('label:get', { chat_id: target.id });
 		expect([...labels].sort()).toEqual(['alpha', 'gamma']);
+		await run('label:removeAll', { chat_id: target.id });
+		expect((await sandboxData(sbx, `/chats/${target.id}/labels`)).labels).toEqual([]);
 	});
 
 	test('note:add adds an internal note', async () => {

@@ -133,8 +133,8 @@ export interface Pagination {
 export interface ReadModifyWrite {
 	/** `resource:operation` id of the read. */
 	read: string;
-	/** `resource:operation` id of the write that receives the combined input. */
-	write: string;
+	/** `resource:operation` id of the write that receives the combined input (or a choice by that input). */
+	write: string | ((combined: Record<string, unknown>) => string);
 	/** Builds this operation's input from the caller's input and the read's result. */
 	combine: (input: Record<string, unknown>, current: unknown) => Record<string, unknown>;
 }

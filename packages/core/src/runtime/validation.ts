@@ -248,7 +248,7 @@ export function prepareRequest(op: OperationDescriptor, input: Record<string, un
 		// An allowed empty string stays empty ("" unassigns); an empty list stays an empty list.
 		const coerced = value === '' && field.allowEmpty && field.kind !== 'stringList' ? '' : coerceField(field, value, context);
 		if (field.kind === 'stringList' && field.required && !field.allowEmpty && (coerced as string[]).length === 0) {
-			throw fieldError(field, 'needs at least one value');
+			throw fieldError(field, field.requiredMessage ?? 'needs at least one value');
 		}
 		switch (field.in) {
 			case 'path': {

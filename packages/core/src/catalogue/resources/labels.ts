@@ -53,7 +53,30 @@ export const labelResource: ResourceDescriptor = {
 			path: '/chats/{chat_id}/labels',
 			// Replacing with the same set twice gives the same state, so this POST is safe to retry.
 			effect: 'idempotent',
-			fields: [chatId, { ...labelsBody('The complete new label set of the chat; an empty set removes every label'), allowEmpty: true }],
+			// No empty set: a blank value (an expression that evaluated to "") would silently wipe every label.
+			// Removing them all is its own operation, Remove All.
+			fields: [
+				chatId,
+				{
+					...labelsBody('The complete new label set of the chat (at least one label); to remove every label, use Remove All'),
+					requiredMessage: 'is empty: Replace All needs at least one label (to remove every label, choose the Remove All operation)',
+				},
+			],
+		},
+		{
+			resource: 'label',
+			operation: 'removeAll',
+			destructive: true,
+			name: 'Remove All',
+			action: 'Remove all labels from a chat',
+			description: 'Removes every label of the chat',
+			wireNote: 'POST replaces with an empty set',
+			method: 'POST',
+			path: '/chats/{chat_id}/labels',
+			effect: 'idempotent',
+			friendlyOf: 'label:replace',
+			fixedBody: { labels: [] },
+			fields: [chatId],
 		},
 		{
 			resource: 'label',
@@ -70,7 +93,8 @@ export const labelResource: ResourceDescriptor = {
 			fields: [chatId, labelsToRemove],
 			readModifyWrite: {
 				read: 'label:get',
-				write: 'label:replace',
+				// Removing the last labels leaves an empty set: that write is Remove All, Replace All refuses it.
+				write: (combined) => (Array.isArray(combined.labels) && combined.labels.length === 0 ? 'label:removeAll' : 'label:replace'),
 				combine: (input, current) => {
 					// Same parsing as the request itself: a list or one comma-separated string.
 					const remove = new Set(coerceField(labelsToRemove, input.labels) as string[]);

@@ -11,5 +11,7 @@ export async function readModifyWrite(
 ): Promise<unknown> {
 	runner.prepare(op, input); // validate the caller's input before the read
 	const current = await runner.run(steps.read, input);
-	return runner.call(findOperation(steps.write), steps.combine(input, current));
+	const combined = steps.combine(input, current);
+	const write = typeof steps.write === 'function' ? steps.write(combined) : steps.write;
+	return runner.call(findOperation(write), combined);
 }
