@@ -89,6 +89,22 @@ describe('retries', () => {
 		expect(timing.sleeps).toEqual([3300]); // Retry-After plus jitter (20 % at most; random 0.5 here)
 	});
 
+	// The spec names `rate_limit_exceeded` without tying it to a status: whatever the status, it was not processed.
+	it.each([400, 403, 503, 200])(
+		'a send refused with rate_limit_exceeded in a %i is waited out like a 429 and sent again',
+		async (status) => {
+			const limited = fail(
+				status,
+				{ status: 'error', message: 'Rate limit exceeded', error_code: 'rate_limit_exceeded' },
+				{ 'retry-after': '3' },
+			);
+			const { result, script, timing } = run(SEND, limited, ok({ message_uid: 'm1' }));
+			await expect(result).resolves.toEqual({ message_uid: 'm1' });
+			expect(script.requests).toHaveLength(2);
+			expect(timing.sleeps).toEqual([3300]);
+		},
+	);
+
 	it('a send whose connection was refused is retried', async () => {
 		const { result, script } = run(SEND, refused, ok({ message_uid: 'm1' }));
 		await expect(result).resolves.toEqual({ message_uid: 'm1' });
@@ -230,6 +246,22 @@ describe('pacing shared by the executors of one client', () => {
 			'workspace:get',
 		);
 		expect(timing.sleeps.slice(sleepsBefore)).toEqual([2000]);
+	});
+
+	it('rate_limit_exceeded in another status than 429 pauses the same shared pacer', async () => {
+		const timing = virtualTiming();
+		const key = pacingKey('https://x.io', `token-${Math.random()}`);
+		const rateLimit = { perSecond: 1000, burst: 100 };
+		const bucket = sharedBucket(key, rateLimit, timing);
+		const pause = jest.spyOn(bucket, 'pause');
+		const refusedOnce = scripted(
+			fail(403, { status: 'error', message: 'Rate limit exceeded', error_code: 'rate_limit_exceeded' }, { 'retry-after': '2' }),
+			ok({}),
+		);
+		await new Executor({ baseUrl: 'https://x.io', transport: refusedOnce.transport, timing, rateLimit, pacingKey: key }).run(
+			'workspace:get',
+		);
+		expect(pause).toHaveBeenCalledWith(2200);
 	});
 
 	it('keys by base URL and a hash of the token, never the token itself', () => {

@@ -20,7 +20,7 @@ import type { TokenBucket } from '../pacing';
 import { isRecord, type PreparedRequest } from '../validation';
 import { encodeMultipart } from './multipart';
 import { filenameOf, header } from './headers';
-import { backoff, mayRetry, rateLimitWait, type RetryPolicy } from './retry';
+import { backoff, isRateLimited, mayRetry, rateLimitWait, type RetryPolicy } from './retry';
 
 export interface HttpExchangeOptions {
 	/** Already normalized (normalizeBaseUrl). */
@@ -138,7 +138,7 @@ export class HttpExchange {
 			if (response.status === 404 && mayHaveApplied && request.method === 'DELETE') {
 				return { status: 200, headers: response.headers, body: { status: 'ok', data: null } };
 			}
-			if (response.status === 429) {
+			if (isRateLimited(response)) {
 				const wait = rateLimitWait(retry, timing, response);
 				if (wait !== undefined && rateLimitedMs + wait <= retry.maxRateLimitWaitMs) {
 					rateLimitedMs += wait;

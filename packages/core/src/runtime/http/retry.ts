@@ -53,6 +53,16 @@ export function backoff(retry: RetryPolicy, timing: Timing, attempt: number): nu
 }
 
 /**
+ * Whether the service refused the request for its rate: a 429, or its `rate_limit_exceeded` code in whatever status
+ * it comes (the spec names the code without tying it to a status). Either way the request was not processed.
+ */
+export function isRateLimited(response: Pick<TransportResponse, 'status' | 'body'>): boolean {
+	if (response.status === 429) return true;
+	const body = response.body as { error_code?: unknown } | null | undefined;
+	return typeof body === 'object' && body !== null && !Array.isArray(body) && body.error_code === 'rate_limit_exceeded';
+}
+
+/**
  * How long to wait out a 429: Retry-After (or the back-off) plus up to 20 % jitter, so clients
  * refused together do not come back together. Undefined when Retry-After is beyond the cap.
  */
