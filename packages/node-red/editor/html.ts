@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 import {
+	changesTarget,
 	DEFAULT_REPLY_TIMEOUT_S,
 	DEFAULT_WAIT_TIMEOUT_S,
 	EVENT_TYPES,
@@ -200,7 +201,7 @@ function fieldHelp(op: OperationDescriptor, field: FieldDescriptor): string {
 	if (op.requireOneOf?.includes(field.name)) parts.push(`Give ${op.requireOneOf.join(' or ')} (or an attachment).`);
 	// As packages/node-red/src/action.ts fills empty fields with From payload on.
 	parts.push(
-		op.destructive && field.in === 'path' ? 'Never read from msg.payload.' : `Empty, with From payload on: msg.payload.${field.name}.`,
+		changesTarget(op) && field.in === 'path' ? 'Never read from msg.payload.' : `Empty, with From payload on: msg.payload.${field.name}.`,
 	);
 	return parts.join(' ');
 }

@@ -2,10 +2,11 @@
  * `chat-messaging`: runs any catalogue operation. Every field is a typedInput stored as
  * `fields[<wire name>] = {value, type}` (a msg property is one of its types). Nothing is read from the
  * msg unless the user chose it: with the node option `payloadFields` on, a field left empty is filled
- * from `msg.payload[<wire name>]`, except the target ids of a destructive operation. The result
+ * from `msg.payload[<wire name>]`, except the target ids of an operation that changes or removes something. The result
  * replaces msg.payload (other msg properties are kept).
  */
 import {
+	changesTarget,
 	DEFAULT_SEND_TO,
 	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
@@ -86,8 +87,11 @@ export function evaluateTyped(RED: NodeAPI, node: NodeInstance, msg: NodeMessage
 	});
 }
 
-/** Whether an empty field may be filled from msg.payload: never the target id of a destructive operation. */
-const fillableFromPayload = (op: OperationDescriptor, field: FieldDescriptor): boolean => !(op.destructive && field.in === 'path');
+/**
+ * Whether an empty field may be filled from msg.payload: never the id of what an operation changes or removes
+ * (its effect in the catalogue), so a record piped in cannot aim an update, a rename or a delete elsewhere.
+ */
+const fillableFromPayload = (op: OperationDescriptor, field: FieldDescriptor): boolean => !(changesTarget(op) && field.in === 'path');
 
 /** Reads the operation's fields (typedInputs, then msg.payload for empty ones if asked to) into the executor's flat input. */
 async function collectInput(

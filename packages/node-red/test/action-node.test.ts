@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeMessage } from '../src/types';
+import { OPERATIONS, operationId } from '@chat-messaging/core';
 import {
 	CONFIG_ID,
 	configNode,
@@ -196,6 +197,48 @@ describe('typed-input sources', () => {
 		expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: idField });
 		expect((await sandboxData(sbx, '/webhooks')).webhooks.length).toBe(hooksBefore);
 	});
+
+	// Every operation whose effect changes or removes what its path names, read from the catalogue: a record piped in
+	// (an event, a chat from Get Many) never aims an update, a rename, a label or reaction set, or a delete.
+	const changing = OPERATIONS.filter((op) => op.effect === 'idempotent' && op.fields.some((field) => field.in === 'path'));
+	test('the operations that change or remove their target include updates, renames, label and reaction sets, webhook updates', () => {
+		expect(changing.map(operationId)).toEqual(
+			expect.arrayContaining([
+				'chat:update',
+				'chat:rename',
+				'chat:unassign',
+				'label:add',
+				'reaction:set',
+				'webhook:update',
+				'webhook:delete',
+			]),
+		);
+	});
+	test.each(changing.map((op) => [operationId(op), op] as const))(
+		'%s never takes its target id from msg.payload, even with "From payload" on',
+		async (_id, op) => {
+			const [target] = op.fields.filter((field) => field.in === 'path');
+			const chatBefore = await sandboxData(sbx, `/chats/${directChat.id}`);
+			const payload = {
+				...directChat,
+				chat_id: directChat.id,
+				id: 1,
+				uid: 'f-1',
+				user_id: 1,
+				message_uid: directChat.last_message_uid,
+				labels: ['piped-in'],
+				name: 'Renamed from a payload',
+				reaction: '👍',
+				responsible: '',
+				closed: true,
+				url: 'https://example.com/hook',
+				enabled: false,
+			};
+			const run = await runAction(sbx, { resource: op.resource, operation: op.operation, fields: {}, payloadFields: true }, { payload });
+			expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: target!.name });
+			expect(await sandboxData(sbx, `/chats/${directChat.id}`)).toEqual(chatBefore);
+		},
+	);
 
 	test("a failure of the node's own code is an internal error, not bad input", async () => {
 		// A payload whose member fails once when read: stands in for a bug in the node's own code.

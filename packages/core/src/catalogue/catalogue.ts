@@ -42,6 +42,13 @@ export function findOperation(id: string): OperationDescriptor {
 	return op;
 }
 
+/**
+ * Whether the operation changes or removes what its path ids name (an update, a rename, a label or reaction
+ * set, a delete): its effect says so. Reads leave the record as it is, and a create adds something under it
+ * (a message into a chat, a note), so adapters may take those ids from incoming data; never these.
+ */
+export const changesTarget = (op: Pick<OperationDescriptor, 'effect'>): boolean => op.effect === 'idempotent';
+
 /** The distinct endpoints (method + path) behind the catalogue: the spec's 31. */
 export function endpoints(): string[] {
 	return [...new Set(OPERATIONS.filter((op) => !op.friendlyOf).map((op) => `${op.method} ${op.path}`))];
