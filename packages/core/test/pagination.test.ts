@@ -137,6 +137,36 @@ describe('pagination', () => {
 		});
 	});
 
+	// Only the service's own answer ends a list: a wrong base URL or a proxy's page never reads as "empty".
+	describe.each([
+		['an HTML page', fail(404, '<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>'), 'a page that is not JSON'],
+		['some other JSON', fail(404, { error: 'Not Found', path: '/v2/chats' }), "JSON that is not the service's error body"],
+	])('a 404 with %s', (_, answer, what) => {
+		it('fails the list on the first page, naming the URL and the status', async () => {
+			for (const [id, input, path] of [
+				['chat:getAll', { name: 'x' }, '/chats'],
+				['file:getAll', {}, '/files'],
+				['message:getAll', { chat_id: 7 }, '/chats/7/messages'],
+			] as const) {
+				const error = (await executor(scripted(answer), 4)
+					.run(id, input)
+					.catch((caught: unknown) => caught)) as ChatMessagingError;
+				expect(error).toBeInstanceOf(ChatMessagingError);
+				expect(error.message).toContain(`GET https://x.io${path}?`);
+				expect(error.message).toContain(`answered HTTP 404 with ${what}`);
+				expect(error).toMatchObject({ httpStatus: 404, kind: 'service' });
+			}
+		});
+
+		it('fails past the first page too (a pick list or a poll reads one page at a time)', async () => {
+			const script = scripted((request) =>
+				Number(new URL(request.url).searchParams.get('page')) === 1 ? ok({ has_more_pages: true, chats: [{ id: 1 }] }) : answer,
+			);
+			await expect(executor(script, 1).run('chat:getAll', {})).rejects.toThrow(/page=2 answered HTTP 404/);
+			await expect(executor(scripted(answer), 1).run('chat:getAll', { page: 2 })).rejects.toThrow(/answered HTTP 404/);
+		});
+	});
+
 	it("a 404 ends the list of a chat's messages once the chat is known to exist", async () => {
 		const script = scripted((request) => {
 			const url = new URL(request.url);

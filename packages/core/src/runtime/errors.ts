@@ -33,6 +33,8 @@ export interface ChatMessagingErrorDetails {
 	responseText?: string;
 	/** A create whose answer was lost (5xx, reset, time-out after sending): the service may have acted on it. */
 	mayHaveTakenEffect?: boolean;
+	/** The answer was the service's own JSON error body (`status: "error"` and a `message`), not some other page. */
+	serviceBody?: boolean;
 }
 
 export class ChatMessagingError extends Error {
@@ -45,6 +47,7 @@ export class ChatMessagingError extends Error {
 	readonly networkCode?: string;
 	readonly responseText?: string;
 	readonly mayHaveTakenEffect?: boolean;
+	readonly serviceBody?: boolean;
 
 	constructor(message: string, details: ChatMessagingErrorDetails) {
 		super(message);
@@ -58,6 +61,7 @@ export class ChatMessagingError extends Error {
 		this.networkCode = details.networkCode;
 		this.responseText = details.responseText;
 		this.mayHaveTakenEffect = details.mayHaveTakenEffect;
+		this.serviceBody = details.serviceBody;
 	}
 
 	/** Plain data for error items and msg.error: never holds request headers, so never the token. */
@@ -133,6 +137,7 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
 		networkCode: error.networkCode,
 		responseText: error.responseText === undefined ? undefined : redactText(error.responseText, secrets),
 		mayHaveTakenEffect: error.mayHaveTakenEffect,
+		serviceBody: error.serviceBody,
 	});
 	clean.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
 	return clean;
@@ -193,7 +198,7 @@ const STATUS_TEXT: Record<number, string> = {
 /** Turns an error response (JSON error body or any other page) into a ChatMessagingError. */
 export function serviceError(status: number, body: unknown, operation?: string): ChatMessagingError {
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
-		const record = body as { message?: unknown; error_code?: unknown; errors?: unknown };
+		const record = body as { status?: unknown; message?: unknown; error_code?: unknown; errors?: unknown };
 		const errors = Array.isArray(record.errors) ? (record.errors as ValidationItem[]) : undefined;
 		const base = typeof record.message === 'string' && record.message ? record.message : (STATUS_TEXT[status] ?? `HTTP ${status}`);
 		const detail = errors?.length ? ` (${errors.map((item) => `${(item.fields ?? []).join('.')}: ${item.msg}`).join('; ')})` : '';
@@ -203,6 +208,7 @@ export function serviceError(status: number, body: unknown, operation?: string):
 			errorCode: typeof record.error_code === 'string' ? record.error_code : undefined,
 			errors,
 			operation,
+			serviceBody: record.status === 'error' && typeof record.message === 'string',
 		});
 	}
 	const text = typeof body === 'string' ? body.slice(0, 500) : undefined;

@@ -35,9 +35,10 @@ export class Pager {
 	) {}
 
 	/**
-	 * One page of a list, `data` as the service sent it. A 404 is the service's "entities not found"
-	 * (GET /chats documents it for a page past the end or a filter matching nothing): an empty last
-	 * page, once the parent record, if the list has one, is known to exist.
+	 * One page of a list, `data` as the service sent it. A 404 in the service's own JSON error body is its
+	 * "entities not found" (GET /chats documents it for a page past the end or a filter matching nothing):
+	 * an empty last page, once the parent record, if the list has one, is known to exist. Any other 404 (an
+	 * HTML page, some other JSON: a wrong base URL, a proxy) fails naming the URL, never reads as "empty".
 	 */
 	async fetchPage(
 		op: OperationDescriptor,
@@ -51,6 +52,7 @@ export class Pager {
 			data = await this.http.send(op, prepared, deadline);
 		} catch (error) {
 			if (!isNotFound(error)) throw error;
+			if (!(error as ChatMessagingError).serviceBody) throw this.foreignNotFound(op, prepared, error as ChatMessagingError);
 			const page = Number(prepared.query[pagination.pageParam] ?? 1);
 			if (page <= 1 && pagination.parent) await this.confirmParent(pagination.parent, input);
 			return { has_more_pages: false, [pagination.itemsKey]: [] };
@@ -58,6 +60,15 @@ export class Pager {
 		if (!isRecord(data) || !Array.isArray(data[pagination.itemsKey]))
 			throw unexpectedResponse(`${op.method} ${op.path}`, `data.${pagination.itemsKey}`, data, operationId(op));
 		return data;
+	}
+
+	private foreignNotFound(op: OperationDescriptor, prepared: PreparedRequest, error: ChatMessagingError): ChatMessagingError {
+		const url = this.http.buildRequest(op, prepared).url;
+		const what = error.responseText !== undefined ? 'a page that is not JSON' : "JSON that is not the service's error body";
+		return new ChatMessagingError(
+			`${op.method} ${url} answered HTTP 404 with ${what}: not the service's "nothing here". Check the Base URL (the service's address, without a path of its own)`,
+			{ kind: 'service', httpStatus: 404, errorCode: 'unexpected_response', operation: operationId(op), responseText: error.responseText },
+		);
 	}
 
 	/** Reads the record a list hangs under; its 404 names the id that does not exist. */
