@@ -9,7 +9,10 @@
  * Reports answer p50 / p99 / max (request sent → answer read) and checks that every event came out once with its
  * whole file.
  *
- *   npx tsx bench/delivery-answer.ts [latencyMs=2500] [events=12]
+ *   npx tsx bench/delivery-answer.ts [latencyMs=2500] [events=12] [spec-exact|spec]
+ *
+ * `spec` adds the sandbox's `has_attachment: true` to each delivery (what the nodes relied on before they read the
+ * message of the spec's own event).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +29,7 @@ const trigger = new built.ChatMessagingTrigger();
 
 const LATENCY_MS = Number(process.argv[2] ?? 2500);
 const EVENTS = Number(process.argv[3] ?? 12);
+const SHAPE = process.argv[4] === 'spec' ? 'spec' : 'spec-exact';
 const FILE_BYTES = 20 * 1024 * 1024;
 const CONCURRENCY = 4;
 const EVENT = 'message:received:new';
@@ -73,7 +77,14 @@ async function prepare(sandbox: RunningSandbox): Promise<{ list: Delivery[]; uni
 		unique.push(uid);
 		const body = JSON.stringify({
 			event_type: EVENT,
-			data: { chat_id: chatId, chat_name: 'Bench', text: `file ${i}`, message_uid: uid, unattended_customer: true },
+			data: {
+				chat_id: chatId,
+				chat_name: 'Bench',
+				text: `file ${i}`,
+				message_uid: uid,
+				unattended_customer: true,
+				...(SHAPE === 'spec' ? { has_attachment: true } : {}),
+			},
 		});
 		list.push({ uid, body });
 		if (i % 3 === 2) list.push({ uid, body }); // a redelivery
@@ -230,7 +241,7 @@ async function nodeRedEventNode(sandbox: RunningSandbox, list: Delivery[], expec
 
 async function main(): Promise<void> {
 	console.log(
-		`[delivery answer] sandbox latency ${LATENCY_MS} ms per API request, ${FILE_BYTES / 1024 / 1024} MB attachment, ${EVENTS} events`,
+		`[delivery answer] sandbox latency ${LATENCY_MS} ms per API request, ${FILE_BYTES / 1024 / 1024} MB attachment, ${EVENTS} events, ${SHAPE} deliveries`,
 	);
 	const rows: Row[] = [];
 	for (const run of [n8nTrigger, nodeRedEventNode]) {
