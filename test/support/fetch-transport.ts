@@ -1,5 +1,5 @@
 /** A transport over Node's fetch, for tests of the executor against the sandbox over real HTTP. */
-import { TransportFailure, type Timing, type Transport } from '@chat-messaging/core';
+import { toTransportFailure, type Timing, type Transport } from '@chat-messaging/core';
 
 export const fetchTransport: Transport = async (request) => {
 	let response: Response;
@@ -11,9 +11,7 @@ export const fetchTransport: Transport = async (request) => {
 			signal: AbortSignal.timeout(request.timeoutMs),
 		});
 	} catch (error) {
-		const cause = (error as { cause?: { code?: string } }).cause;
-		const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
-		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED');
+		throw toTransportFailure(error);
 	}
 	if (request.responseType === 'bytes' && response.ok) {
 		return {

@@ -13,7 +13,7 @@ import {
 	Executor,
 	pacingKey,
 	RESOURCES,
-	TransportFailure,
+	toTransportFailure,
 	type Attachment,
 	type OperationDescriptor,
 	type ResourceKey,
@@ -51,9 +51,7 @@ const fetchTransport: Transport = async (request) => {
 			signal: AbortSignal.timeout(request.timeoutMs),
 		});
 	} catch (error) {
-		const code =
-			(error as { cause?: { code?: string } }).cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
-		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED' && code !== 'ENOTFOUND');
+		throw toTransportFailure(error);
 	}
 	const headers = Object.fromEntries(response.headers.entries());
 	if (request.responseType === 'bytes' && response.ok)

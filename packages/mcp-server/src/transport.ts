@@ -4,7 +4,7 @@
  * HTTP status is an answer; no answer at all is a TransportFailure saying whether the request may have
  * reached the service, which decides whether a send may be retried.
  */
-import { TransportFailure, type Timing, type Transport } from '@chat-messaging/core';
+import { toTransportFailure, type Timing, type Transport } from '@chat-messaging/core';
 
 export const fetchTransport: Transport = async (request) => {
 	let response: Response;
@@ -16,9 +16,7 @@ export const fetchTransport: Transport = async (request) => {
 			signal: AbortSignal.timeout(request.timeoutMs),
 		});
 	} catch (error) {
-		const code =
-			(error as { cause?: { code?: string } }).cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK');
-		throw new TransportFailure((error as Error).message, code, code !== 'ECONNREFUSED' && code !== 'ENOTFOUND');
+		throw toTransportFailure(error);
 	}
 	const headers = Object.fromEntries(response.headers.entries());
 	if (request.responseType === 'bytes' && response.ok)

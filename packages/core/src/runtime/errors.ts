@@ -174,11 +174,17 @@ export class TransportFailure extends Error {
 /** Error codes that prove the request never left this machine. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
 
-/** Classifies an error thrown by an HTTP library (axios, n8n's helper, fetch) by its `code`. */
+/**
+ * Classifies an error thrown by an HTTP library (axios, n8n's helper, Node's fetch) by its `code` (fetch puts it
+ * in `cause`; its time-out is a TimeoutError without one): the one rule every transport uses to tell whether a
+ * failed request may have reached the service.
+ */
 export function toTransportFailure(error: unknown): TransportFailure {
 	if (error instanceof TransportFailure) return error;
-	const record = (error ?? {}) as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-	const code = String(record.code ?? record.cause?.code ?? 'ENETWORK');
+	const record = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown; cause?: { code?: unknown } };
+	// A DOMException's numeric `code` (23 for a time-out) is not a network code.
+	const own = typeof record.code === 'string' ? record.code : undefined;
+	const code = String(own ?? record.cause?.code ?? (record.name === 'TimeoutError' ? 'ETIMEDOUT' : 'ENETWORK'));
 	const message = typeof record.message === 'string' ? record.message : String(error);
 	return new TransportFailure(message, code, !NOT_SENT_CODES.has(code));
 }
