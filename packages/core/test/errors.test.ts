@@ -1,5 +1,5 @@
 /** Every error shape becomes one ChatMessagingError carrying status, error_code, message and items. */
-import { ChatMessagingError, Executor } from '../src';
+import { ChatMessagingError, Executor, redactError } from '../src';
 import { fail, ok, scripted, virtualTiming } from '../../../test/support/scripted-transport';
 
 const ERROR_CODES: Array<[code: string, status: number, message: string]> = [
@@ -104,5 +104,36 @@ describe('error mapping', () => {
 		const { transport } = scripted(ok({ message_uid: 'm1' }));
 		const executor = new Executor({ baseUrl: 'https://x.io', transport, timing: virtualTiming() });
 		await expect(executor.run('message:sendToPhone', { phone: '+4915112345678', text: 'hi' })).resolves.toEqual({ message_uid: 'm1' });
+	});
+});
+
+describe('an error keeps its details when it is redacted or told another way', () => {
+	const original = new ChatMessagingError('Internal server error, token sk_live_secret_123', {
+		kind: 'service',
+		httpStatus: 502,
+		errorCode: 'upstream',
+		errors: [{ fields: ['text'], msg: 'sk_live_secret_123 echoed' }],
+		field: 'text',
+		operation: 'message:sendToPhone',
+		networkCode: 'ECONNRESET',
+		responseText: '<html>sk_live_secret_123</html>',
+		mayHaveTakenEffect: true,
+		serviceBody: false,
+	});
+
+	it('redactError: every detail travels, the secret is gone from each text', () => {
+		const clean = redactError(original, ['sk_live_secret_123']) as ChatMessagingError;
+		expect(clean.details).toEqual({
+			...original.details,
+			errors: [{ fields: ['text'], msg: '<redacted> echoed' }],
+			responseText: '<html><redacted></html>',
+		});
+		expect(clean.message).toBe('Internal server error, token <redacted>');
+	});
+
+	it('with(): a new message and the changed details; the rest as they were', () => {
+		const told = original.with('Told again', { operation: 'webhook:create' });
+		expect(told.message).toBe('Told again');
+		expect(told.details).toEqual({ ...original.details, operation: 'webhook:create' });
 	});
 });

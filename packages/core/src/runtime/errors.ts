@@ -37,8 +37,22 @@ export interface ChatMessagingErrorDetails {
 	serviceBody?: boolean;
 }
 
+/** Every detail an error carries, in one list: copying, redacting and rewording an error keep them all. */
+const DETAIL_KEYS = [
+	'kind',
+	'httpStatus',
+	'errorCode',
+	'errors',
+	'field',
+	'operation',
+	'networkCode',
+	'responseText',
+	'mayHaveTakenEffect',
+	'serviceBody',
+] as const satisfies ReadonlyArray<keyof ChatMessagingErrorDetails>;
+
 export class ChatMessagingError extends Error {
-	readonly kind: ErrorKind;
+	readonly kind!: ErrorKind;
 	readonly httpStatus?: number;
 	readonly errorCode?: string;
 	readonly errors?: ValidationItem[];
@@ -52,16 +66,19 @@ export class ChatMessagingError extends Error {
 	constructor(message: string, details: ChatMessagingErrorDetails) {
 		super(message);
 		this.name = 'ChatMessagingError';
-		this.kind = details.kind;
-		this.httpStatus = details.httpStatus;
-		this.errorCode = details.errorCode;
-		this.errors = details.errors;
-		this.field = details.field;
-		this.operation = details.operation;
-		this.networkCode = details.networkCode;
-		this.responseText = details.responseText;
-		this.mayHaveTakenEffect = details.mayHaveTakenEffect;
-		this.serviceBody = details.serviceBody;
+		for (const key of DETAIL_KEYS) if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
+	}
+
+	/** Its details as given to the constructor. */
+	get details(): ChatMessagingErrorDetails {
+		const out: Record<string, unknown> = {};
+		for (const key of DETAIL_KEYS) if (this[key] !== undefined) out[key] = this[key];
+		return out as unknown as ChatMessagingErrorDetails;
+	}
+
+	/** The same error told another way: a new message, some details changed, every other detail kept. */
+	with(message: string, changes: Partial<ChatMessagingErrorDetails> = {}): ChatMessagingError {
+		return new ChatMessagingError(message, { ...this.details, ...changes });
 	}
 
 	/** Plain data for error items and msg.error: never holds request headers, so never the token. */
@@ -124,20 +141,12 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
 		if (error instanceof Error) error.message = redactText(error.message, secrets);
 		return error;
 	}
-	const clean = new ChatMessagingError(redactText(error.message, secrets), {
-		kind: error.kind,
-		httpStatus: error.httpStatus,
-		errorCode: error.errorCode,
+	const clean = error.with(redactText(error.message, secrets), {
 		errors: error.errors?.map((item) => ({
 			fields: item.fields.map((f) => (typeof f === 'string' ? redactText(f, secrets) : f)),
 			msg: redactText(String(item.msg), secrets),
 		})),
-		field: error.field,
-		operation: error.operation,
-		networkCode: error.networkCode,
 		responseText: error.responseText === undefined ? undefined : redactText(error.responseText, secrets),
-		mayHaveTakenEffect: error.mayHaveTakenEffect,
-		serviceBody: error.serviceBody,
 	});
 	clean.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
 	return clean;

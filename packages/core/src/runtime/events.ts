@@ -327,10 +327,10 @@ async function explainRefusedCreate(executor: Executor, error: unknown): Promise
 	}
 	if (all.length < WEBHOOK_LIMIT) return error;
 	const urls = [...new Set(all.map((item) => redactSubscriptionUrl(item.url)))];
-	return new ChatMessagingError(
+	return error.with(
 		`The workspace already holds ${all.length} webhook subscriptions, the service's limit of ${WEBHOOK_LIMIT} (${error.message}). ` +
 			`They point at: ${urls.join(', ')}. Delete the ones no longer in use (Webhook → Delete, or in the web application), then activate again`,
-		{ kind: 'service', httpStatus: error.httpStatus, errorCode: error.errorCode, operation: 'webhook:create' },
+		{ operation: 'webhook:create' },
 	);
 }
 

@@ -159,18 +159,8 @@ export class Pager {
 		// Never partial data as if complete: a failure names how far the listing got, and returns nothing.
 		const stopped = (error: unknown, pages: number) =>
 			error instanceof ChatMessagingError
-				? new ChatMessagingError(
+				? error.with(
 						`${error.message} (the list stopped after ${pages} page${pages === 1 ? '' : 's'}, ${items.length} items; none is returned)`,
-						{
-							kind: error.kind,
-							httpStatus: error.httpStatus,
-							errorCode: error.errorCode,
-							errors: error.errors,
-							field: error.field,
-							operation: error.operation,
-							networkCode: error.networkCode,
-							responseText: error.responseText,
-						},
 					)
 				: error;
 		let taken = from.page - 1; // pages whose items are in `items`

@@ -152,15 +152,7 @@ export class HttpExchange {
 			}
 			const error = serviceError(response.status, body, call.id);
 			if (response.status >= 500 && call.effect === 'create') {
-				throw new ChatMessagingError(`${error.message}. It may have taken effect: check before repeating it`, {
-					kind: 'service',
-					httpStatus: error.httpStatus,
-					errorCode: error.errorCode,
-					errors: error.errors,
-					operation: call.id,
-					responseText: error.responseText,
-					mayHaveTakenEffect: true,
-				});
+				throw error.with(`${error.message}. It may have taken effect: check before repeating it`, { mayHaveTakenEffect: true });
 			}
 			throw error;
 		}
