@@ -5,7 +5,8 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { OPERATIONS, operationId } from '@chat-messaging/core';
+import { ChatMessagingError, OPERATIONS, operationId } from '@chat-messaging/core';
+import { errorItemJson } from '../nodes/shared/errors';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { binaryItem, createExecuteContext, type Credentials } from './support/n8n-context';
 import { n8nTransport } from '../nodes/shared/transport';
@@ -466,6 +467,22 @@ describe('errors', () => {
 		expect(items[0]).toMatchObject({
 			json: { error: 'Chat not found', details: { kind: 'service', http_status: 404, operation: 'chat:get' } },
 			pairedItem: { item: 0 },
+		});
+	});
+
+	it('a send whose answer was lost says so in its error item, so a workflow can look it up before sending again', () => {
+		const lost = new ChatMessagingError('Bad gateway. It may have taken effect: check before repeating it', {
+			kind: 'service',
+			httpStatus: 502,
+			operation: 'message:sendToPhone',
+			mayHaveTakenEffect: true,
+		});
+		expect(errorItemJson(lost)).toEqual({
+			error: lost.message,
+			kind: 'service',
+			http_status: 502,
+			operation: 'message:sendToPhone',
+			may_have_taken_effect: true,
 		});
 	});
 

@@ -48,6 +48,14 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
 	});
 }
 
+/** Item names of the error's details that differ from their names in ChatMessagingError.toJSON(). */
+const ITEM_NAMES: Record<string, string> = {
+	errorCode: 'error_code',
+	httpStatus: 'http_status',
+	networkCode: 'network_code',
+	mayHaveTakenEffect: 'may_have_taken_effect',
+};
+
 /**
  * The JSON of a "Continue On Fail" error item. Under "Continue (regular output)" the details sit
  * beside `error` (error_code, http_status, ...). Under "Continue (using error output)" n8n moves an
@@ -62,13 +70,11 @@ export function errorItemJson(error: unknown, onError?: INode['onError']): IData
 		const description = (error as { description?: unknown } | null)?.description;
 		json = { error: message, ...(typeof description === 'string' && description ? { description } : {}) };
 	} else {
-		json = { error: chatError.message, kind: chatError.kind };
-		if (chatError.errorCode !== undefined) json.error_code = chatError.errorCode;
-		if (chatError.httpStatus !== undefined) json.http_status = chatError.httpStatus;
-		if (chatError.field !== undefined) json.field = chatError.field;
-		if (chatError.errors !== undefined) json.errors = chatError.errors as unknown as IDataObject[];
-		if (chatError.networkCode !== undefined) json.network_code = chatError.networkCode;
-		if (chatError.operation !== undefined) json.operation = chatError.operation;
+		// The error's own plain data, in the snake_case names items have always used.
+		json = { error: chatError.message };
+		for (const [key, value] of Object.entries(chatError.toJSON())) {
+			if (key !== 'message') json[ITEM_NAMES[key] ?? key] = value as IDataObject[keyof IDataObject];
+		}
 	}
 	if (onError !== 'continueErrorOutput') return json;
 	const { error: message, ...details } = json;
