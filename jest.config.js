@@ -10,7 +10,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
 	modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
 	moduleNameMapper: {
-		'^@chat-messaging/(core|sandbox)$': '<rootDir>/packages/$1/src/index.ts',
+		'^@chat-messaging/(core|sandbox|client)$': '<rootDir>/packages/$1/src/index.ts',
 	},
 	transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
 	testTimeout: 30000,

@@ -78,7 +78,38 @@ export function clientTypes(): string {
 export interface ClientOptions {
 	baseUrl: string;
 	token: string;
+	/** Replaces the built-in fetch transport (tests, proxies). */
+	transport?: Transport;
 }
+
+export interface TransportRequest {
+	method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+	url: string;
+	headers: Record<string, string>;
+	body?: string | Uint8Array;
+	timeoutMs: number;
+	responseType?: 'json' | 'bytes';
+	authenticate?: boolean;
+}
+
+export interface TransportResponse {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+/** Sends one request: resolves for every HTTP status, rejects only when no answer came. */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+export interface Timing {
+	sleep(ms: number): Promise<void>;
+	now(): number;
+	random(): number;
+}
+
+/** The built-in transport (Node's fetch), to wrap or to give an Executor of your own. */
+export declare const fetchTransport: Transport;
+export declare const realTiming: Timing;
 
 export interface BinaryInput {
 	data: Uint8Array;
@@ -105,13 +136,22 @@ export interface SendOptions {
 	timeoutMs?: number;
 }
 
+export interface ValidationItem {
+	fields: Array<string | number>;
+	msg: string;
+}
+
 export declare class ChatMessagingError extends Error {
 	readonly kind: 'input' | 'service' | 'network' | 'timeout' | 'internal';
 	readonly httpStatus?: number;
 	readonly errorCode?: string;
+	readonly errors?: ValidationItem[];
 	readonly field?: string;
 	readonly operation?: string;
+	readonly networkCode?: string;
+	readonly responseText?: string;
 	readonly mayHaveTakenEffect?: boolean;
+	readonly serviceBody?: boolean;
 }
 
 export interface ChatMessagingClient {

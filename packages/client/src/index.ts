@@ -13,17 +13,19 @@ import {
 	Executor,
 	pacingKey,
 	RESOURCES,
-	toTransportFailure,
 	type Attachment,
 	type OperationDescriptor,
 	type ResourceKey,
 	type RunOptions,
-	type Timing,
 	type Transport,
 	type WaitTarget,
 } from '@chat-messaging/core';
 
+import { fetchTransport, realTiming } from './transport';
+
 export { ChatMessagingError } from '@chat-messaging/core';
+/** The built-in transport, for code that runs the core's Executor itself or wraps the transport (a proxy, a log). */
+export { fetchTransport, realTiming } from './transport';
 
 export interface ClientOptions {
 	/** The service's base URL, e.g. https://api.example.com (or the sandbox's). */
@@ -39,40 +41,6 @@ export interface SendOptions {
 	waitFor?: WaitTarget;
 	timeoutMs?: number;
 }
-
-/** Node's fetch as a Transport: every status is an answer; no answer at all is a TransportFailure. */
-const fetchTransport: Transport = async (request) => {
-	let response: Response;
-	try {
-		response = await fetch(request.url, {
-			method: request.method,
-			headers: request.headers,
-			body: request.body as BodyInit | undefined,
-			signal: AbortSignal.timeout(request.timeoutMs),
-		});
-	} catch (error) {
-		throw toTransportFailure(error);
-	}
-	const headers = Object.fromEntries(response.headers.entries());
-	if (request.responseType === 'bytes' && response.ok)
-		return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) };
-	const text = await response.text();
-	let body: unknown = text;
-	if ((response.headers.get('content-type') ?? '').includes('json') && text) {
-		try {
-			body = JSON.parse(text);
-		} catch {
-			body = text;
-		}
-	}
-	return { status: response.status, headers, body };
-};
-
-const realTiming: Timing = {
-	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-	now: () => Date.now(),
-	random: () => Math.random(),
-};
 
 /** `chat` → `chats`, as the methods are grouped: `client.chats.getMany()`. */
 export const groupName = (resource: ResourceKey): string => (resource === 'workspace' ? 'workspace' : `${resource}s`);

@@ -1,13 +1,13 @@
 /**
  * One rule decides whether a request that got no answer may have reached the service (and so whether a send may
- * be retried): toTransportFailure. Every fetch transport — the client's, the MCP server's and the tests' — goes
- * through it; these cases drive real sockets on loopback.
+ * be retried): toTransportFailure. The one fetch transport (the client's, which the MCP server bundles and the tests
+ * import) goes through it; these cases drive real sockets on loopback.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TransportFailure, toTransportFailure, type Transport } from '../src';
 import { fetchTransport as testTransport } from '../../../test/support/fetch-transport';
-import { fetchTransport as mcpTransport } from '../../mcp-server/src/transport';
+import { fetchTransport } from '@chat-messaging/client';
 
 let silent: Server;
 let silentUrl = '';
@@ -39,10 +39,12 @@ const failureOf = async (transport: Transport, url: string, timeoutMs = 2000): P
 	return error as TransportFailure;
 };
 
-describe.each([
-	['the tests', testTransport],
-	['the MCP server', mcpTransport],
-])("%s' fetch transport", (_name, transport) => {
+describe("the client's fetch transport", () => {
+	const transport = fetchTransport;
+	it('is the one the tests use', () => {
+		expect(testTransport).toBe(fetchTransport);
+	});
+
 	it('a refused connection: never sent, safe to retry', async () => {
 		const failure = await failureOf(transport, refusedUrl);
 		expect([failure.code, failure.requestSent]).toEqual(['ECONNREFUSED', false]);

@@ -15,7 +15,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 import { Executor, normalizeBaseUrl, pacingKey, redactText } from '@chat-messaging/core';
 import { createServer } from './server';
-import { fetchTransport, realTiming } from './transport';
+import { fetchTransport, realTiming } from '@chat-messaging/client';
 
 export { callTool, createServer, SERVER_NAME } from './server';
 export { catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';

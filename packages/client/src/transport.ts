@@ -1,8 +1,9 @@
 /**
- * Node's fetch as the executor's Transport, and real time. (The core holds no timers and no fetch: it is
- * compiled into the n8n package, where both are forbidden; the client package has the same two.) Every
- * HTTP status is an answer; no answer at all is a TransportFailure saying whether the request may have
- * reached the service, which decides whether a send may be retried.
+ * Node's fetch as the executor's Transport, and real time: the one copy the client, the MCP server (which
+ * bundles it) and the tests use. The core holds neither (it is compiled into the n8n package, where fetch
+ * and timers are forbidden). Every HTTP status is an answer; no answer at all is a TransportFailure saying
+ * whether the request may have reached the service (the core's toTransportFailure), which decides whether
+ * a send may be retried.
  */
 import { toTransportFailure, type Timing, type Transport } from '@chat-messaging/core';
 
@@ -33,6 +34,7 @@ export const fetchTransport: Transport = async (request) => {
 	return { status: response.status, headers, body };
 };
 
+/** Real time: the executor's pauses (pacing, back-off, polling) as timers. */
 export const realTiming: Timing = {
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 	now: () => Date.now(),
