@@ -1,6 +1,6 @@
 /**
  * `npm run check:contract`: compares what saved workflows and flows depend on with contract/*.json and
- * fails on anything that would break them (README: "The UI contract"). `--update` records the current
+ * fails on anything that would break them (docs/ui-contract.md). `--update` records the current
  * contract, after a deliberate change (a new node version) or to take in additions.
  */
 import { compareContracts, currentContract, readContract, writeContract } from './contract';
@@ -16,7 +16,7 @@ if (process.argv.includes('--update')) {
 	if (breaking.length) {
 		console.error(
 			`\n${breaking.length} breaking change(s). Keep the old names, values and defaults, or ship the change as a new node ` +
-				'version (README: "The UI contract") and record it with `npm run check:contract -- --update`.',
+				'version (docs/ui-contract.md) and record it with `npm run check:contract -- --update`.',
 		);
 		process.exitCode = 1;
 	} else {

@@ -25,8 +25,8 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
- * Where the browser tests put the screenshots the README shows: docs/screenshots with UPDATE_SCREENSHOTS=1 (to
- * refresh the README's pictures on purpose), else a temporary folder, so a test run leaves the checkout as it was.
+ * Where the browser tests put the screenshots docs/editors.md shows: docs/screenshots with UPDATE_SCREENSHOTS=1 (to
+ * refresh those pictures on purpose), else a temporary folder, so a test run leaves the checkout as it was.
  */
 export const DOCS_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
 	? join(__dirname, '..', '..', 'docs', 'screenshots')

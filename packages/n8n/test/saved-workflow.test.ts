@@ -2,7 +2,7 @@
  * A workflow saved with version 1 of the nodes (packages/n8n/test/fixtures/workflow-v1.json, exported as n8n
  * saves it: only the parameters that differ from their defaults) still loads and runs. n8n resolves
  * a saved node against the description of its saved typeVersion, so this keeps holding once a
- * breaking change ships as version 2 (README: "The UI contract").
+ * breaking change ships as version 2 (docs/ui-contract.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

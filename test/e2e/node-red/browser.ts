@@ -41,7 +41,7 @@ import {
 type Json = Record<string, unknown>;
 
 const SCREENSHOT_DIR = path.join(tmpdir(), 'chat-messaging-browser-screenshots');
-/** The screenshots the README shows (docs/screenshots/node-red-*.png), rewritten by every run. */
+/** The screenshots docs/editors.md shows (docs/screenshots/node-red-*.png), rewritten by every run. */
 const docsShot = (page: Page, name: string) => page.screenshot({ path: path.join(DOCS_SCREENSHOTS, `node-red-${name}.png`) });
 
 /** The node's validity and reasons as the editor holds them (RED.nodes.node). */

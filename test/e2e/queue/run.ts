@@ -9,7 +9,7 @@
  *   each is required); 200 through alternating webhook processes, the second copy after the first was
  *   answered; 50 with both copies at the same moment. For the last two no event may be lost and the
  *   executions per event are reported, as are the events that passed the workflow's Remove Duplicates
- *   node twice (README, "n8n queue mode"): a trigger's memory does not cross processes.
+ *   node twice (docs/queue-mode.md): a trigger's memory does not cross processes.
  * - Sends, against a sandbox limited to 30 requests a second, the answers counted by a proxy in front of
  *   it: a webhook-started workflow called 10 times at once with 100 items each, executed by both workers
  *   (per-worker counts from their logs), then once with 1,000 items (one worker, one pacer). Every
@@ -682,7 +682,7 @@ async function main(): Promise<void> {
 				result.executions === EVENTS_SAME_PROCESS && result.eventsRunTwice === 0,
 				`${result.executions} executions for ${EVENTS_SAME_PROCESS} events`,
 			);
-			// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see README).
+			// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see docs/queue-mode.md).
 			const stored = psqlQuery(
 				{ port: PORTS.postgres, user: 'n8n', database: 'n8n' },
 				`select "staticData"::text from workflow_entity where id = '${TRIGGER_WORKFLOW_ID}'`,

@@ -43,7 +43,7 @@ interface TriggerState extends IDataObject {
 	/**
 	 * SeenEvents' snapshot (`[key, seenAt]`; bare keys from older versions), so a restart, or another webhook
 	 * process, still recognises redeliveries — where n8n saves it: 2.41.1 does not save static data written
-	 * in webhook() (README, "n8n queue mode").
+	 * in webhook() (docs/queue-mode.md).
 	 */
 	seenEvents?: Array<SeenEntry | string>;
 }
