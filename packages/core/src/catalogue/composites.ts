@@ -10,13 +10,16 @@
  *   (uploaded or registered first), optionally waiting for a status; a send whose answer was lost is
  *   looked up before anything is sent again.
  * - `message:sendAndWaitForReply`: a send into a chat, then the customer's next message in it.
+ * - `message:sendAndWait`: n8n's standard Send and Wait (human in the loop): a send whose text carries
+ *   the links that answer it (approve / decline, or a form); the platform pauses the run until one is
+ *   opened. Resumed by link, so only a platform that pauses and serves those links offers it.
  * - File Download is the endpoint `file:download` (its `download` member names the second step).
  */
 import { operationId, OPERATIONS } from './catalogue';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from './defaults';
 import { field } from './fields';
 import { DEFAULT_SEND_TO, SEND_OPERATION, SEND_TARGETS, sendFields } from './send';
-import type { Effect, FieldDescriptor, OperationDescriptor, ResourceKey } from './types';
+import type { Effect, FieldDescriptor, FieldOption, OperationDescriptor, ResourceKey } from './types';
 
 /** One choice of a composite's variant field, and the descriptor that does its main call. */
 export interface CompositeVariant {
@@ -45,6 +48,13 @@ export interface CompositeDescriptor {
 	steps: readonly string[];
 	/** A send whose answer was lost is looked up in the chat and sent again only when proven absent. */
 	recoversLostSend: boolean;
+	/**
+	 * Answered through links in the sent message that resume a paused run: the platform hands the
+	 * handler its resume URLs, pauses, and serves the pages the links open. Only a platform that can
+	 * (n8n's action node) offers it; it is left out of `COMPOSITES` and `CATALOGUE`, which every
+	 * surface runs on its own (Node-RED, the MCP server, the client, OpenAPI).
+	 */
+	resumedByLink?: boolean;
 }
 
 /** An endpoint descriptor or a composite: what `CATALOGUE` lists. */
@@ -172,12 +182,112 @@ export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
 	recoversLostSend: true,
 };
 
-export const COMPOSITES: readonly CompositeDescriptor[] = [SEND_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE];
+/** Send and Wait (n8n's `sendAndWait`): how the recipient answers. */
+export const RESPONSE_TYPES: readonly FieldOption[] = [
+	{ value: 'approval', name: 'Approval', description: 'The recipient approves (or declines) through a link in the message' },
+	{ value: 'freeText', name: 'Free Text', description: 'The recipient answers in a form that a link in the message opens' },
+];
+
+export const APPROVAL_TYPES: readonly FieldOption[] = [
+	{ value: 'single', name: 'Approve Only' },
+	{ value: 'double', name: 'Approve and Disapprove' },
+];
+
+/** The resume URLs a platform hands Send and Wait, by the answer each one gives. */
+export interface ResumeUrls {
+	approve?: string;
+	disapprove?: string;
+	respond?: string;
+}
+
+const option = (name: string, displayName: string, description: string, extras: Partial<FieldDescriptor> = {}): FieldDescriptor =>
+	field('body', name, displayName, 'string', description, extras);
+
+/**
+ * Send and Wait's inputs beside the addressing, named as n8n's own send-and-wait nodes name their
+ * parameters (users and n8n's human-in-the-loop tool know them by these names).
+ */
+export const sendAndWaitInputs = {
+	message: field('body', 'message', 'Message', 'text', 'The text to send; the links that answer it are added below it', {
+		required: true,
+	}),
+	responseType: field('body', 'responseType', 'Response Type', 'options', 'How the recipient answers', {
+		default: 'approval',
+		options: RESPONSE_TYPES,
+	}),
+	approvalType: field('body', 'approvalType', 'Type of Approval', 'options', 'Whether the message offers a link to decline too', {
+		default: 'single',
+		options: APPROVAL_TYPES,
+	}),
+	approveLabel: option('approveLabel', 'Approve Button Label', 'What the approve link is called in the message', { default: 'Approve' }),
+	disapproveLabel: option('disapproveLabel', 'Disapprove Button Label', 'What the decline link is called in the message', {
+		default: 'Decline',
+	}),
+	messageButtonLabel: option('messageButtonLabel', 'Message Button Label', 'What the link to the form is called in the message', {
+		default: 'Respond',
+	}),
+	responseFormTitle: option('responseFormTitle', 'Response Form Title', 'Title of the form the recipient answers in', { default: '' }),
+	responseFormDescription: option(
+		'responseFormDescription',
+		'Response Form Description',
+		'Text above the answer in the form; the message by default',
+		{ default: '' },
+	),
+	responseFormButtonLabel: option('responseFormButtonLabel', 'Response Form Button Label', "What the form's submit button says", {
+		default: 'Submit',
+	}),
+} as const;
+
+export const SEND_AND_WAIT_COMPOSITE: CompositeDescriptor = {
+	kind: 'composite',
+	resource: 'message',
+	operation: 'sendAndWait',
+	name: 'Send and Wait for Response',
+	action: 'Send message and wait for response',
+	description:
+		'Send a message with links that answer it (approve / decline, or a form) and pause until the recipient opens one. Costs 1 credit',
+	effect: 'create',
+	variants: {
+		name: 'sendTo',
+		displayName: 'Send To',
+		default: DEFAULT_SEND_TO,
+		options: SEND_TARGETS.map((target) => ({ ...target })),
+	},
+	// The addressing of each Send To choice; the text is the composite's own Message.
+	fields: [
+		...sendFields()
+			.filter(({ field: sendField }) => sendField.required)
+			.map(({ field: sendField, sendTo }) => ({ field: sendField, variants: sendTo })),
+		{ field: sendAndWaitInputs.message, variants: SEND_TARGETS.map((target) => target.value) },
+	],
+	options: [
+		sendAndWaitInputs.responseType,
+		sendAndWaitInputs.approvalType,
+		sendAndWaitInputs.approveLabel,
+		sendAndWaitInputs.disapproveLabel,
+		sendAndWaitInputs.messageButtonLabel,
+		sendAndWaitInputs.responseFormTitle,
+		sendAndWaitInputs.responseFormDescription,
+		sendAndWaitInputs.responseFormButtonLabel,
+	],
+	steps: [
+		'the send of the Send To choice, its text followed by the links the platform resumes through',
+		'the platform pauses until a link is opened (an approval, or the form answered)',
+	],
+	recoversLostSend: true,
+	resumedByLink: true,
+};
+
+/** Every composite, those resumed by link included: what a platform that pauses and serves links (n8n) offers. */
+export const ALL_COMPOSITES: readonly CompositeDescriptor[] = [SEND_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, SEND_AND_WAIT_COMPOSITE];
+
+/** The composites every surface runs on its own (see `resumedByLink`). */
+export const COMPOSITES: readonly CompositeDescriptor[] = ALL_COMPOSITES.filter((composite) => !composite.resumedByLink);
 
 /** Every operation users can run: the endpoints (and friendly operations) of OPERATIONS, then the composites. */
 export const CATALOGUE: readonly CatalogueOperation[] = [...OPERATIONS, ...COMPOSITES];
 
-const compositesById = new Map(COMPOSITES.map((composite) => [operationId(composite), composite]));
+const compositesById = new Map(ALL_COMPOSITES.map((composite) => [operationId(composite), composite]));
 
 export const findComposite = (id: string): CompositeDescriptor | undefined => compositesById.get(id);
 
