@@ -5,7 +5,7 @@
  */
 import type { ResourceDescriptor } from '@chat-messaging/core';
 
-import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/properties';
+import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/v1/properties';
 import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/ChatMessagingV2';
 import { editorHtml } from '../packages/node-red/editor/html';
 import type { ContractOverrides } from './contract';

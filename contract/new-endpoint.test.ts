@@ -9,7 +9,7 @@ import { RESOURCES, type OperationDescriptor, type ResourceDescriptor } from '@c
 import { chatId, field } from '@chat-messaging/core';
 import { overridesFor } from './catalogue-overrides';
 import { compareContracts, currentContract, loadEditor, readContract } from './contract';
-import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/properties';
+import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/v1/properties';
 import { editorHtml, editorMessages } from '../packages/node-red/editor/html';
 import { editorHelp } from '../packages/node-red/editor/help';
 

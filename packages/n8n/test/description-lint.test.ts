@@ -7,7 +7,7 @@ import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 import { RESOURCES } from '@chat-messaging/core';
-import { buildProperties } from '../nodes/ChatMessaging/properties';
+import { buildProperties } from '../nodes/ChatMessaging/v1/properties';
 import { descriptionsSource, sourceNodes } from '../scripts/descriptions';
 
 // The plugin ships no types.

@@ -6,9 +6,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
-import { runItems } from '../items';
-import { runOperation } from '../operation';
-import { buildProperties } from '../properties';
+import { runItems } from '../shared/items';
+import { runOperation } from './operation';
+import { buildProperties } from './properties';
 
 export class ChatMessagingV1 implements INodeType {
 	description: INodeTypeDescription;

@@ -17,7 +17,7 @@ import type {
 import { findOperation, RESOURCES, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, type ResourceDescriptor } from '@chat-messaging/core';
 import { chatId } from '@chat-messaging/core';
 import { CREDENTIAL_TYPE } from '../../shared/transport';
-import { runItems } from '../items';
+import { runItems } from '../shared/items';
 import { methods } from './methods';
 import { runOperationV2 } from './operation';
 import { AGENT_DEFAULTS_VERSION, withAgentParameters } from './agents';
@@ -28,7 +28,7 @@ import {
 	sendAndWaitForReplyProperties,
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
-} from '../sendAndWaitForReply';
+} from './sendAndWaitForReply';
 
 /**
  * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
@@ -72,7 +72,7 @@ export class ChatMessagingV2 implements INodeType {
 					required: true,
 				},
 			],
-			// Send and Wait for Reply (nodes/ChatMessaging/sendAndWaitForReply.ts) resumes through this webhook.
+			// Send and Wait for Reply (sendAndWaitForReply.ts) resumes through this webhook.
 			webhooks: sendAndWaitForReplyWebhooks,
 			properties: chatMessagingV2Properties(),
 		};

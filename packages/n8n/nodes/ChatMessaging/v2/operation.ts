@@ -21,8 +21,8 @@ import {
 	shapeOutput,
 } from '@chat-messaging/core';
 import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messaging/core';
-import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../operation';
-import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../properties';
+import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../v1/operation';
+import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../v1/properties';
 import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from './agents';
 
 /**

@@ -6,9 +6,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Executor } from '@chat-messaging/core';
-import { errorItemJson, toNodeError } from '../shared/errors';
-import { createExecutor } from '../shared/transport';
-import type { OutputItem } from './operation';
+import { errorItemJson, toNodeError } from '../../shared/errors';
+import { createExecutor } from '../../shared/transport';
+import type { OutputItem } from '../v1/operation';
 
 /** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */
 const ITEM_CONCURRENCY = 8;
