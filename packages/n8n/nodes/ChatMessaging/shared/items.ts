@@ -1,14 +1,31 @@
 /**
  * Runs every input item through one operation runner: ITEM_CONCURRENCY at a time (the shared pacer
- * keeps them under the service's rate), output in input order with exact pairing. Shared by every
- * version of the action node.
+ * keeps them under the service's rate), output in input order with exact pairing; and the output
+ * items a result becomes. Shared by every version of the action node.
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Executor } from '@chat-messaging/core';
+import type { Executor, OperationDescriptor } from '@chat-messaging/core';
 import { errorItemJson, toNodeError } from '../../shared/errors';
 import { createExecutor } from '../../shared/transport';
-import type { OutputItem } from '../v1/operation';
+
+/** One output item of an operation, before n8n's pairing. */
+export type OutputItem = Pick<INodeExecutionData, 'json' | 'binary'>;
+
+export const jsonItems = (json: IDataObject[]): OutputItem[] => json.map((item) => ({ json: item }));
+
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** Output JSON objects for a result: lists of records become one object each. */
+export function resultToJson(op: OperationDescriptor, result: unknown): IDataObject[] {
+	if (Array.isArray(result)) {
+		if (result.every(isRecord)) return result;
+		return [{ [op.unwrap ?? 'data']: result }];
+	}
+	if (isRecord(result)) return [result];
+	if (result === undefined || result === null || result === '') return [{ success: true }];
+	return [{ data: result as IDataObject[keyof IDataObject] }];
+}
 
 /** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */
 const ITEM_CONCURRENCY = 8;

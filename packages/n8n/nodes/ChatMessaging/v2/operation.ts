@@ -1,7 +1,7 @@
 /**
  * Runs one item with version 2's parameters: picked ids are read out of their resource locators
  * (a chat URL through the api's URL rule), Send runs the send its Send To choice names, and the
- * rest is version 1's path (the executor reads a tri-state "Any" as no filter).
+ * rest takes the steps both versions share (the executor reads a tri-state "Any" as no filter).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -21,8 +21,9 @@ import {
 	shapeOutput,
 } from '@chat-messaging/core';
 import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messaging/core';
-import { addUploadedBytes, downloadItem, jsonItems, readBinaryProperty, resultToJson, type OutputItem } from '../v1/operation';
-import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../v1/properties';
+import { addUploadedBytes, downloadItem, readBinaryProperty } from '../shared/binary';
+import { jsonItems, resultToJson, type OutputItem } from '../shared/items';
+import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../shared/parameters';
 import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from './agents';
 
 /**

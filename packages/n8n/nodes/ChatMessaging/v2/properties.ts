@@ -29,7 +29,7 @@ import {
 	optionalFields,
 	resourceParameter,
 	WAIT_TARGETS,
-} from '../v1/properties';
+} from '../shared/parameters';
 
 /** Where a date alone is read: the workflow's time zone (n8n's setting, which the executor is given). */
 export const TIME_ZONE_PLACE = "the workflow's time zone";
