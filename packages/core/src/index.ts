@@ -30,6 +30,7 @@ export * from './runtime/events';
 export * from './runtime/eventFilter';
 export * from './runtime/polling';
 export * from './runtime/replies';
+export * from './runtime/waiting';
 export * from './runtime/lookups';
 export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
 export * from './catalogue/inbox';

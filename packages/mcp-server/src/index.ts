@@ -17,7 +17,7 @@ import { Executor, normalizeBaseUrl, pacingKey, redactText } from '@chat-messagi
 import { createServer } from './server';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
 
-export { callTool, createServer, SERVER_NAME } from './server';
+export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
 export { catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 
 export const ENV = { baseUrl: 'CHAT_MESSAGING_BASE_URL', token: 'CHAT_MESSAGING_TOKEN' } as const;
@@ -178,7 +178,8 @@ export async function serveHttp(executor: Executor, port: number, host: string):
 			return refuse(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC messages');
 		}
 		const server = createServer({ executor, version });
-		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+		// An event stream per call, not one JSON answer: a long wait sends progress notifications before its result.
+		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
 		res.on('close', () => {
 			void transport.close();
 			void server.close();

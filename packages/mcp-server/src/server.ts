@@ -7,7 +7,13 @@
 import { createHash } from 'node:crypto';
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+	CallToolRequestSchema,
+	ListToolsRequestSchema,
+	type CallToolResult,
+	type ProgressToken,
+	type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import {
 	ChatMessagingError,
@@ -18,9 +24,12 @@ import {
 	operationOutput,
 	isRecord,
 	type BinaryInput,
+	type CompositeRunOptions,
 	type Executor,
 	type FieldDescriptor,
 	type ListPosition,
+	type Timing,
+	type WaitProgress,
 } from '@chat-messaging/core';
 import { catalogueTools, CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from './tools';
 
@@ -171,12 +180,49 @@ function outputChoice(mode: unknown, fields: unknown): { mode: string; fields?: 
 	return { mode: value, ...(fields ? { fields: fields as string[] } : {}) };
 }
 
-export async function callTool(executor: Executor, tool: CatalogueTool, args: unknown): Promise<CallToolResult> {
+/** What an MCP request adds to a tool call: its cancellation, and where a long wait reports its progress. */
+export interface CallContext {
+	/** Aborted when the client cancels the call (or gives up on it, or goes away). */
+	signal?: AbortSignal;
+	/** Set when the client asked for progress (a progressToken): called while a wait goes on. */
+	onProgress?: (progress: WaitProgress) => void;
+}
+
+/** The executor's time with pauses that end as soon as the call is cancelled, so a wait stops at once, not after its pause. */
+function cancellable(timing: Timing, signal: AbortSignal): Timing {
+	return {
+		now: () => timing.now(),
+		random: () => timing.random(),
+		sleep: (ms) =>
+			signal.aborted
+				? Promise.resolve()
+				: new Promise<void>((resolve) => {
+						const done = () => {
+							clearTimeout(timer);
+							signal.removeEventListener('abort', done);
+							resolve();
+						};
+						const timer = setTimeout(done, ms);
+						signal.addEventListener('abort', done, { once: true });
+					}),
+	};
+}
+
+/** A composite's run options from the request: the core's wait reports to the client and ends when the call is cancelled. */
+function compositeOptions(executor: Executor, context: CallContext): CompositeRunOptions {
+	const { signal, onProgress } = context;
+	return {
+		...(onProgress ? { onProgress } : {}),
+		...(signal ? { cancelled: () => signal.aborted, timing: cancellable(executor.timing, signal) } : {}),
+	};
+}
+
+export async function callTool(executor: Executor, tool: CatalogueTool, args: unknown, context: CallContext = {}): Promise<CallToolResult> {
 	try {
 		const { [OUTPUT_ARGUMENT]: mode, [FIELDS_ARGUMENT]: fields, ...input } = operationInput(tool, args);
 		const choice = outputChoice(mode, fields);
 		const op = tool.operation;
-		if (isComposite(op)) return toolResult(await executor.run(op, input));
+		if (isComposite(op)) return toolResult(await executor.run(op, input, compositeOptions(executor, context)));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
 			return toolResult(isDownload(result) ? result : operationOutput(op, result, choice));
@@ -190,6 +236,37 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 	} catch (error) {
 		return toolError(error, tool);
 	}
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/** What a wait is at, in words. */
+function progressMessage(progress: WaitProgress): string {
+	const what =
+		progress.awaiting === 'reply'
+			? `Waiting for the customer's reply to message ${progress.message_uid}`
+			: `Waiting for message ${progress.message_uid} to be ${progress.awaiting}`;
+	return `${what}: ${seconds(progress.elapsedMs)} s of at most ${seconds(progress.timeoutMs)} s, ${progress.looks} ${progress.looks === 1 ? 'look' : 'looks'}`;
+}
+
+/**
+ * Progress notifications for a call that carries a progressToken (MCP clients give up on a call after 60 s
+ * of silence unless progress resets their time-out): the time waited out of the wait's time-out, in ms.
+ */
+function progressReporter(
+	token: ProgressToken | undefined,
+	send: (notification: ServerNotification) => Promise<void>,
+): ((progress: WaitProgress) => void) | undefined {
+	if (token === undefined) return undefined;
+	let last = -1;
+	return (progress) => {
+		// The protocol wants the value to grow with every notification.
+		last = Math.max(last + 1, progress.elapsedMs);
+		send({
+			method: 'notifications/progress',
+			params: { progressToken: token, progress: last, total: progress.timeoutMs, message: progressMessage(progress) },
+		}).catch(() => undefined);
+	};
 }
 
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation. */
@@ -208,14 +285,17 @@ export function createServer(options: ServerOptions): Server {
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
 		tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
 	}));
-	server.setRequestHandler(CallToolRequestSchema, async (request) => {
+	server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
 		const tool = byName.get(request.params.name);
 		if (!tool)
 			return {
 				isError: true,
 				content: [{ type: 'text', text: `name: no tool ${JSON.stringify(request.params.name)}; list the tools to see their names` }],
 			};
-		return callTool(options.executor, tool, request.params.arguments);
+		return callTool(options.executor, tool, request.params.arguments, {
+			signal: extra.signal,
+			onProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
+		});
 	});
 	return server;
 }

@@ -11,13 +11,18 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { sandboxClient } from '../../../test/support/harness';
 import { builtPackage } from '../../../test/support/packages';
 import { catalogueTools } from '../src/tools';
 
 const TOKEN = 'mcp-test-token-7f3c91ab';
+/** A client's time-out for one call, far below the waits that test it (the MCP SDK's default is 60 s). */
+const CLIENT_TIMEOUT_MS = 3000;
+/** The poll interval of those waits: the least Send and Wait for Reply takes. */
+const POLL_MS = 1000;
 const CHATS = 130; // three pages of 50: a cursor crosses page boundaries
 
 const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
@@ -182,6 +187,40 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(await creditsUsed(sandbox())).toBe(before + 2);
 	});
 
+	it("keeps a long wait alive with progress notifications: the reply comes after the client's time-out, the call still succeeds", async () => {
+		const { client, sandbox } = connect();
+		const [, , chatId] = await allChatIds(sandbox());
+		const progress: Progress[] = [];
+		let answered = false;
+		// The customer answers once the server reports more than the client's 3 s time-out waited.
+		const waited = (await client().callTool(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'Shall we ship tomorrow?', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			undefined,
+			{
+				timeout: CLIENT_TIMEOUT_MS,
+				resetTimeoutOnProgress: true,
+				onprogress: (update) => {
+					progress.push(update);
+					if (!answered && update.progress > CLIENT_TIMEOUT_MS + 1000) {
+						answered = true;
+						void sandboxClient(sandbox().url, TOKEN).control('incoming', { chat_id: chatId, text: 'Yes, tomorrow is fine' });
+					}
+				},
+			},
+		)) as CallToolResult;
+		seen.push(JSON.stringify(waited));
+		expect(waited.isError).toBeFalsy();
+		expect(waited.structuredContent).toMatchObject({ chat_id: chatId, replied: true, reply: { text: 'Yes, tomorrow is fine' } });
+		expect(answered).toBe(true);
+		expect(progress.length).toBeGreaterThan(3);
+		expect(progress.every((update) => update.total === 120_000)).toBe(true);
+		expect(progress.map((update) => update.progress)).toEqual([...progress.map((update) => update.progress)].sort((a, b) => a - b));
+		expect(progress.at(-1)!.message).toMatch(/^Waiting for the customer's reply to message \S+: \d+ s of at most 120 s, \d+ looks$/);
+	});
+
 	it('runs an operation made of several calls (File Download: the record, then its link)', async () => {
 		const { client } = connect();
 		const bytes = Buffer.from(`mcp download ${Math.random()}`);
@@ -251,6 +290,28 @@ describe('MCP server over stdio', () => {
 
 	it('names itself and its version', () => {
 		expect(client.getServerVersion()).toMatchObject({ name: 'chat-messaging', version: builtPackage('mcp-server').version });
+	});
+
+	it('without progress the same wait times out in the client, and the cancelled call stops: no more looks, nothing sent again', async () => {
+		const [, , , chatId] = await allChatIds(sandbox);
+		const before = await creditsUsed(sandbox);
+		const call = client.callTool(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'Are you there?', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			undefined,
+			{ timeout: CLIENT_TIMEOUT_MS },
+		);
+		await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+		// The client told the server it gave up (notifications/cancelled): the server's wait ends at its next pause.
+		const traffic = async () => (await serviceGet(sandbox, '/_sandbox/traffic')).api_calls as number;
+		const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+		await pause(POLL_MS); // a look already on its way when the cancel came
+		const settled = await traffic();
+		await pause(3 * POLL_MS);
+		expect(await traffic()).toBe(settled);
+		expect(await creditsUsed(sandbox)).toBe(before + 1);
 	});
 });
 

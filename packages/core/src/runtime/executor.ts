@@ -19,7 +19,7 @@ import { downloadRecord } from './operations/download';
 import { readModifyWrite } from './operations/readModifyWrite';
 import type { OperationRunner, RunOptions } from './operations/runner';
 import { SendRecovery } from './operations/sendRecovery';
-import { pollStatus, type WaitTarget } from './operations/waitForStatus';
+import { pollStatus, type StatusWaitOptions, type WaitTarget } from './operations/waitForStatus';
 import { SERVICE_RATE_LIMIT, sharedBucket, TokenBucket, type RateLimit } from './pacing';
 import { Pager, type ListPosition } from './pager';
 import { isRecord, prepareRequest, type PreparedRequest } from './validation';
@@ -28,7 +28,7 @@ export { normalizeBaseUrl } from './http/baseUrl';
 export { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
 export type { Attachment } from './operations/attachment';
 export type { RunOptions } from './operations/runner';
-export type { WaitTarget } from './operations/waitForStatus';
+export type { StatusWaitOptions, WaitTarget } from './operations/waitForStatus';
 export type { ListPosition } from './pager';
 
 export interface ExecutorOptions {
@@ -242,26 +242,29 @@ export class Executor implements OperationRunner {
 	async sendAndWait(
 		operation: string,
 		input: Record<string, unknown>,
-		options: { attachment?: Attachment; waitFor?: WaitTarget; timeoutMs?: number; onWaiting?: (target: WaitTarget) => void } = {},
+		options: {
+			attachment?: Attachment;
+			waitFor?: WaitTarget;
+			timeoutMs?: number;
+			onWaiting?: (target: WaitTarget) => void;
+		} & Omit<StatusWaitOptions, 'timeoutMs' | 'intervalMs'> = {},
 	): Promise<Record<string, unknown>> {
-		const sent = await this.sendMessage(operation, input, options.attachment);
-		if (!options.waitFor) return sent;
-		options.onWaiting?.(options.waitFor);
-		const message = await this.waitForStatus(String(sent.message_uid), options.waitFor, {
-			timeoutMs: options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_S * 1000,
+		const { attachment, waitFor, timeoutMs, onWaiting, ...waiting } = options;
+		const sent = await this.sendMessage(operation, input, attachment);
+		if (!waitFor) return sent;
+		onWaiting?.(waitFor);
+		const message = await this.waitForStatus(String(sent.message_uid), waitFor, {
+			...waiting,
+			timeoutMs: timeoutMs ?? DEFAULT_WAIT_TIMEOUT_S * 1000,
 		});
 		return { ...sent, status: message.status, message };
 	}
 
 	/**
 	 * Polls GET /messages/{uid} until the message reaches `target` (or a later status), fails, or the
-	 * time runs out. Returns the message record; a failed message or a time-out is an error.
+	 * time runs out. Returns the message record; a failed message, a time-out or a cancelled wait is an error.
 	 */
-	async waitForStatus(
-		messageUid: string,
-		target: WaitTarget,
-		waitOptions: { timeoutMs: number; intervalMs?: number },
-	): Promise<Record<string, unknown>> {
+	async waitForStatus(messageUid: string, target: WaitTarget, waitOptions: StatusWaitOptions): Promise<Record<string, unknown>> {
 		return this.redacting(() => pollStatus(this, messageUid, target, waitOptions));
 	}
 }

@@ -13,6 +13,7 @@ import type { Executor } from './executor';
 import { polledEvent } from './polling';
 import type { Timing } from '../catalogue/types';
 import { isBlank, isRecord } from './validation';
+import { pauseBetweenLooks, type WaitReporting } from './waiting';
 
 /** What a wait for a reply needs to know about the message sent. */
 export interface ReplyWatch {
@@ -82,13 +83,11 @@ export async function findReply(executor: Executor, watch: ReplyWatch): Promise<
 	return polledEvent('message:received:new', isRecord(chat) ? chat : { id: watch.chat_id }, oldest);
 }
 
-export interface WaitForReplyOptions {
+export interface WaitForReplyOptions extends WaitReporting {
 	timeoutMs: number;
 	/** Pause between two looks (default: a tenth of the time-out, between 2 s and 60 s). */
 	intervalMs?: number;
 	timing: Timing;
-	/** Stops the wait early (a Node-RED node closing); checked between looks. */
-	cancelled?: () => boolean;
 }
 
 export type ReplyOutcome = { reply: ChatEvent } | { timedOut: true; waitedMs: number } | { cancelled: true };
@@ -111,13 +110,24 @@ export async function waitForReply(executor: Executor, watch: ReplyWatch, option
 	const startedAt = timing.now();
 	const deadline = startedAt + options.timeoutMs;
 	const interval = Math.max(100, options.intervalMs ?? replyPollInterval(options.timeoutMs));
+	let looks = 0;
+	const report = () =>
+		options.onProgress?.({
+			awaiting: 'reply',
+			message_uid: watch.message_uid,
+			elapsedMs: timing.now() - startedAt,
+			timeoutMs: options.timeoutMs,
+			looks,
+		});
 	for (;;) {
 		if (options.cancelled?.()) return { cancelled: true };
 		const reply = await findReply(executor, watch);
+		looks++;
 		if (reply) return { reply };
 		const left = deadline - timing.now();
 		if (left <= 0) return { timedOut: true, waitedMs: timing.now() - startedAt };
-		await timing.sleep(Math.min(interval, left));
+		report();
+		await pauseBetweenLooks(timing, Math.min(interval, left), options, report);
 	}
 }
 

@@ -17,7 +17,7 @@ import {
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from '../../catalogue/defaults';
 import { isHttpUrl } from '../../catalogue/fields';
 import type { BinaryInput, FieldDescriptor } from '../../catalogue/types';
-import { inputError } from '../errors';
+import { ChatMessagingError, inputError } from '../errors';
 import type { Executor } from '../executor';
 import type { ChatEvent } from '../events';
 import { replyWatchFor, waitForReply } from '../replies';
@@ -33,6 +33,16 @@ const optionNamed = (composite: CompositeDescriptor, name: string): FieldDescrip
 	if (!found) throw new Error(`${composite.operation} has no option ${name}`);
 	return found;
 };
+
+/** A composite run cancelled before its send: nothing was sent. */
+function cancelledBeforeSending(composite: CompositeDescriptor): ChatMessagingError {
+	return new ChatMessagingError(`${composite.name} was cancelled before sending: nothing was sent`, {
+		kind: 'timeout',
+		errorCode: 'wait_cancelled',
+		operation: `${composite.resource}:${composite.operation}`,
+		mayHaveTakenEffect: false,
+	});
+}
 
 /** The variant the input picks (its default when none), or an error naming the choices. */
 export function compositeVariantOf(composite: CompositeDescriptor, input: Record<string, unknown>): CompositeVariant {
@@ -111,11 +121,16 @@ export async function runSend(
 		waitFor = target as WaitTarget;
 	}
 	const timeoutS = seconds(optionNamed(SEND_COMPOSITE, 'waitTimeout'), input.waitTimeout, DEFAULT_WAIT_TIMEOUT_S);
+	if (options.cancelled?.()) throw cancelledBeforeSending(SEND_COMPOSITE);
 	return executor.sendAndWait(variant.operation, variantInput(SEND_COMPOSITE, variant, input), {
 		attachment,
 		waitFor,
 		timeoutMs: Math.round(timeoutS * 1000),
 		onWaiting: options.onWaiting,
+		onProgress: options.onProgress,
+		reportEveryMs: options.reportEveryMs,
+		cancelled: options.cancelled,
+		timing: options.timing,
 	});
 }
 
@@ -162,6 +177,7 @@ export async function runSendAndWaitForReply(
 	options: CompositeRunOptions = {},
 ): Promise<ReplyWaitResult> {
 	const plan = planSendAndWaitForReply(executor, input);
+	if (options.cancelled?.()) throw cancelledBeforeSending(SEND_AND_WAIT_FOR_REPLY_COMPOSITE);
 	const sent = await executor.sendMessage(plan.sendOperation, plan.sendInput);
 	const watch = await replyWatchFor(executor, sent);
 	options.onSent?.(sent, watch);
@@ -170,6 +186,8 @@ export async function runSendAndWaitForReply(
 		intervalMs: plan.pollMs,
 		timing: options.timing ?? executor.timing,
 		cancelled: options.cancelled,
+		onProgress: options.onProgress,
+		reportEveryMs: options.reportEveryMs,
 	});
 	const result: ReplyWaitResult = {
 		...sent,
