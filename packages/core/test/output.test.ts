@@ -11,6 +11,7 @@ import {
 	RECORD_SHAPES,
 	findOperation,
 	operationOutput,
+	outputChoiceProblem,
 	shapeOutput,
 	toolDescription,
 	type RecordKind,
@@ -80,6 +81,20 @@ describe('Output choice', () => {
 
 	it('rejects an unknown choice, naming it', () => {
 		expect(() => shapeOutput(getChat, chat, { mode: 'short' })).toThrow(/Output must be one of simplified, raw, selected, got "short"/);
+	});
+
+	it('tells what keeps a choice from being applied, before any request: an unknown mode, Selected Fields without a name', () => {
+		expect(outputChoiceProblem({ mode: 'short' })).toEqual({
+			part: 'mode',
+			message: 'must be one of simplified, raw, selected, got "short"',
+		});
+		expect(outputChoiceProblem({ mode: 'selected', fields: ' , ' })).toEqual({
+			part: 'fields',
+			message: 'is empty: name the fields to output, separated by commas',
+		});
+		expect(outputChoiceProblem({ mode: 'selected', fields: 'name' })).toBeUndefined();
+		expect(outputChoiceProblem({})).toBeUndefined();
+		for (const mode of ['simplified', 'raw']) expect(outputChoiceProblem({ mode })).toBeUndefined();
 	});
 
 	it('deletes output { deleted: true } whatever the service answered', () => {

@@ -22,6 +22,8 @@
 		operation: string;
 		fields?: Record<string, Typed>;
 		attachment?: Typed;
+		output?: string;
+		outputFields?: string;
 	}
 	interface EventNode {
 		name?: string;
@@ -369,6 +371,19 @@
 				}),
 			},
 			outputMode: { value: 'array' },
+			// Output of operations that return records: new nodes start as n8n's do; a node saved without it runs Raw.
+			output: { value: CATALOGUE.output.default },
+			outputFields: {
+				value: '',
+				validate: validator<ActionNode, unknown>(function (v) {
+					const op = operationsById[`${this.resource}:${this.operation}`];
+					if (!op?.simplified || this.output !== 'selected') return true;
+					const named = String(v ?? '')
+						.split(',')
+						.some((name) => name.trim() !== '');
+					return named || `Fields: ${CATALOGUE.output.fieldsMissing}`;
+				}),
+			},
 			payloadFields: { value: false },
 			// LIST_DEFAULTS of packages/core/src/catalogue/defaults.ts, as n8n shows them; saved flows keep the value they hold.
 			returnAll: { value: CATALOGUE.listDefaults.returnAll },
@@ -477,6 +492,10 @@
 				prepareOperation(op);
 				$(`#cm-op-${op.resource}-${op.operation}`).show();
 				$('#cm-operation-description').text(op.description);
+				// Output: only where the operation returns records, with the fields Simplified keeps.
+				$('.cm-records-only').toggle(!!op.simplified);
+				$('#cm-output-simplified').text((op.simplified ?? []).join(', '));
+				$('#node-input-outputFields').attr('placeholder', (op.simplified ?? []).slice(1, 4).join(', '));
 				$('.cm-list-only').toggle(op.effect === 'read');
 				$('.cm-paginated-only').toggle(op.paginated);
 				$('.cm-send-only').toggle(op.sendsMessage);
@@ -507,6 +526,15 @@
 				});
 			};
 			$('#node-input-sendTo').on('change', showSendTo);
+
+			// A node saved before Output existed holds none (Node-RED's import does not fill defaults): the
+			// dialog shows what the runtime does with it, Raw.
+			if (!this.output) $('#node-input-output').val(CATALOGUE.output.whenUnset);
+			const showOutputFields = (): void => {
+				$('.cm-output-fields-row').toggle($('#node-input-output').val() === 'selected');
+			};
+			$('#node-input-output').on('change', showOutputFields);
+			showOutputFields();
 
 			$resource.on('change', fillOperations);
 			$operation.on('change', showOperation);

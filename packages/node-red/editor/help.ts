@@ -59,9 +59,12 @@ const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<scrip
   <dl class="message-properties">
     <dt>payload <span class="property-type">object | array</span></dt>
     <dd>The result (the <code>data</code> of the service's answer). Lists hold every page, or up to <i>Limit</i> items;
-    with <i>Output: one message per item</i> each item is sent as its own msg with <code>msg.parts</code> set, so a Join node can rebuild the list (an empty list then sends nothing).
+    with <i>Messages: one message per item</i> each item is sent as its own msg with <code>msg.parts</code> set, so a Join node can rebuild the list (an empty list then sends nothing).
     A send returns <code>{message_uid}</code> (plus <code>file</code> when an attachment was uploaded, and <code>status</code> and
-    <code>message</code> when <i>Wait for</i> is set). Other msg properties are kept.</dd>
+    <code>message</code> when <i>Wait for</i> is set). Other msg properties are kept.
+    Operations that return records (chats, messages, files, accounts, teammates) offer <i>Output</i>: <i>Simplified</i> (the fields
+    most flows need), <i>Raw</i> (every field the service returns) or <i>Selected Fields</i> (the ones you name); the record's
+    identifiers are always kept. A node saved before the choice existed outputs Raw.</dd>
   </dl>
   <p>With <i>Reply: wait for the customer's reply</i> on, a send has three outputs:</p>
   <ol class="node-ports">

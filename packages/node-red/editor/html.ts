@@ -10,6 +10,7 @@ import ts from 'typescript';
 
 import {
 	changesTarget,
+	DEFAULT_OUTPUT,
 	DEFAULT_REPLY_TIMEOUT_S,
 	DEFAULT_WAIT_TIMEOUT_S,
 	EVENT_TYPES,
@@ -17,6 +18,10 @@ import {
 	fieldHint,
 	INBOX_OPTIONS,
 	LIST_DEFAULTS,
+	OUTPUT_MODES,
+	OUTPUT_WHEN_UNSET,
+	outputChoiceProblem,
+	recordShape,
 	RESOURCES,
 	SEND_COMPOSITE,
 	SEND_TARGETS,
@@ -33,6 +38,8 @@ export const CHOICES = {
 		{ value: 'array', name: 'one message with the whole list' },
 		{ value: 'split', name: 'one message per item' },
 	],
+	/** Output of operations that return records: the core's choice, as n8n offers it. */
+	output: OUTPUT_MODES.map((mode) => ({ value: mode.value, name: mode.name })),
 	waitFor: [
 		{ value: '', name: 'do not wait (result: queued)' },
 		{ value: 'sent', name: 'sent' },
@@ -130,6 +137,15 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		/** packages/core/src/catalogue/defaults.ts: what a new node starts with (n8n shows the same). */
 		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
 		choices: CHOICES,
+		/**
+		 * The Output choice (packages/core/src/catalogue/output.ts): what a new node starts with, what a node saved
+		 * before the choice existed shows (and runs with), and the executor's words for Selected Fields without a name.
+		 */
+		output: {
+			default: DEFAULT_OUTPUT,
+			whenUnset: OUTPUT_WHEN_UNSET,
+			fieldsMissing: outputChoiceProblem({ mode: 'selected' })?.message ?? '',
+		},
 		kinds: editorKinds(),
 		eventNode: EVENT_NODE,
 		// In packages/core/src/catalogue/send.ts order: the first is DEFAULT_SEND_TO.
@@ -148,6 +164,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 				effect: op.effect,
 				paginated: !!op.pagination,
 				sendsMessage: !!op.sendsMessage,
+				// The fields Simplified keeps, for operations that return records (the core's test); none: no Output choice.
+				simplified: recordShape(op)?.simplified,
 				fields: op.fields.map((field, index) => ({
 					key: op === SEND_DESCRIPTOR ? (sendRows()[index]?.key ?? field.name) : field.name,
 					sendTo: op === SEND_DESCRIPTOR ? sendRows()[index]?.sendTo : undefined,
@@ -336,7 +354,7 @@ const NAME_AND_SERVICE_ROWS = `  <div class="form-row">
     <input type="text" id="node-input-config">
   </div>`;
 
-const selectOptions = (name: 'outputMode' | 'waitFor'): string =>
+const selectOptions = (name: 'outputMode' | 'waitFor' | 'output'): string =>
 	CHOICES[name]
 		.map(
 			(choice) =>
@@ -365,6 +383,20 @@ ${editorResources(resources)
     <input type="checkbox" id="node-input-payloadFields" style="width:auto">
     <span ${i18n('chat-messaging.payloadFields.checkbox', '[html]')}></span>
     <div class="cm-field-help" ${i18n('chat-messaging.payloadFields.help')}></div>
+  </div>
+  <div class="cm-records-only">
+    <div class="form-row">
+      ${label('node-input-output', 'fa-filter', 'chat-messaging.label.output')}
+      <select id="node-input-output" style="width:70%">
+${selectOptions('output')}
+      </select>
+      <div class="cm-field-help"><span ${i18n('chat-messaging.outputHelp.simplified')}></span> <code id="cm-output-simplified"></code></div>
+    </div>
+    <div class="form-row cm-output-fields-row">
+      ${label('node-input-outputFields', 'fa-columns', 'chat-messaging.label.outputFields')}
+      <input type="text" id="node-input-outputFields" style="width:70%">
+      <div class="cm-field-help" ${i18n('chat-messaging.outputHelp.fields')}></div>
+    </div>
   </div>
   <div class="cm-list-only">
     <div class="form-row">
@@ -490,7 +522,9 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				resource: 'Resource',
 				operation: 'Operation',
 				payloadFields: 'From payload',
-				outputMode: 'Output',
+				outputMode: 'Messages',
+				output: 'Output',
+				outputFields: 'Fields',
 				returnAll: 'All pages',
 				limit: 'Limit',
 				attachment: 'Attachment',
@@ -529,6 +563,11 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				'Optional: a Buffer, {data: Buffer, filename, mimeType}, or a public http(s) URL the service downloads. ' +
 				'It is uploaded first and attached via file_uid (2 credits).',
 			sendTo: Object.fromEntries(SEND_TARGETS.map((target) => [target.value, target.name])),
+			output: Object.fromEntries(CHOICES.output.map((choice) => [messageKey(choice.value), choice.name])),
+			outputHelp: {
+				simplified: 'Simplified keeps:',
+				fields: "Comma-separated field names to output; the record's identifiers always come along.",
+			},
 			outputMode: Object.fromEntries(CHOICES.outputMode.map((choice) => [messageKey(choice.value), choice.name])),
 			waitFor: Object.fromEntries(CHOICES.waitFor.map((choice) => [messageKey(choice.value), choice.name])),
 			fields: Object.fromEntries(

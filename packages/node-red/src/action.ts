@@ -16,16 +16,21 @@ import {
 	isHttpUrl,
 	LIST_DEFAULTS,
 	operationId,
+	OUTPUT_WHEN_UNSET,
+	outputChoiceProblem,
+	recordShape,
 	REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S,
 	SEND_COMPOSITE,
 	SEND_TARGETS,
 	sendOperation,
+	shapeOutput,
 	type Attachment,
 	type BinaryInput,
 	type DownloadedFile,
 	type Executor,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type OutputChoice,
 	type Timing,
 } from '@chat-messaging/core';
 import { replyWatchFor, waitForReply } from '@chat-messaging/core';
@@ -237,6 +242,24 @@ export function replyTimeoutOf(definition: NodeDefinition): number {
 	return Math.max(1, Number(definition.replyTimeout ?? fallback) || fallback);
 }
 
+/**
+ * The Output choice of a node (Simplified / Raw / Selected Fields, for operations that return records).
+ * A node saved before the choice existed holds no `output` and keeps the whole records it always gave
+ * (the core's OUTPUT_WHEN_UNSET); new nodes start at the core's DEFAULT_OUTPUT (the editor's default).
+ */
+export function outputChoiceOf(definition: NodeDefinition): OutputChoice {
+	const mode =
+		definition.output === undefined || definition.output === null || definition.output === '' ? OUTPUT_WHEN_UNSET : definition.output;
+	return { mode: String(mode), fields: String(definition.outputFields ?? '') };
+}
+
+/** The choice's problem as an input error naming the node property at fault, or nothing. */
+function outputChoiceError(choice: OutputChoice) {
+	const problem = outputChoiceProblem(choice);
+	if (!problem) return undefined;
+	return problem.part === 'mode' ? inputError('output', problem.message, 'Output') : inputError('outputFields', problem.message, 'Fields');
+}
+
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
 		RED.nodes.createNode(this, definition);
@@ -261,6 +284,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 	// Send and wait for reply: output 1 the send's result at once, output 2 the reply, output 3 the time-out.
 	const waitsForReply = definition.waitForReply === true || definition.waitForReply === 'true';
 	const replyTimeoutMs = replyTimeoutOf(definition) * 1000;
+	const outputChoice = outputChoiceOf(definition);
 	let closing = false;
 	/** Pauses between looks for a reply end early when the node closes (redeploy, stop). */
 	const wakeUps = new Set<() => void>();
@@ -322,6 +346,9 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 		await turn();
 		try {
 			if (!op) throw inputError(opProblem.startsWith('unknown Send To') ? 'sendTo' : 'operation', opProblem);
+			// Checked with the fields, before any request; operations that return no records have no Output choice.
+			const outputProblem = recordShape(op) ? outputChoiceError(outputChoice) : undefined;
+			if (outputProblem) throw outputProblem;
 			const executor = resolveConfig(RED, definition.config).getExecutor();
 			const input = await collectInput(RED, node, msg, op, fields, fillFromPayload);
 			node.status({ fill: 'blue', shape: 'dot', text: 'requesting' });
@@ -350,6 +377,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 				);
 			} else {
 				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
+				if (!op.download) result = shapeOutput(op, result, outputChoice);
 			}
 
 			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });

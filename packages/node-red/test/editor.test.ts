@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
 import { builtPackage } from '../../../test/support/packages';
-import { FIELD_KINDS, LIST_DEFAULTS, OPERATIONS, fieldHint, findOperation } from '@chat-messaging/core';
+import {
+	DEFAULT_OUTPUT,
+	FIELD_KINDS,
+	LIST_DEFAULTS,
+	OPERATIONS,
+	OUTPUT_WHEN_UNSET,
+	fieldHint,
+	findOperation,
+	operationId,
+	recordShape,
+} from '@chat-messaging/core';
 
 type Definition = Record<string, any>;
 const html = readFileSync(join(builtPackage('node-red').dir, 'dist', 'index.html'), 'utf8');
@@ -79,6 +89,29 @@ test('operation, limit, waitTimeout and events validators', () => {
 	const events = definitions['chat-messaging-event']!.defaults.events;
 	expect(events.validate([])).toMatch(/at least one/);
 	expect(events.validate(['chat:created'])).toBe(true);
+});
+
+test('Output: new nodes start at the core default; offered exactly for the operations that return records; Selected Fields needs a name', () => {
+	expect(action.defaults.output.value).toBe(DEFAULT_OUTPUT);
+	const catalogue = sandboxWindow.CHAT_MESSAGING_CATALOGUE as any;
+	expect(catalogue.output.whenUnset).toBe(OUTPUT_WHEN_UNSET);
+	const offered = catalogue.resources.flatMap((resource: any) =>
+		resource.operations.filter((op: any) => op.simplified).map((op: any) => op.id),
+	);
+	expect(offered.sort()).toEqual(
+		OPERATIONS.filter((op) => recordShape(op))
+			.map(operationId)
+			.sort(),
+	);
+	expect(offered).toEqual(expect.arrayContaining(['chat:getAll', 'chat:get', 'message:getAll']));
+	expect(offered).not.toContain('webhook:delete');
+	const fieldsCheck = action.defaults.outputFields.validate;
+	expect(fieldsCheck.call({ resource: 'chat', operation: 'get', output: 'selected' }, ' ')).toBe(
+		'Fields: is empty: name the fields to output, separated by commas',
+	);
+	expect(fieldsCheck.call({ resource: 'chat', operation: 'get', output: 'selected' }, 'name')).toBe(true);
+	expect(fieldsCheck.call({ resource: 'chat', operation: 'get', output: 'simplified' }, '')).toBe(true);
+	expect(fieldsCheck.call({ resource: 'label', operation: 'get', output: 'selected' }, '')).toBe(true);
 });
 
 test('every validator declares (value, options): only then does Node-RED take its text as the reason it is invalid', () => {

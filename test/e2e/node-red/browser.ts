@@ -235,6 +235,24 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 			},
 		);
 
+		await checks.check(
+			'Output shows for a list and a get (Simplified on a new node; Fields only with Selected Fields) and hides for a delete',
+			async () => {
+				await chooseOperation(page, 'Chat', 'Get Many');
+				assert(await isShown(page, '#node-input-output'), 'Output is hidden for Chat → Get Many');
+				assertEqual(await page.locator('#node-input-output').inputValue(), 'simplified', 'Output of a new node');
+				assert(!(await isShown(page, '#node-input-outputFields')), 'Fields shown while Output is Simplified');
+				await page.selectOption('#node-input-output', 'selected');
+				assert(await isShown(page, '#node-input-outputFields'), 'Fields hidden while Output is Selected Fields');
+				await page.selectOption('#node-input-output', 'simplified');
+				await chooseOperation(page, 'Message', 'Get');
+				assert(await isShown(page, '#node-input-output'), 'Output is hidden for Message → Get');
+				assert(/uid, chat_id/.test(await page.locator('#cm-output-simplified').innerText()), 'the fields Simplified keeps are not named');
+				await chooseOperation(page, 'File', 'Delete');
+				assert(!(await isShown(page, '#node-input-output')), 'Output is shown for File → Delete');
+			},
+		);
+
 		await checks.check('Chat Label → Replace All shows Labels and the chat ID only', async () => {
 			const resources = await page.locator('#node-input-resource option').allInnerTexts();
 			const labelResource = resources.find((name) => /label/i.test(name));

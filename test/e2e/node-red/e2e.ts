@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { RECORD_SHAPES } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import {
 	HTTP_NODE_ROOT,
@@ -88,7 +89,7 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 		},
 		{ id: 'send-out', z: TAB, type: 'http response', wires: [] },
 
-		// GET /api/chats: every chat (all pages) as one array.
+		// GET /api/chats: every chat (all pages) as one array; saved without Output (as before it existed): Raw.
 		{ id: 'list-in', z: TAB, type: 'http in', url: '/chats', method: 'get', wires: [['list-array']] },
 		{
 			id: 'list-array',
@@ -106,7 +107,7 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 		},
 		{ id: 'list-out', z: TAB, type: 'http response', wires: [] },
 
-		// Inject (POST /inject/list-split-inject) → the first 7 chats, one msg each.
+		// Inject (POST /inject/list-split-inject) → the first 7 chats, one msg each, Output Simplified.
 		{
 			id: 'list-split-inject',
 			z: TAB,
@@ -129,6 +130,7 @@ function baseFlow(sandboxUrl: string, publicUrl: string, token: string): Flow {
 			operation: 'getAll',
 			fields: {},
 			outputMode: 'split',
+			output: 'simplified',
 			returnAll: false,
 			limit: 7,
 			wires: [['collect-split']],
@@ -379,44 +381,67 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			);
 		});
 
-		await checks.check('Get Many chats, return all, array mode: one msg with every chat across pages', async () => {
-			const expected = (await view.allChats()).map((chat) => chat.id);
-			assert(expected.length > 50, `the sandbox should hold more than one page of chats, holds ${expected.length}`);
-			const answer = await httpJson<Json[]>('GET', `${red.url}${HTTP_NODE_ROOT}/chats`);
-			assertEqual(answer.status, 200, `GET /chats status (body ${answer.text.slice(0, 300)})`);
-			assert(Array.isArray(answer.body), `payload is not an array: ${answer.text.slice(0, 300)}`);
-			assertEqual(
-				answer.body.map((chat) => chat.id),
-				expected,
-				'chat ids in order',
-			);
-		});
+		await checks.check(
+			'Get Many chats, return all, array mode, saved without Output: one msg with every whole chat across pages',
+			async () => {
+				const chats = await view.allChats();
+				const expected = chats.map((chat) => chat.id);
+				assert(expected.length > 50, `the sandbox should hold more than one page of chats, holds ${expected.length}`);
+				const answer = await httpJson<Json[]>('GET', `${red.url}${HTTP_NODE_ROOT}/chats`);
+				assertEqual(answer.status, 200, `GET /chats status (body ${answer.text.slice(0, 300)})`);
+				assert(Array.isArray(answer.body), `payload is not an array: ${answer.text.slice(0, 300)}`);
+				assertEqual(
+					answer.body.map((chat) => chat.id),
+					expected,
+					'chat ids in order',
+				);
+				// Raw, as a flow saved before the Output choice existed always had: every field the service sends.
+				assertEqual(
+					answer.body.map((chat) => Object.keys(chat).sort()),
+					chats.map((chat) => Object.keys(chat).sort()),
+					'field names of each chat',
+				);
+				assert(
+					chats.some((chat) => Object.keys(chat).some((name) => !RECORD_SHAPES.chat.simplified.includes(name))),
+					'the sandbox sends no field beyond the simplified ones: Raw and Simplified would not differ',
+				);
+			},
+		);
 
-		await checks.check('Get Many chats, limit 7, split mode: seven msgs with msg.parts, in order', async () => {
-			const expected = (await view.get<{ chats: Json[] }>('/chats?page=1')).chats.slice(0, 7).map((chat) => chat.id);
-			const injected = await httpJson('POST', `${red.url}/inject/list-split-inject`);
-			assertEqual(injected.status, 200, `POST /inject status (${injected.text})`);
-			const split = await waitFor('seven split msgs', async () => {
-				const entries = (await collected(red)).split ?? [];
-				return entries.length >= 7 ? entries : undefined;
-			});
-			await sleep(300); // an eighth msg would be a bug: give it the chance to show up
-			const entries = (await collected(red)).split ?? split;
-			assertEqual(
-				entries.map((entry) => (entry.payload as Json).id),
-				expected,
-				'chat ids of the split msgs',
-			);
-			assertEqual(
-				entries.map((entry) => (entry.parts as Json | undefined)?.index),
-				[0, 1, 2, 3, 4, 5, 6],
-				'msg.parts.index',
-			);
-			assert(
-				entries.every((entry) => (entry.parts as Json | undefined)?.count === 7),
-				'msg.parts.count is 7 on every msg',
-			);
-		});
+		await checks.check(
+			'Get Many chats, limit 7, split mode, Output Simplified: seven simplified msgs with msg.parts, in order',
+			async () => {
+				const firstSeven = (await view.get<{ chats: Json[] }>('/chats?page=1')).chats.slice(0, 7);
+				const expected = firstSeven.map((chat) => chat.id);
+				const injected = await httpJson('POST', `${red.url}/inject/list-split-inject`);
+				assertEqual(injected.status, 200, `POST /inject status (${injected.text})`);
+				const split = await waitFor('seven split msgs', async () => {
+					const entries = (await collected(red)).split ?? [];
+					return entries.length >= 7 ? entries : undefined;
+				});
+				await sleep(300); // an eighth msg would be a bug: give it the chance to show up
+				const entries = (await collected(red)).split ?? split;
+				assertEqual(
+					entries.map((entry) => (entry.payload as Json).id),
+					expected,
+					'chat ids of the split msgs',
+				);
+				assertEqual(
+					entries.map((entry) => (entry.parts as Json | undefined)?.index),
+					[0, 1, 2, 3, 4, 5, 6],
+					'msg.parts.index',
+				);
+				assertEqual(
+					entries.map((entry) => Object.keys(entry.payload as Json).sort()),
+					firstSeven.map((chat) => RECORD_SHAPES.chat.simplified.filter((name) => name in chat).sort()),
+					'field names of each msg.payload (the simplified ones the chat has)',
+				);
+				assert(
+					entries.every((entry) => (entry.parts as Json | undefined)?.count === 7),
+					'msg.parts.count is 7 on every msg',
+				);
+			},
+		);
 
 		await checks.check('bad input (phone with spaces) fails before any request, naming the field', async () => {
 			const before = await view.apiCallsUsed();

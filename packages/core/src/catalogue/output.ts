@@ -101,6 +101,19 @@ export function selectedFieldNames(fields: OutputChoice['fields']): string[] {
 	return list.map((name) => String(name).trim()).filter(Boolean);
 }
 
+/**
+ * What keeps an Output choice from being applied, told before any request: an unknown mode, or
+ * Selected Fields without a name. `part` says which setting is at fault; undefined when all is well.
+ */
+export function outputChoiceProblem(choice: OutputChoice): { part: 'mode' | 'fields'; message: string } | undefined {
+	const mode = choice.mode ?? OUTPUT_WHEN_UNSET;
+	if (!OUTPUT_MODES.some((candidate) => candidate.value === mode))
+		return { part: 'mode', message: `must be one of ${OUTPUT_MODES.map((m) => m.value).join(', ')}, got "${String(mode)}"` };
+	if (mode === 'selected' && !selectedFieldNames(choice.fields).length)
+		return { part: 'fields', message: 'is empty: name the fields to output, separated by commas' };
+	return undefined;
+}
+
 function pick(record: Record<string, unknown>, shape: RecordShape, names: readonly string[]): Record<string, unknown> {
 	if (!shape.ids.some((id) => id in record)) return record;
 	const out: Record<string, unknown> = {};
