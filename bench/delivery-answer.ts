@@ -14,18 +14,13 @@
  * `spec` adds the sandbox's `has_attachment: true` to each delivery (what the nodes relied on before they read the
  * message of the spec's own event).
  */
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { Collector, helper, nodesUnderTest, startNodeHttp } from '../packages/node-red/test/support';
 import { authenticatedHttp, makeNode, plainHttp, type RecordedRequest } from '../packages/n8n/test/support/n8n-context';
-import { requireBuilt } from '../test/support/packages';
 import { check, percentile, printTable, sleep, type Row } from './lib';
+import { builtTrigger, serveN8nTrigger } from './trigger-receiver';
 
-type TriggerModule = typeof import('../packages/n8n/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
-const built = requireBuilt<TriggerModule>('n8n', 'dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js');
-const trigger = new built.ChatMessagingTrigger();
+const trigger = builtTrigger();
 
 const LATENCY_MS = Number(process.argv[2] ?? 2500);
 const EVENTS = Number(process.argv[3] ?? 12);
@@ -108,84 +103,43 @@ async function post(url: string, list: Delivery[], answers: number[]): Promise<v
 	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of request) chunks.push(chunk as Buffer);
-	return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-}
-
 /** The trigger's webhook() behind node:http as n8n's webhook server calls it: the node may answer itself, else n8n answers once it returns. */
 async function n8nTrigger(sandbox: RunningSandbox, list: Delivery[]): Promise<Outcome> {
 	const outcome: Outcome = { label: 'n8n trigger (Labels + Download Attachments)', answers: [], emitted: [] };
-	const staticData: IDataObject = { secret: 'bench-secret' };
 	const credentials = { baseUrl: sandbox.url, apiToken: TOKEN };
 	const node = makeNode('chatMessagingTrigger', { events: [EVENT] });
-	const pending: Array<Promise<void>> = [];
-	const server = createServer((request, response) => {
-		const work = (async () => {
-			const url = new URL(request.url ?? '/', 'http://localhost');
-			const body = await readJson(request);
-			let answered = false;
-			const reply = {
-				status(code: number) {
-					response.statusCode = code;
-					return reply;
-				},
-				json(payload: unknown) {
-					answered = true;
-					response.setHeader('content-type', 'application/json');
-					response.end(JSON.stringify(payload));
-					return reply;
-				},
-			};
-			const requests: RecordedRequest[] = [];
-			const context = {
-				getNode: () => node,
-				getWorkflow: () => ({ id: 'answer-bench', name: 'bench', active: true }),
-				getResponseObject: () => reply,
-				getRequestObject: () => ({ body, query: Object.fromEntries(url.searchParams) }),
-				getQueryData: () => Object.fromEntries(url.searchParams),
-				getBodyData: () => body,
-				getHeaderData: () => request.headers,
-				getWorkflowStaticData: () => staticData,
-				getMode: () => 'webhook',
-				getNodeParameter: (name: string, fallback?: unknown) =>
-					name === 'events' ? [EVENT] : name === 'downloadAttachments' ? true : name === 'options' ? { labels: 'vip' } : fallback,
-				getCredentials: async () => ({ ...credentials }),
-				getTimezone: () => 'UTC',
-				helpers: {
-					httpRequestWithAuthentication: (type: string, options: never) => authenticatedHttp(credentials, requests, node)(type, options),
-					httpRequest: (options: never) => plainHttp(requests, node)(options),
-					prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({
-						data: '',
-						fileName,
-						mimeType,
-						fileSize: String(data.length),
-					}),
-				},
-				logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-			};
-			const result = await trigger.webhook.call(context as unknown as IWebhookFunctions);
-			if (!answered) {
-				response.writeHead(200, { 'content-type': 'application/json' });
-				response.end(JSON.stringify(result.webhookResponse ?? { message: 'Workflow was started' }));
-			}
+	const requests: RecordedRequest[] = [];
+	const served = await serveN8nTrigger(trigger, {
+		node,
+		parameter: (name, fallback) =>
+			name === 'events' ? [EVENT] : name === 'downloadAttachments' ? true : name === 'options' ? { labels: 'vip' } : fallback,
+		context: {
+			getCredentials: async () => ({ ...credentials }),
+			helpers: {
+				httpRequestWithAuthentication: (type: string, options: never) => authenticatedHttp(credentials, requests, node)(type, options),
+				httpRequest: (options: never) => plainHttp(requests, node)(options),
+				prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({
+					data: '',
+					fileName,
+					mimeType,
+					fileSize: String(data.length),
+				}),
+			},
+		},
+		onResult: (result) => {
 			for (const item of result.workflowData?.[0] ?? [])
 				outcome.emitted.push({
 					uid: String(item.json.message_uid),
 					bytes: Number(item.binary?.attachment_0?.fileSize ?? 0),
 					error: (item.json.attachment_error ?? item.json.filter_error) as string | undefined,
 				});
-		})();
-		pending.push(work);
+		},
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/bench/chat-messaging?secret=bench-secret`;
 	try {
-		await post(url, list, outcome.answers);
-		await Promise.all(pending);
+		await post(served.url, list, outcome.answers);
+		await Promise.all(served.pending);
 	} finally {
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await served.stop();
 	}
 	return outcome;
 }

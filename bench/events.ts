@@ -7,18 +7,13 @@
  * Every receiver must emit each unique event exactly once. Reports acknowledgement p50 / p99 (request sent → answer
  * read), receivers interleaved block by block.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { createServer } from 'node:http';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { Collector, helper, nodesUnderTest, startNodeHttp } from '../packages/node-red/test/support';
-import { requireBuilt } from '../test/support/packages';
 import { check, percentile, printTable, record, sleep, target, type Row } from './lib';
+import { builtTrigger, listen, readJson, serveN8nTrigger } from './trigger-receiver';
 
-type TriggerModule = typeof import('../packages/n8n/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node');
-/** The built node, as n8n loads it (see contestants.ts for why not the source). */
-const built = requireBuilt<TriggerModule>('n8n', 'dist/nodes/ChatMessagingTrigger/ChatMessagingTrigger.node.js');
-const trigger = new built.ChatMessagingTrigger();
+const trigger = builtTrigger();
 
 const DELIVERIES = 2_000;
 const DUPLICATE_SHARE = 0.3;
@@ -56,17 +51,6 @@ function deliveries(): { list: Delivery[]; unique: Set<string> } {
 	return { list, unique };
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of request) chunks.push(chunk as Buffer);
-	return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-}
-
-async function listen(server: Server): Promise<string> {
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 interface Receiver {
 	label: string;
 	url: string;
@@ -102,64 +86,15 @@ async function bareReceiver(): Promise<Receiver> {
 
 /** The trigger's webhook() behind node:http, with the context n8n gives it (static data holding the secret). */
 async function n8nTriggerReceiver(): Promise<Receiver> {
-	const staticData: IDataObject = { secret: 'bench-secret' };
 	const emitted: string[] = [];
-	const server = createServer((request, response) => {
-		void (async () => {
-			const url = new URL(request.url ?? '/', 'http://localhost');
-			const body = await readJson(request);
-			let answered = false;
-			const reply = {
-				status(code: number) {
-					response.statusCode = code;
-					return reply;
-				},
-				json(payload: unknown) {
-					answered = true;
-					response.setHeader('content-type', 'application/json');
-					response.end(JSON.stringify(payload));
-					return reply;
-				},
-			};
-			const context = {
-				getNode: () => ({
-					id: 'trigger',
-					name: 'Chat Messaging Trigger',
-					type: 'chatMessagingTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				}),
-				getWorkflow: () => ({ id: 'bench', name: 'bench', active: true }),
-				getResponseObject: () => reply,
-				getRequestObject: () => ({ body, query: Object.fromEntries(url.searchParams) }),
-				getQueryData: () => Object.fromEntries(url.searchParams),
-				getBodyData: () => body,
-				getHeaderData: () => request.headers,
-				getWorkflowStaticData: () => staticData,
-				getMode: () => 'webhook',
-				getNodeParameter: (name: string, fallback?: unknown) =>
-					name === 'events' ? [EVENT] : name === 'downloadAttachments' ? false : fallback,
-				getTimezone: () => 'UTC',
-				logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-			};
-			const result = await trigger.webhook.call(context as unknown as IWebhookFunctions);
+	const served = await serveN8nTrigger(trigger, {
+		node: { id: 'trigger', name: 'Chat Messaging Trigger', type: 'chatMessagingTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		parameter: (name, fallback) => (name === 'events' ? [EVENT] : name === 'downloadAttachments' ? false : fallback),
+		onResult: (result) => {
 			for (const item of result.workflowData?.[0] ?? []) emitted.push(String(item.json.message_uid));
-			// n8n answers "onReceived" webhooks itself: the node's webhookResponse, or its default message.
-			if (!answered) {
-				response.writeHead(200, { 'content-type': 'application/json' });
-				response.end(JSON.stringify(result.webhookResponse ?? { message: 'Workflow was started' }));
-			}
-		})();
+		},
 	});
-	const url = await listen(server);
-	return {
-		label: 'n8n trigger webhook()',
-		url: `${url}/webhook/bench/chat-messaging?secret=bench-secret`,
-		emitted,
-		acks: [],
-		stop: () => new Promise((resolve) => server.close(() => resolve())),
-	};
+	return { label: 'n8n trigger webhook()', url: served.url, emitted, acks: [], stop: served.stop };
 }
 
 /** The event node in a running Node-RED, subscribed through the sandbox; its URL is the one it registered. */

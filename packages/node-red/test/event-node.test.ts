@@ -6,47 +6,29 @@ import { request as httpRequest } from 'node:http';
 import { subscriptionUrl } from '../src/event';
 import {
 	Collector,
-	configNode,
-	CONFIG_ID,
 	credentialsFor,
+	eventNodeFlow,
+	eventNodeTestHooks,
 	waitFor,
-	FAST_SANDBOX,
 	helper,
 	nodesUnderTest,
 	sandboxCall,
 	sandboxData,
-	startNodeHttp,
-	startSandbox,
-	TAB,
+	type NodeHttp,
 	type Sandbox,
 } from './support';
 
 let sbx: Sandbox;
-let nodeHttp: Awaited<ReturnType<typeof startNodeHttp>>;
-
-beforeAll(async () => {
-	sbx = await startSandbox({ ...FAST_SANDBOX, tokens: ['events-token'] });
-	nodeHttp = await startNodeHttp();
-});
-afterAll(async () => {
-	await nodeHttp.stop();
-	await sbx.stop();
+let nodeHttp: NodeHttp;
+eventNodeTestHooks('events-token', (sandbox, http) => {
+	sbx = sandbox;
+	nodeHttp = http;
 });
 afterEach(async () => {
-	await helper.unload();
-	// A stopped node keeps its subscriptions for its next start: every test starts from none.
-	for (const hook of (await sandboxData(sbx, '/webhooks')).webhooks) await sandboxCall(sbx, 'DELETE', `/webhooks/${hook.id}`);
 	await sandboxCall(sbx, 'DELETE', '/_sandbox/deliveries');
 });
 
-function eventFlow(events: string[], extra: Record<string, unknown> = {}) {
-	return [
-		{ id: TAB, type: 'tab', label: 'events' },
-		configNode(sbx, { publicUrl: nodeHttp.url }),
-		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, events, x: 100, y: 100, wires: [['out']], ...extra },
-		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
-	];
-}
+const eventFlow = (events: string[], extra: Record<string, unknown> = {}) => eventNodeFlow(sbx, nodeHttp.url, { events, ...extra });
 
 const webhooks = async (): Promise<any[]> => (await sandboxData(sbx, '/webhooks')).webhooks;
 const nodePrefix = () => `${nodeHttp.url}/chat-messaging/events/ev/`;

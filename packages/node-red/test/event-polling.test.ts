@@ -9,54 +9,38 @@ import os from 'node:os';
 import path from 'node:path';
 import {
 	Collector,
-	configNode,
-	CONFIG_ID,
 	credentialsFor,
+	eventNodeFlow,
+	eventNodeTestHooks,
 	waitFor,
-	FAST_SANDBOX,
 	helper,
 	nodesUnderTest,
 	sandboxCall,
 	sandboxData,
-	startNodeHttp,
-	startSandbox,
-	TAB,
+	type NodeHttp,
 	type Sandbox,
 } from './support';
 import type { NodeMessage } from '../src/types';
 
 let sbx: Sandbox;
-let nodeHttp: Awaited<ReturnType<typeof startNodeHttp>>;
+let nodeHttp: NodeHttp;
 let userDir: string;
 
-beforeAll(async () => {
-	sbx = await startSandbox({ ...FAST_SANDBOX, tokens: ['polling-events-token'] });
-	nodeHttp = await startNodeHttp();
-});
-afterAll(async () => {
-	await nodeHttp.stop();
-	await sbx.stop();
+eventNodeTestHooks('polling-events-token', (sandbox, http) => {
+	sbx = sandbox;
+	nodeHttp = http;
 });
 beforeEach(async () => {
 	userDir = mkdtempSync(path.join(os.tmpdir(), 'cm-nr-userdir-'));
 	helper.settings({ userDir });
 	await sandboxCall(sbx, 'POST', '/_sandbox/reset');
 });
-afterEach(async () => {
-	await helper.unload();
+afterEach(() => {
 	helper.settings({});
-	for (const hook of (await sandboxData(sbx, '/webhooks')).webhooks) await sandboxCall(sbx, 'DELETE', `/webhooks/${hook.id}`);
 	rmSync(userDir, { recursive: true, force: true });
 });
 
-function flow(extra: Record<string, unknown>, publicUrl = '') {
-	return [
-		{ id: TAB, type: 'tab', label: 'events' },
-		configNode(sbx, { publicUrl }),
-		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, x: 100, y: 100, wires: [['out']], ...extra },
-		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
-	];
-}
+const flow = (extra: Record<string, unknown>, publicUrl = '') => eventNodeFlow(sbx, publicUrl, extra);
 
 const load = async (extra: Record<string, unknown>, publicUrl = '') => {
 	await helper.load(nodesUnderTest as never, flow(extra, publicUrl), credentialsFor(sbx.tokens[0]!));

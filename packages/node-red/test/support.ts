@@ -193,6 +193,42 @@ export async function startNodeHttp(): Promise<{ url: string; server: Server; st
 	};
 }
 
+export type NodeHttp = Awaited<ReturnType<typeof startNodeHttp>>;
+
+/**
+ * The hooks every event-node test file shares: for the file, a sandbox holding `token` and the current RED.httpNode
+ * served on loopback (`ready` receives both); after each test, the flow unloaded and every subscription deleted (a
+ * stopped event node keeps its subscriptions for its next start: each test starts from none).
+ */
+export function eventNodeTestHooks(token: string, ready: (sandbox: Sandbox, nodeHttp: NodeHttp) => void): void {
+	let sandbox: Sandbox | undefined;
+	let nodeHttp: NodeHttp | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ ...FAST_SANDBOX, tokens: [token] });
+		nodeHttp = await startNodeHttp();
+		ready(sandbox, nodeHttp);
+	});
+	afterAll(async () => {
+		await nodeHttp?.stop();
+		await sandbox?.stop();
+	});
+	afterEach(async () => {
+		await helper.unload();
+		if (!sandbox) return;
+		for (const hook of (await sandboxData(sandbox, '/webhooks')).webhooks) await sandboxCall(sandbox, 'DELETE', `/webhooks/${hook.id}`);
+	});
+}
+
+/** One event node `ev` (`settings` on top of its defaults) on the sandbox's config node, wired to a helper node `out`. */
+export function eventNodeFlow(sandbox: Sandbox, publicUrl: string, settings: Record<string, unknown>): Array<Record<string, unknown>> {
+	return [
+		{ id: TAB, type: 'tab', label: 'events' },
+		configNode(sandbox, { publicUrl }),
+		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, x: 100, y: 100, wires: [['out']], ...settings },
+		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
+	];
+}
+
 /** A direct call to the sandbox (independent of the nodes), for set-up and for checking effects. */
 export const sandboxCall = (
 	sandbox: Sandbox,

@@ -21,7 +21,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { RECORD_SHAPES, TOOL_LIST_LIMIT } from '@chat-messaging/core';
 import { startSandbox } from '@chat-messaging/sandbox';
 
-import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
+import { assert, CheckRun } from '../n8n/checks';
+import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
 import { AGENT_WORKFLOWS, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
@@ -30,37 +31,10 @@ const ROOT = resolve(__dirname, '../../..');
 export const AGENT_TOOLS_FIXTURE = join(ROOT, 'contract', 'n8n-agent-tools.json');
 
 // ---------------------------------------------------------------------------------------------
-const outcomes: Array<{ name: string; ok: boolean; ms: number }> = [];
-let aborted: string | undefined;
-
-async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
-	if (aborted) {
-		outcomes.push({ name, ok: false, ms: 0 });
-		console.log(`  - ${name}: NOT RUN (${aborted})`);
-		return;
-	}
-	const started = Date.now();
-	try {
-		const note = await body();
-		outcomes.push({ name, ok: true, ms: Date.now() - started });
-		console.log(`  ✓ ${name} (${Date.now() - started} ms)${note ? ` — ${note}` : ''}`);
-	} catch (error) {
-		outcomes.push({ name, ok: false, ms: Date.now() - started });
-		console.log(
-			`  ✗ ${name} (${Date.now() - started} ms)\n      ${redact(error instanceof Error ? error.message : String(error))
-				.split('\n')
-				.join('\n      ')}`,
-		);
-		if (stopsRunOnFailure) aborted = `"${name}" failed`;
-	}
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
 const TOKEN = `e2e_${randomBytes(16).toString('hex')}`;
 const redact = (text: string) => text.split(TOKEN).join('<token>');
+const run = new CheckRun(redact);
+const { check } = run;
 let sandboxUrl = '';
 
 async function sandbox<T>(method: string, path: string): Promise<T> {
@@ -129,11 +103,7 @@ async function main(): Promise<void> {
 	await check(
 		'runtimes: Node 24 and n8n (test/e2e/runtimes.sh)',
 		async () => {
-			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
-			nodeBin = vars.NODE24_BIN ?? '';
-			n8nBin = vars.N8N_BIN ?? '';
-			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			({ nodeBin, n8nBin } = n8nRuntimes());
 			return undefined;
 		},
 		true,
@@ -370,8 +340,8 @@ async function main(): Promise<void> {
 	await n8n?.stop();
 	await stub?.stop();
 	await stopSandbox?.();
-	const failed = outcomes.filter((outcome) => !outcome.ok).length;
-	console.log(`\n${outcomes.length - failed} passed, ${failed} failed (${Math.round((Date.now() - started) / 1000)} s)`);
+	const { failed } = run;
+	console.log(`\n${run.summary()} (${Math.round((Date.now() - started) / 1000)} s)`);
 	if (failed || process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${workDir}`);
 	else rmSync(workDir, { recursive: true, force: true });
 	process.exit(failed ? 1 : 0);

@@ -20,7 +20,8 @@ import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, DOCS_SCREENSHOTS, launchChromium } from '../../support/chromium';
 
 import { startSandbox } from '@chat-messaging/sandbox';
-import { N8nInstance, freePort, installCommunityPackage, packN8nPackage } from './n8n-instance';
+import { assert, CheckRun } from './checks';
+import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage } from './n8n-instance';
 import { runTriggerEditorCases, triggerEditorWorkflows } from './editor-trigger-cases';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, PACKAGE_NAME, RECORDED_CREDENTIAL, credentialExport } from './workflows';
@@ -32,35 +33,8 @@ const OWNER = { email: 'editor-owner@example.com', firstName: 'Editor', lastName
 const NODE_NAME = 'Chat Messaging';
 const IDS = { pick: 'edV2PickAChat001', send: 'edV2SendToSwitch', filter: 'edV2TriStateAny1' } as const;
 
-interface Outcome {
-	name: string;
-	ok: boolean;
-	detail?: string;
-}
-const outcomes: Outcome[] = [];
-let aborted: string | undefined;
-
-async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
-	if (aborted) {
-		outcomes.push({ name, ok: false, detail: `not run: ${aborted}` });
-		console.log(`  - ${name}: NOT RUN (${aborted})`);
-		return;
-	}
-	try {
-		const note = await body();
-		outcomes.push({ name, ok: true });
-		console.log(`  ✓ ${name}${note ? ` — ${note}` : ''}`);
-	} catch (error) {
-		const detail = (error instanceof Error ? error.message : String(error)).split(TOKEN).join('<token>');
-		outcomes.push({ name, ok: false, detail });
-		console.log(`  ✗ ${name}\n      ${detail.split('\n').join('\n      ')}`);
-		if (stopsRunOnFailure) aborted = `"${name}" failed`;
-	}
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
+const run = new CheckRun((text) => text.split(TOKEN).join('<token>'));
+const { check } = run;
 
 /** The shared wait, with an editor's patience (a page load or a save takes seconds). */
 const waitFor = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
@@ -140,11 +114,7 @@ async function main(): Promise<void> {
 		'runtimes and chromium are installed',
 		async () => {
 			assert(existsSync(CHROMIUM), `${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
-			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
-			nodeBin = vars.NODE24_BIN ?? '';
-			n8nBin = vars.N8N_BIN ?? '';
-			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			({ nodeBin, n8nBin } = n8nRuntimes());
 			return undefined;
 		},
 		true,
@@ -351,10 +321,10 @@ async function main(): Promise<void> {
 	await n8n?.stop();
 	await proxy?.stop();
 	await stopSandbox?.();
-	const failed = outcomes.filter((outcome) => !outcome.ok).length;
+	const { failed } = run;
 	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
 	else console.log(`work folder kept: ${workDir} (n8n log: ${join(logDir, 'n8n-start.log')})`);
-	console.log(`${outcomes.length - failed} passed, ${failed} failed`);
+	console.log(run.summary());
 	if (failed) process.exitCode = 1;
 }
 

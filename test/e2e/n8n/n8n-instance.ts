@@ -35,6 +35,17 @@ export interface N8nRun {
 	[key: string]: unknown;
 }
 
+/** Where Node 24 and n8n are: test/e2e/runtimes.sh installs them into the runtimes cache the first time and prints them. */
+export function n8nRuntimes(): { nodeBin: string; n8nBin: string } {
+	const script = join(__dirname, '..', 'runtimes.sh');
+	const out = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]]));
+	const nodeBin = vars.NODE24_BIN ?? '';
+	const n8nBin = vars.N8N_BIN ?? '';
+	if (!nodeBin || !n8nBin) throw new Error(`runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+	return { nodeBin, n8nBin };
+}
+
 export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();

@@ -16,7 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '@chat-messaging/sandbox';
-import { N8nInstance, freePort, installCommunityPackage, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
+import { assert, CheckRun } from './checks';
+import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { runTriggerCases } from './trigger-cases';
 import {
@@ -38,42 +39,9 @@ const ROOT = resolve(__dirname, '../../..');
 const CHAT_COUNT = 130;
 
 // ---------------------------------------------------------------------------------------------
-// Checks: each one timed, reported, and counted in the summary.
-
-interface Outcome {
-	name: string;
-	ok: boolean;
-	ms: number;
-	detail?: string;
-}
-const outcomes: Outcome[] = [];
-let aborted: string | undefined;
-
-/** Runs one check; a failing `required` check stops the run (the later ones count as failed). */
-async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
-	if (aborted) {
-		outcomes.push({ name, ok: false, ms: 0, detail: `not run: ${aborted}` });
-		console.log(`  - ${name}: NOT RUN (${aborted})`);
-		return;
-	}
-	const started = Date.now();
-	try {
-		const note = await body();
-		const ms = Date.now() - started;
-		outcomes.push({ name, ok: true, ms });
-		console.log(`  ✓ ${name} (${ms} ms)${note ? ` — ${note}` : ''}`);
-	} catch (error) {
-		const ms = Date.now() - started;
-		const detail = redact(error instanceof Error ? error.message : String(error));
-		outcomes.push({ name, ok: false, ms, detail });
-		console.log(`  ✗ ${name} (${ms} ms)\n      ${detail.split('\n').join('\n      ')}`);
-		if (stopsRunOnFailure) aborted = `"${name}" failed`;
-	}
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
+// Checks: each one timed, reported, and counted in the summary (checks.ts). The token is hidden in what they print.
+const run = new CheckRun((text) => redact(text));
+const { check } = run;
 
 function required<T>(value: T | undefined, what: string): T {
 	assert(value !== undefined, `${what} is missing`);
@@ -192,11 +160,7 @@ async function main(): Promise<void> {
 	await check(
 		'runtimes: Node 24 and n8n installed (test/e2e/runtimes.sh)',
 		async () => {
-			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
-			nodeBin = vars.NODE24_BIN ?? '';
-			n8nBin = vars.N8N_BIN ?? '';
-			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			({ nodeBin, n8nBin } = n8nRuntimes());
 			const nodeVersion = execFileSync(join(nodeBin, 'node'), ['--version'], { encoding: 'utf8' }).trim();
 			return `node ${nodeVersion}`;
 		},
@@ -944,17 +908,16 @@ async function main(): Promise<void> {
 	await n8n?.stop();
 	await stopSandbox?.();
 	await proxy?.stop();
-	const failed = outcomes.filter((outcome) => !outcome.ok).length;
-	const passed = outcomes.length - failed;
+	const { failed } = run;
 	if (failed === 0 && process.env.KEEP_E2E_DIR !== '1') rmSync(workDir, { recursive: true, force: true });
 	else console.log(`work folder kept: ${workDir}`);
-	console.log(`total ${outcomes.reduce((sum, o) => sum + o.ms, 0)} ms`);
-	console.log(`${passed} passed, ${failed} failed`);
+	console.log(`total ${run.totalMs} ms`);
+	console.log(run.summary());
 	process.exitCode = failed === 0 ? 0 : 1;
 }
 
 main().catch((error: unknown) => {
 	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
-	console.log(`${outcomes.filter((o) => o.ok).length} passed, ${outcomes.filter((o) => !o.ok).length + 1} failed`);
+	console.log(run.summary(true));
 	process.exit(1);
 });

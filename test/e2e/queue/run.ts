@@ -28,7 +28,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '@chat-messaging/sandbox';
-import { N8nInstance, installCommunityPackage, packN8nPackage } from '../n8n/n8n-instance';
+import { assert, CheckRun } from '../n8n/checks';
+import { N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
 import { sleep, waitFor } from '../../support/harness';
@@ -51,41 +52,11 @@ const CREDENTIAL_NAME = 'Chat Messaging sandbox';
 const TOKEN = `queue_${randomBytes(16).toString('hex')}`;
 const redact = (text: string) => text.split(TOKEN).join('<token>');
 
-// ---------------------------------------------------------------------------------------------
-// Checks, each timed and counted, as in test/e2e/n8n/run.ts.
-
-interface Outcome {
-	name: string;
-	ok: boolean;
-	ms: number;
-}
-const outcomes: Outcome[] = [];
-let aborted: string | undefined;
+// Checks, each timed and counted (test/e2e/n8n/checks.ts).
+const run = new CheckRun(redact);
+const { check } = run;
 /** Figures for the closing note (printed as one JSON line at the end). */
 const figures: Record<string, unknown> = {};
-
-async function check(name: string, body: () => Promise<string | undefined>, stopsRunOnFailure = false): Promise<void> {
-	if (aborted) {
-		outcomes.push({ name, ok: false, ms: 0 });
-		console.log(`  - ${name}: NOT RUN (${aborted})`);
-		return;
-	}
-	const started = Date.now();
-	try {
-		const note = await body();
-		outcomes.push({ name, ok: true, ms: Date.now() - started });
-		console.log(`  ✓ ${name} (${Date.now() - started} ms)${note ? ` — ${note}` : ''}`);
-	} catch (error) {
-		outcomes.push({ name, ok: false, ms: Date.now() - started });
-		const detail = redact(error instanceof Error ? error.message : String(error));
-		console.log(`  ✗ ${name} (${Date.now() - started} ms)\n      ${detail.split('\n').join('\n      ')}`);
-		if (stopsRunOnFailure) aborted = `"${name}" failed`;
-	}
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The sandbox behind a counting proxy (n8n's credential points at the proxy), and a relay that
@@ -336,11 +307,7 @@ async function main(): Promise<void> {
 	await check(
 		'prerequisites: Node 24 and n8n (test/e2e/runtimes.sh), PostgreSQL and Redis binaries',
 		async () => {
-			const out = execFileSync('bash', [join(ROOT, 'test/e2e/runtimes.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-			const vars = Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
-			nodeBin = vars.NODE24_BIN ?? '';
-			n8nBin = vars.N8N_BIN ?? '';
-			assert(nodeBin && n8nBin, `runtimes.sh printed no NODE24_BIN / N8N_BIN: ${out}`);
+			({ nodeBin, n8nBin } = n8nRuntimes());
 			const redis = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
 			const postgres = execFileSync(join(process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin', 'postgres'), ['--version'], {
 				encoding: 'utf8',
@@ -846,14 +813,13 @@ async function main(): Promise<void> {
 		server.closeAllConnections();
 	}
 
-	const failed = outcomes.filter((outcome) => !outcome.ok).length;
-	const passed = outcomes.length - failed;
+	const { failed } = run;
 	figures.totalMs = Date.now() - runStarted;
 	console.log(`figures ${JSON.stringify(figures)}`);
 	// The work folder goes even after a failure (KEEP_E2E_DIR=1 keeps it): the end of each log is printed instead.
 	if (failed > 0) printLogTails(logDir);
 	removeWorkFolder();
-	console.log(`${passed} passed, ${failed} failed`);
+	console.log(run.summary());
 	process.exitCode = failed === 0 ? 0 : 1;
 }
 
@@ -881,6 +847,6 @@ main().catch((error: unknown) => {
 	killAllServicesNow();
 	removeWorkFolder();
 	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
-	console.log(`${outcomes.filter((o) => o.ok).length} passed, ${outcomes.filter((o) => !o.ok).length + 1} failed`);
+	console.log(run.summary(true));
 	process.exit(1);
 });
