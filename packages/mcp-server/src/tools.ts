@@ -5,6 +5,7 @@
  */
 import {
 	CATALOGUE,
+	compositeToolDescription,
 	DEFAULT_OUTPUT,
 	FIELD_KINDS,
 	isComposite,
@@ -203,8 +204,6 @@ function endpointTool(op: OperationDescriptor): CatalogueTool {
 	};
 }
 
-const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
-
 /**
  * A composite (Send with Send To, Send and Wait for Reply) as one tool: its variant choice, each field of
  * its variants once (saying which variants use it), its options. The core's handler checks what a variant
@@ -245,9 +244,7 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 	return {
 		name: toolName(composite),
 		title,
-		description: [sentence(composite.action), sentence(composite.description), `It makes these calls: ${composite.steps.join('; ')}.`].join(
-			' ',
-		),
+		description: compositeToolDescription(composite),
 		inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
 		annotations: {
 			title,

@@ -16,7 +16,7 @@ import { ErrorCode, type CallToolResult, type Progress, type Tool } from '@model
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
 import { builtPackage } from '../../../test/support/packages';
-import { catalogueTools } from '../src/tools';
+import { catalogueTools, toolName } from '../src/tools';
 
 const TOKEN = 'mcp-test-token-7f3c91ab';
 /** A client's time-out for one call, far below the waits that test it (the MCP SDK's default is 60 s). */
@@ -73,7 +73,7 @@ function environment(sandbox: RunningSandbox): Record<string, string> {
 /** The tests both transports run. */
 function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: () => RunningSandbox; stderr: () => string }) {
 	it('lists one tool per catalogue operation, with input schemas and annotations', async () => {
-		const { CATALOGUE } = await import('@chat-messaging/core');
+		const { CATALOGUE, COMPOSITES, compositeToolDescription } = await import('@chat-messaging/core');
 		const { tools } = await connect().client().listTools();
 		expect(tools).toHaveLength(CATALOGUE.length);
 		const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
@@ -105,6 +105,7 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(sendTo.inputSchema.properties).toHaveProperty('waitForStatus');
 		expect(sendTo.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
 		expect(byName.get('message_send_and_wait_for_reply')!.inputSchema.required).toEqual(['text']);
+		for (const composite of COMPOSITES) expect(byName.get(toolName(composite))!.description).toBe(compositeToolDescription(composite));
 		for (const tool of tools) {
 			expect(tool.name).toMatch(/^[a-z]+(_[a-z0-9]+)+$/);
 			expect(tool.description).toBeTruthy();

@@ -7,7 +7,15 @@
 import { NodeHelpers } from 'n8n-workflow';
 import type { INode, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { findOperation, RECORD_SHAPES, sendOperation, TOOL_LIST_LIMIT, toolDescription } from '@chat-messaging/core';
+import {
+	compositeToolDescription,
+	findOperation,
+	RECORD_SHAPES,
+	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
+	sendOperation,
+	TOOL_LIST_LIMIT,
+	toolDescription,
+} from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { ChatMessaging } from '../nodes/ChatMessaging/ChatMessaging.node';
 import type { Credentials } from './support/n8n-context';
@@ -39,6 +47,28 @@ describe('the tool variant, as n8n resolves it', () => {
 				const { node, typeDescription } = resolve({ ...saved }, typeVersion, true);
 				const text = NodeHelpers.getToolDescriptionForNode(node, { description: typeDescription } as INodeType);
 				expect(text).toBe(toolDescription(op));
+			}
+		}
+	});
+
+	it("every operation of the tool variant has the catalogue's description, the composites' included", () => {
+		const { node, typeDescription } = resolve({ resource: 'message', operation: 'sendAndWaitForReply' }, 2.1, true);
+		expect(NodeHelpers.getToolDescriptionForNode(node, { description: typeDescription } as INodeType)).toBe(
+			compositeToolDescription(SEND_AND_WAIT_FOR_REPLY_COMPOSITE),
+		);
+		const choices = description.properties.filter((property) => property.name === 'operation');
+		expect(choices.length).toBeGreaterThan(5);
+		for (const choice of choices) {
+			for (const resource of choice.displayOptions!.show!.resource as string[]) {
+				for (const { value } of choice.options as Array<{ value: string }>) {
+					const resolved = resolve({ resource, operation: value }, 2.1, true).node.parameters;
+					expect([resource, value, typeof resolved.toolDescription, String(resolved.toolDescription).length > 40]).toEqual([
+						resource,
+						value,
+						'string',
+						true,
+					]);
+				}
 			}
 		}
 	});

@@ -46,6 +46,8 @@ export interface CompositeDescriptor {
 	options: readonly FieldDescriptor[];
 	/** The calls it makes, in order (`resource:operation` ids or a plain description), for documentation. */
 	steps: readonly string[];
+	/** What a run returns, in the words of a tool description (what a model reads before calling it). */
+	returns: string;
 	/** A send whose answer was lost is looked up in the chat and sent again only when proven absent. */
 	recoversLostSend: boolean;
 	/**
@@ -116,6 +118,8 @@ export const SEND_COMPOSITE: CompositeDescriptor = {
 		'the send of the Send To choice',
 		'message:get until the status (with Wait for Status)',
 	],
+	returns:
+		'Returns the message_uid, the chat_id and the status of the queued message; with waitForStatus, also the message record once it reached that status (a failed message, or the status not reached within waitTimeout, is an error)',
 	recoversLostSend: true,
 };
 
@@ -179,6 +183,8 @@ export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
 		'message:get (the chat of the sent message)',
 		'message:getAll after the sent message until a reply or the time-out',
 	],
+	returns:
+		"Returns the message_uid and chat_id of the sent message and replied (true or false): with a reply, reply is the customer's message (its text, type, time and chat); without one within replyTimeout, reply is null and timed_out is true (an answer, not an error)",
 	recoversLostSend: true,
 };
 
@@ -274,6 +280,8 @@ export const SEND_AND_WAIT_COMPOSITE: CompositeDescriptor = {
 		'the send of the Send To choice, its text followed by the links the platform resumes through',
 		'the platform pauses until a link is opened (an approval, or the form answered)',
 	],
+	returns:
+		"Returns once the recipient opens one of the links: their answer (approved or declined, or the text they wrote in the form), as n8n's own send-and-wait nodes return it",
 	recoversLostSend: true,
 	resumedByLink: true,
 };

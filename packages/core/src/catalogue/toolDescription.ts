@@ -3,6 +3,7 @@
  * what it does, to what, what each required input looks like, and what comes back. Built from the
  * descriptor itself, so every operation has one and it changes with the catalogue.
  */
+import type { CompositeDescriptor } from './composites';
 import { fieldHint } from './fields';
 import { recordShape } from './output';
 import type { FieldDescriptor, OperationDescriptor } from './types';
@@ -44,5 +45,40 @@ export function toolDescription(op: OperationDescriptor): string {
 	if (op.destructive) parts.push('Changes the record the given id names; check the id first.');
 	const returns = returnsText(op);
 	if (returns) parts.push(returns);
+	return parts.join(' ');
+}
+
+const withoutStop = (text: string) => text.replace(/\.$/, '');
+
+const described = (field: FieldDescriptor) => `${field.name} (${withoutStop(toolFieldDescription(field))})`;
+
+/** An option with its default, and its unit when its name gives one ("Reply Time-Out (Seconds)"). */
+function optionText(option: FieldDescriptor): string {
+	const unit = /\(seconds\)/i.test(option.displayName) ? 'in seconds' : '';
+	const fallback = option.default !== undefined && option.default !== '' ? `default ${String(option.default)}` : '';
+	const notes = [unit, fallback].filter(Boolean).join(', ');
+	return `${option.name}: ${withoutStop(toolFieldDescription(option))}${notes ? ` (${notes})` : ''}`;
+}
+
+/**
+ * The tool description of a composite (Send, Send and Wait for Reply, …): what it does; what every
+ * choice needs; where it sends, each choice of its variant with the input that choice adds and its
+ * format; its options with their units and defaults; what it returns.
+ */
+export function compositeToolDescription(composite: CompositeDescriptor): string {
+	const { variants } = composite;
+	const all = variants.options.map((variant) => variant.value);
+	const required = composite.fields.filter((entry) => entry.field.required);
+	const everywhere = required.filter((entry) => all.every((value) => entry.variants.includes(value)));
+	const parts = [sentence(composite.action), sentence(composite.description)];
+	if (everywhere.length) parts.push(`Required: ${everywhere.map((entry) => described(entry.field)).join('; ')}.`);
+	const choices = variants.options.map((variant) => {
+		const adds = required.filter((entry) => !everywhere.includes(entry) && entry.variants.includes(variant.value));
+		const what = variant.description.replace(/^./, (first) => first.toLowerCase());
+		return `${variant.value}, ${what}${adds.length ? `, with ${adds.map((entry) => described(entry.field)).join(' and ')}` : ''}`;
+	});
+	parts.push(`${variants.name} says where the message goes (default ${variants.default}): ${choices.join('; ')}.`);
+	if (composite.options.length) parts.push(`Optional: ${composite.options.map(optionText).join('; ')}.`);
+	parts.push(sentence(composite.returns));
 	return parts.join(' ');
 }

@@ -13,10 +13,13 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
+	ALL_COMPOSITES,
+	compositeToolDescription,
 	DEFAULT_OUTPUT,
 	OUTPUT_MODES,
 	OUTPUT_WHEN_UNSET,
 	RECORD_SHAPES,
+	SEND_COMPOSITE,
 	SEND_OPERATION,
 	SEND_TARGETS,
 	TOOL_LIST_LIMIT,
@@ -48,12 +51,34 @@ function toolDescriptionParameter(description: string, show: NonNullable<IDispla
 	};
 }
 
-/** One Description per operation of the tool variant; Send has one per Send To choice. */
-function toolDescriptionParameters(resources: readonly ResourceDescriptor[], ops: (r: ResourceDescriptor) => OperationDescriptor[]) {
+/** The operations a resource's Operation choice offers in these parameters. */
+function offeredOperations(properties: readonly INodeProperties[], resource: ResourceDescriptor): Set<string> {
+	const choice = properties.find(
+		(property) =>
+			property.name === 'operation' && (property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource.key),
+	);
+	return new Set((choice?.options ?? []).map((option) => String((option as { value?: unknown }).value)));
+}
+
+/**
+ * One Description per operation of the tool variant; Send has one per Send To choice, every other
+ * composite the node offers (Send and Wait for Reply, …) the catalogue's description of the composite.
+ */
+function toolDescriptionParameters(
+	properties: readonly INodeProperties[],
+	resources: readonly ResourceDescriptor[],
+	ops: (r: ResourceDescriptor) => OperationDescriptor[],
+) {
 	const parameters: INodeProperties[] = [];
 	for (const resource of resources) {
 		for (const op of ops(resource))
 			parameters.push(toolDescriptionParameter(toolDescription(op), { resource: [resource.key], operation: [op.operation] }));
+		const offered = offeredOperations(properties, resource);
+		for (const composite of ALL_COMPOSITES)
+			if (composite !== SEND_COMPOSITE && composite.resource === resource.key && offered.has(composite.operation))
+				parameters.push(
+					toolDescriptionParameter(compositeToolDescription(composite), { resource: [resource.key], operation: [composite.operation] }),
+				);
 		if (resource.key === 'message' && resource.operations.some((op) => op.sendsMessage)) {
 			for (const target of SEND_TARGETS)
 				parameters.push(
@@ -128,6 +153,6 @@ export function withAgentParameters(
 	const result = properties.flatMap((property) => (property.name === 'limit' ? splitLimit(property) : [property]));
 	// The Description sits right after the operation choices, where n8n puts its own.
 	const afterOperations = result.findIndex((property, index) => index > 0 && property.name !== 'operation' && property.name !== 'resource');
-	result.splice(afterOperations < 0 ? result.length : afterOperations, 0, ...toolDescriptionParameters(resources, ops));
+	result.splice(afterOperations < 0 ? result.length : afterOperations, 0, ...toolDescriptionParameters(properties, resources, ops));
 	return [...result, ...resources.flatMap((resource) => outputParameters(resource, ops(resource)))];
 }
