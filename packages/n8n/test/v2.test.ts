@@ -85,6 +85,7 @@ describe('version 2 parameters', () => {
 			'Send',
 			// Added by Send and Wait for Reply: with five options n8n's lint wants them alphabetical; Send stays the default.
 			'Send and Wait for Reply',
+			'Send and Wait for Response',
 		]);
 		const sendTo = properties.find((p) => p.name === 'sendTo');
 		expect((sendTo?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(['Phone Number', 'Chat', 'Chat Name', 'JID']);

@@ -20,6 +20,7 @@ import { assert, CheckRun } from './checks';
 import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage, type CliResult, type N8nRun } from './n8n-instance';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 import { runTriggerCases } from './trigger-cases';
+import { runSendAndWaitCases } from './send-and-wait-cases';
 import {
 	ACTION_NODE_NAME,
 	CREDENTIAL_ID,
@@ -877,6 +878,9 @@ async function main(): Promise<void> {
 			}
 		},
 	);
+
+	// n8n's standard Send and Wait and its human-in-the-loop tool (test/e2e/n8n/send-and-wait-cases.ts).
+	await runSendAndWaitCases({ check, n8n: running, sandbox, typeVersion: actionDefaultVersion });
 
 	// Issue 11 items 5 and 6: the poll trigger and Send and Wait for Reply (test/e2e/n8n/trigger-cases.ts).
 	await runTriggerCases({

@@ -29,11 +29,12 @@ import {
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
 } from './sendAndWaitForReply';
+import { executeSendAndWait, SEND_AND_WAIT, sendAndWaitProperties, sendAndWaitWebhook, sendAndWaitWebhookAnswer } from './sendAndWait';
 
 /**
  * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
- * Wait for Reply's own, with the same chat picker as every chat operation; then the tool Description,
- * Output and list limits of agents.ts.
+ * Wait for Reply's own, with the same chat picker as every chat operation, and Send and Wait for
+ * Response's (sendAndWait.ts); then the tool Description, Output and list limits of agents.ts.
  */
 export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
 	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
@@ -45,6 +46,7 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 			{ resource: [composite.resource], operation: [composite.operation] },
 			v2FieldParameter(chatId, true, findOperation('chat:get')),
 		),
+		...sendAndWaitProperties(),
 	];
 	return withAgentParameters(properties, resources, v2Descriptors);
 }
@@ -72,21 +74,25 @@ export class ChatMessagingV2 implements INodeType {
 					required: true,
 				},
 			],
-			// Send and Wait for Reply (sendAndWaitForReply.ts) resumes through this webhook.
-			webhooks: sendAndWaitForReplyWebhooks,
+			// Waiting executions resume here: Send and Wait for Response's links (GET opens a page, POST answers it)
+			// and Send and Wait for Reply's deliveries (POST, sendAndWaitForReply.ts); webhook() tells them apart by the operation.
+			webhooks: [sendAndWaitWebhook, ...sendAndWaitForReplyWebhooks],
 			properties: chatMessagingV2Properties(),
 		};
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getNodeParameter('operation', '') === SEND_AND_WAIT) return sendAndWaitWebhookAnswer(this);
 		return await sendAndWaitForReplyWebhook(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
-		if (this.getNodeParameter('resource', 0) === composite.resource && this.getNodeParameter('operation', 0) === SEND_AND_WAIT_FOR_REPLY) {
+		const operation = this.getNodeParameter('operation', 0);
+		if (this.getNodeParameter('resource', 0) === composite.resource && operation === SEND_AND_WAIT_FOR_REPLY) {
 			return await executeSendAndWaitForReply(this);
 		}
+		if (this.getNodeParameter('resource', 0) === composite.resource && operation === SEND_AND_WAIT) return await executeSendAndWait(this);
 		return await runItems(this, runOperationV2);
 	}
 }

@@ -8,6 +8,7 @@ import type { INodeProperties, INodePropertyOptions, INodePropertyModeValidation
 
 import {
 	CHAT_URL_EXAMPLE,
+	ALL_COMPOSITES,
 	CHAT_URL_PATTERN,
 	COMPOSITES,
 	DEFAULT_SEND_TO,
@@ -180,7 +181,8 @@ export function v2Operations(resource: ResourceDescriptor): OperationOption[] {
 		action: op.action,
 		description: n8nText(op.description),
 	});
-	const composites = COMPOSITES.filter((composite) => composite.resource === resource.key);
+	// Every composite, Send and Wait for Response too: n8n pauses an execution and serves its links.
+	const composites = ALL_COMPOSITES.filter((composite) => composite.resource === resource.key);
 	return [...v2Descriptors(resource).map(option), ...composites.map(option)].sort(byName);
 }
 
@@ -296,7 +298,7 @@ export function v2Subtitle(resources: readonly ResourceDescriptor[] = RESOURCES)
 	for (const resource of resources) {
 		for (const op of v2Descriptors(resource)) actions[`${resource.key}:${op.operation}`] = op.action;
 	}
-	for (const composite of COMPOSITES)
+	for (const composite of ALL_COMPOSITES)
 		if (composite !== SEND_COMPOSITE) actions[`${composite.resource}:${composite.operation}`] = composite.action;
 	const sendTo = Object.fromEntries(SEND_TARGETS.map((target) => [target.value, `Send to ${target.name}`]));
 	return (

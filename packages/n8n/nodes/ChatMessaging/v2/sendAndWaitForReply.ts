@@ -178,6 +178,9 @@ export const sendAndWaitForReplyWebhooks: IWebhookDescription[] = [
 		name: 'default',
 		httpMethod: 'POST',
 		responseMode: 'onReceived',
+		// The answer is webhook()'s own (n8n would otherwise answer the text "firstEntryJson"); Send and Wait
+		// for Response's form answers through this webhook too, with its page.
+		responseData: '',
 		path: '={{ $nodeId }}',
 		restartWebhook: true,
 		isFullPath: true,
