@@ -21,11 +21,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { RECORD_SHAPES, TOOL_LIST_LIMIT } from '@chat-messaging/core';
 import { startSandbox } from '@chat-messaging/sandbox';
 
+import { waitFor } from '../../support/harness';
 import { assert, CheckRun } from '../n8n/checks';
 import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
-import { AGENT_WORKFLOWS, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
+import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');
 export const AGENT_TOOLS_FIXTURE = join(ROOT, 'contract', 'n8n-agent-tools.json');
@@ -124,6 +125,7 @@ async function main(): Promise<void> {
 	// The chats the scenarios work on: one found by phone and labelled, one closed.
 	let labelChat: SandboxChat | undefined;
 	let closeChat: SandboxChat | undefined;
+	let reviewedChat: SandboxChat | undefined;
 	await check(
 		'sandbox and OpenAI-compatible stub on loopback',
 		async () => {
@@ -133,8 +135,8 @@ async function main(): Promise<void> {
 			const direct = (await sandbox<{ chats: SandboxChat[] }>('GET', '/chats?group=false')).chats.filter(
 				(chat) => chat.phone && !chat.closed,
 			);
-			[labelChat, closeChat] = direct;
-			assert(labelChat && closeChat, 'the sandbox has fewer than two open direct chats');
+			[labelChat, closeChat, reviewedChat] = direct;
+			assert(labelChat && closeChat && reviewedChat, 'the sandbox has fewer than three open direct chats');
 			stub = await startOpenAiStub(scriptFor);
 			return `sandbox ${sandboxUrl}, stub ${stub.url}`;
 		},
@@ -176,6 +178,16 @@ async function main(): Promise<void> {
 				},
 				(results) => ({ answer: `Labelled: ${results[1]}` }),
 			]);
+		// The gated Close takes the tool's own parameters and the review's (none here); after the approval its result comes back.
+		if (prompt.startsWith('REVIEWED CLOSE'))
+			return (turn) =>
+				turn.toolResults.length
+					? { answer: `Closed after review: ${turn.toolResults.join(' | ')}` }
+					: {
+							tool: byDescription('Close a chat.'),
+							toolLabel: 'close a chat, gated by human review',
+							values: { toolParameters: { chat_id: reviewedChat?.id }, hitlParameters: {} },
+						};
 		if (prompt.startsWith('CLOSE'))
 			return afterTools([
 				() => ({ tool: byDescription('Close a chat.'), toolLabel: 'close a chat', values: { chat_id: closeChat?.id } }),
@@ -202,7 +214,7 @@ async function main(): Promise<void> {
 			assert(imported.code === 0, `import:workflow failed: ${imported.stderr.slice(-500)}`);
 			const readyMs = await n8n.start();
 			await n8n.setupOwnerAndApiKey();
-			for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id]) {
+			for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id]) {
 				const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
 				assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
 			}
@@ -300,6 +312,43 @@ async function main(): Promise<void> {
 				`the tools the model received differ from contract/n8n-agent-tools.json (run with UPDATE_AGENT_TOOLS=1 after checking):\n${fixture.slice(0, 1500)}`,
 			);
 			return `${received.length} tools as held in contract/n8n-agent-tools.json`;
+		},
+	);
+
+	// After the fixture check, which reads the first conversation's tools.
+	await check(
+		"AI Agent with human review (this node's human-in-the-loop tool): Close waits for a person, who approves through the link sent",
+		async () => {
+			const chatId = reviewedChat!.id;
+			await runAgent(HITL_WORKFLOW.path, `REVIEWED CLOSE chat ${chatId}`);
+			const reviewTexts = async () => {
+				const [chat] = await chatsWithPhone(HITL_APPROVER_PHONE);
+				return chat ? (await sandboxMessages(chat.id)).filter((message) => message.from_me).map((m) => String(m.text)) : [];
+			};
+			const review = await waitFor(
+				'the review message to the approver',
+				async () => (await reviewTexts()).find((text) => text.includes('Approve: ')),
+				{
+					timeoutMs: 30_000,
+				},
+			).catch(async (error: Error) => {
+				throw new Error(`${error.message}; the approver's chat holds ${JSON.stringify(await reviewTexts())}`);
+			});
+			// n8n's default review message; n8n 2.41 renders its {{ $tool.parameters }} as "[object Object]".
+			assert(review.startsWith('The agent wants to run this tool: Close_a_chat'), `the review message does not name the tool: ${review}`);
+			assert((await sandboxChat(chatId)).closed === false, `chat ${chatId} was closed before anyone approved`);
+			const approve = review
+				.split('\n')
+				.find((line) => line.startsWith('Approve: '))
+				?.slice('Approve: '.length);
+			assert(approve && review.includes('\nDecline: '), `the review message has no approve and decline links: ${review}`);
+			const url = new URL(approve);
+			assert(url.origin === n8n!.baseUrl && url.pathname.startsWith('/webhook-waiting/'), `the approve link is ${url.href}`);
+			const opened = await fetch(url, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36' } });
+			await opened.text();
+			assert(opened.status === 200, `opening the approve link answered ${opened.status}`);
+			await waitFor('the chat closed after the approval', async () => (await sandboxChat(chatId)).closed === true, { timeoutMs: 30_000 });
+			return `review message sent to ${HITL_APPROVER_PHONE}; chat ${chatId} closed once approved`;
 		},
 	);
 

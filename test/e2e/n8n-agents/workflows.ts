@@ -20,6 +20,11 @@ export const AGENT_WORKFLOWS = {
 	close: { id: 'e2eAgentCloseCht', path: 'agent-close' },
 } as const;
 export const MCP_WORKFLOW = { id: 'e2eMcpServerTrig', path: 'chat-messaging-e2e' } as const;
+/** An AI Agent whose Close tool is gated by this node's human-in-the-loop tool (n8n's Send and Wait). */
+export const HITL_WORKFLOW = { id: 'e2eAgentHitlRevw', path: 'agent-hitl' } as const;
+export const HITL_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingHitlTool`;
+/** Who approves the agent's tool calls: the review message goes to this number. */
+export const HITL_APPROVER_PHONE = '+4915160000042';
 
 /** Plain credential data (`n8n import:credentials` encrypts it). Holds the token: write it, import it, delete it. */
 export function credentials(sandboxUrl: string, token: string, stubUrl: string) {
@@ -144,11 +149,77 @@ function agentWorkflow(id: string, path: string, webhookId: string) {
 	};
 }
 
+/**
+ * Webhook (answers at once) → AI Agent with the stub model, whose only tool is Close gated by this
+ * node's human-in-the-loop variant: the agent's call to Close sends a review message and waits.
+ */
+function hitlWorkflow(webhookId: string) {
+	const close = toolNode('close', 0);
+	const review = 'Ask a person first';
+	return {
+		id: HITL_WORKFLOW.id,
+		name: 'E2E agent with human review',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		nodes: [
+			{
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId,
+				parameters: { httpMethod: 'POST', path: HITL_WORKFLOW.path, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: 'agent',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [300, 0],
+				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
+			},
+			{
+				id: 'model',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [0, 300],
+				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
+				credentials: { openAiApi: { ...OPENAI_CREDENTIAL } },
+			},
+			{
+				id: 'review',
+				name: review,
+				type: HITL_NODE_TYPE,
+				typeVersion: TOOL_TYPE_VERSION,
+				position: [300, 300],
+				parameters: {
+					sendTo: 'phone',
+					phone: HITL_APPROVER_PHONE,
+					approvalOptions: { values: { approvalType: 'double' } },
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: { ...CHAT_CREDENTIAL } },
+			},
+			{ ...close, position: [300, 500] as [number, number] },
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			[close.name]: { ai_tool: [[{ node: review, type: 'ai_tool', index: 0 }]] },
+			[review]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}
+
 const WEBHOOK_IDS = {
 	send: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a01',
 	label: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a02',
 	close: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a03',
 	mcp: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a04',
+	hitl: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a05',
 };
 
 /** MCP Server Trigger with Send and Get many chats attached. */
@@ -182,5 +253,6 @@ export function agentWorkflows() {
 		agentWorkflow(AGENT_WORKFLOWS.label.id, AGENT_WORKFLOWS.label.path, WEBHOOK_IDS.label),
 		agentWorkflow(AGENT_WORKFLOWS.close.id, AGENT_WORKFLOWS.close.path, WEBHOOK_IDS.close),
 		mcpWorkflow(),
+		hitlWorkflow(WEBHOOK_IDS.hitl),
 	];
 }
