@@ -130,6 +130,26 @@ describe('composites run through Executor.run against the sandbox', () => {
 		expect(result).toMatchObject({ chat_id: chat.id, replied: true, reply: { event_type: 'message:received:new', text: 'Yes please' } });
 	});
 
+	it("message:sendAndWaitForReply sends as Send does, by any Send To, with an attachment and Wait for Status, then takes the chat's reply", async () => {
+		for (const [sendTo, address] of [
+			['jid', { jid: chat.jid }],
+			['chatName', { chat_name: chat.name }],
+		] as const) {
+			requests.length = 0;
+			const result = (await executor.run(
+				'message:sendAndWaitForReply',
+				{ sendTo, ...address, attachment: 'https://example.com/menu.pdf', waitForStatus: 'sent', replyTimeout: 30, pollInterval: 1 },
+				{ onSent: () => void control('/incoming', { chat_id: chat.id, text: `answer by ${sendTo}` }) },
+			)) as Record<string, any>;
+			expect(result).toMatchObject({ chat_id: chat.id, replied: true, reply: { text: `answer by ${sendTo}` } });
+			// A file alone (no text) is a message too; it was registered first, and the status waited for.
+			expect(result.file.uid).toEqual(expect.any(String));
+			expect(['sent', 'delivered', 'read']).toContain(result.message.status);
+			const posts = requests.filter((request) => request.method === 'POST').map((request) => new URL(request.url).pathname);
+			expect(posts).toEqual(['/files', expect.stringMatching(/^\/messages/)]);
+		}
+	});
+
 	it('message:sendAndWaitForReply without a reply ends with replied: false when the time-out passes', async () => {
 		const result = (await executor.run('message:sendAndWaitForReply', {
 			sendTo: 'chat',
@@ -146,6 +166,9 @@ describe('composites run through Executor.run against the sandbox', () => {
 		[{ sendTo: 'chat', chat_id: 1, text: '  ' }, /^Message: is required/],
 		[{ sendTo: 'phone', phone: '+49 151 234', text: 'x' }, /^Phone Number: /],
 		[{ sendTo: 'chat', chat_id: 1, text: 'x', replyTimeout: -1 }, /^Reply Time-Out \(Seconds\): /],
+		[{ sendTo: 'jid', jid: 'no-server', text: 'x' }, /^JID: /],
+		[{ sendTo: 'chat', chat_id: 1, text: 'x', waitForStatus: 'soon' }, /^Wait for Status: /],
+		[{ sendTo: 'chat', chat_id: 1, attachment: 'ftp://example.com/a' }, /^Attachment: /],
 	])('message:sendAndWaitForReply refuses %j before any request', async (input, message) => {
 		const error = (await executor.run('message:sendAndWaitForReply', input).catch((caught: unknown) => caught)) as Error;
 		expect(error.message).toMatch(message);

@@ -261,6 +261,32 @@ describe('polling mode', () => {
 		}
 	});
 
+	it('sends by Chat Name or JID too (every Send To of Send) and waits in that chat', async () => {
+		const chats = (await api('GET', '/chats?group=false')).chats as IDataObject[];
+		const chat = chats[5];
+		for (const address of [
+			{ replyWaitSendTo: 'chatName', replyWaitChatName: String(chat.name) },
+			{ replyWaitSendTo: 'jid', replyWaitJid: String(chat.jid) },
+		]) {
+			const running = execute({
+				...address,
+				replyWaitText: 'Which way?',
+				replyWaitUsing: 'polling',
+				replyWaitPollSeconds: 1,
+				replyWaitTimeout: 1,
+				replyWaitTimeoutUnit: 'minutes',
+			});
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			await api('POST', '/_sandbox/incoming', { chat_id: chat.id, text: `by ${address.replyWaitSendTo}` });
+			const { output } = await running;
+			expect(output[0][0].json).toMatchObject({
+				chat_id: chat.id,
+				replied: true,
+				reply: expect.objectContaining({ text: `by ${address.replyWaitSendTo}` }),
+			});
+		}
+	});
+
 	it('outputs replied: false when the time runs out', async () => {
 		const chats = (await api('GET', '/chats?group=false')).chats as IDataObject[];
 		const { output } = await execute({
@@ -281,6 +307,8 @@ describe('bad input', () => {
 		[{ replyWaitChatId: 'abc', replyWaitText: 'x' }, /Chat ID/],
 		[{ replyWaitChatId: '1', replyWaitText: '  ' }, /Message/],
 		[{ replyWaitSendTo: 'phone', replyWaitPhone: '+49 151 234', replyWaitText: 'x' }, /Phone Number/],
+		[{ replyWaitSendTo: 'jid', replyWaitJid: 'no-server', replyWaitText: 'x' }, /JID/],
+		[{ replyWaitSendTo: 'chatName', replyWaitChatName: '', replyWaitText: 'x' }, /Chat Name/],
 		[{ replyWaitChatId: '1', replyWaitText: 'x', replyWaitTimeout: 0 }, /Time-Out/],
 	])('is refused before any request: %j', async (parameters, message) => {
 		const { context, requests } = createExecuteContext({ properties, credentials, parameters });

@@ -20,6 +20,8 @@ import {
 	outputChoiceProblem,
 	recordShape,
 	REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S,
+	replyPollInterval,
+	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
 	SEND_COMPOSITE,
 	SEND_TARGETS,
 	sendOperation,
@@ -31,9 +33,9 @@ import {
 	type FieldDescriptor,
 	type OperationDescriptor,
 	type OutputChoice,
+	type ReplyWaitResult,
 	type Timing,
 } from '@chat-messaging/core';
-import { replyWatchFor, waitForReply } from '@chat-messaging/core';
 import { CONFIG_TYPE, resolveConfig } from './config';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from './errors';
 import { realTiming } from './transport';
@@ -199,34 +201,58 @@ function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]): NodeMe
 }
 
 /**
- * Send and wait for reply: the send's result leaves on output 1 at once; then the customer's next
- * message in that chat leaves on output 2 (msg.payload the reply as an event, msg.sent the send's
- * result), or, after the time-out, msg.payload {timedOut, waitedMs, chat_id, message_uid} on output 3.
+ * Send and wait for reply, the core's composite `message:sendAndWaitForReply` (the send this node's
+ * settings describe, then the wait): the send's result leaves on output 1 as soon as it is known; then
+ * the customer's next message in that chat leaves on output 2 (msg.payload the reply as an event,
+ * msg.sent the send's result), or, after the time-out, msg.payload {timedOut, waitedMs, chat_id,
+ * message_uid} on output 3.
  */
 async function sendAndAwaitReply(
 	RED: NodeAPI,
 	node: NodeInstance,
 	msg: NodeMessage,
 	send: SendFunction,
-	sent: Record<string, unknown>,
-	options: { executor: Executor; timeoutMs: number; timing: Timing; cancelled: () => boolean },
+	input: Record<string, unknown>,
+	options: {
+		executor: Executor;
+		timeoutMs: number;
+		timing: Timing;
+		cancelled: () => boolean;
+		onWaiting: (target: string) => void;
+	},
 ): Promise<void> {
-	const sentMsg = RED.util.cloneMessage(msg);
-	sentMsg.payload = sent;
-	send([sentMsg, null, null]);
-	const watch = await replyWatchFor(options.executor, sent);
-	node.status({ fill: 'blue', shape: 'ring', text: `waiting for a reply in chat ${String(watch.chat_id)}` });
-	const outcome = await waitForReply(options.executor, watch, options);
-	if ('cancelled' in outcome) return;
+	let sent: Record<string, unknown> = {};
+	const outcome = (await options.executor.run(
+		SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
+		{
+			...input,
+			replyTimeout: options.timeoutMs / 1000,
+			// As this node has always looked: every tenth of the time-out, at least every 2 s and at most every 60 s.
+			pollInterval: replyPollInterval(options.timeoutMs) / 1000,
+		},
+		{
+			timing: options.timing,
+			cancelled: options.cancelled,
+			onWaiting: options.onWaiting,
+			onSent: (answer, watch) => {
+				sent = answer;
+				const sentMsg = RED.util.cloneMessage(msg);
+				sentMsg.payload = answer;
+				send([sentMsg, null, null]);
+				node.status({ fill: 'blue', shape: 'ring', text: `waiting for a reply in chat ${String(watch.chat_id)}` });
+			},
+		},
+	)) as ReplyWaitResult;
+	if (outcome.cancelled) return;
 	const out = RED.util.cloneMessage(msg);
 	out.sent = sent;
-	if ('reply' in outcome) {
+	if (outcome.reply) {
 		out.payload = outcome.reply;
 		out.topic = outcome.reply.event_type;
-		node.status({ fill: 'green', shape: 'dot', text: `reply in chat ${String(watch.chat_id)}` });
+		node.status({ fill: 'green', shape: 'dot', text: `reply in chat ${String(outcome.chat_id)}` });
 		send([null, out, null]);
 	} else {
-		out.payload = { timedOut: true, waitedMs: outcome.waitedMs, chat_id: watch.chat_id, message_uid: watch.message_uid };
+		out.payload = { timedOut: true, waitedMs: outcome.waited_ms, chat_id: outcome.chat_id, message_uid: outcome.message_uid };
 		node.status({ fill: 'yellow', shape: 'ring', text: `no reply within ${Math.round(options.timeoutMs / 1000)} s` });
 		send([null, null, out]);
 	}
@@ -362,35 +388,35 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 				} catch (error) {
 					throw asChatMessagingError(error, 'attachment');
 				}
-				// Every send, the four of flows saved with them included, is the Send composite with its Send To.
+				// Every send, the four of flows saved with them included, is the Send composite with its Send To
+				// (with Reply on, Send and Wait for Reply: the same send, then the wait).
 				const sendTo = SEND_COMPOSITE.variants.options.find((variant) => variant.operation === sendId)?.value;
-				result = await executor.run(
-					SEND_COMPOSITE,
-					{
-						...input,
-						sendTo,
-						attachment: toAttachment(attachmentValue, attachmentName),
-						waitForStatus: waitFor || 'none',
-						waitTimeout: waitTimeoutMs / 1000,
-					},
-					{ onWaiting: (target) => node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${target}` }) },
-				);
+				const sendInput = {
+					...input,
+					sendTo,
+					attachment: toAttachment(attachmentValue, attachmentName),
+					waitForStatus: waitFor || 'none',
+					waitTimeout: waitTimeoutMs / 1000,
+				};
+				const onWaiting = (target: string) => node.status({ fill: 'blue', shape: 'ring', text: `waiting for ${target}` });
+				if (waitsForReply) {
+					await sendAndAwaitReply(RED, node, msg, send, sendInput, {
+						executor,
+						timeoutMs: replyTimeoutMs,
+						timing: replyTiming,
+						cancelled: () => closing,
+						onWaiting,
+					});
+					done();
+					return;
+				}
+				result = await executor.run(SEND_COMPOSITE, sendInput, { onWaiting });
 			} else {
 				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
 				if (!op.download) result = shapeOutput(op, result, outputChoice);
 			}
 
 			node.status({ fill: 'green', shape: 'dot', text: summarize(op, result) });
-			if (op.sendsMessage && waitsForReply) {
-				await sendAndAwaitReply(RED, node, msg, send, result as Record<string, unknown>, {
-					executor,
-					timeoutMs: replyTimeoutMs,
-					timing: replyTiming,
-					cancelled: () => closing,
-				});
-				done();
-				return;
-			}
 			if (op.download) {
 				// As Node-RED's file-in node: the bytes in msg.payload, the name beside them.
 				const file = result as DownloadedFile;

@@ -37,7 +37,10 @@ afterEach(async () => {
 	await helper.unload();
 });
 
-async function loadSendAndWait(replyTimeout: number): Promise<{ sent: Collector; replies: Collector; timeouts: Collector }> {
+async function loadSendAndWait(
+	replyTimeout: number,
+	settings: Record<string, unknown> = {},
+): Promise<{ sent: Collector; replies: Collector; timeouts: Collector }> {
 	const flow = [
 		{ id: TAB, type: 'tab', label: 'send and wait' },
 		configNode(sbx),
@@ -55,6 +58,7 @@ async function loadSendAndWait(replyTimeout: number): Promise<{ sent: Collector;
 			x: 100,
 			y: 100,
 			wires: [['sent'], ['reply'], ['timeout']],
+			...settings,
 		},
 		{ id: 'sent', z: TAB, type: 'helper', x: 300, y: 60 },
 		{ id: 'reply', z: TAB, type: 'helper', x: 300, y: 100 },
@@ -98,6 +102,26 @@ test('no reply within the time-out: output 3 says so, outputs 1 and 2 carry noth
 	expect(payload.waitedMs).toBeGreaterThanOrEqual(1000);
 	expect(replies.messages).toEqual([]);
 	expect(sent.messages).toHaveLength(1);
+});
+
+test('Reply on Send To = JID with an attachment and Wait for sent: the send as Send makes it, then the reply', async () => {
+	const { sent, replies, timeouts } = await loadSendAndWait(20, {
+		operation: 'send',
+		sendTo: 'jid',
+		fields: fields({ jid: chat.jid, text: 'Here is the menu' }),
+		attachment: { value: 'https://example.com/menu.pdf', type: 'str' },
+		waitFor: 'sent',
+	});
+	receive({ payload: 'x' });
+	const [result] = await sent.waitFor(1);
+	const payload = result!.payload as any;
+	expect(payload.file.uid).toEqual(expect.any(String));
+	expect(['sent', 'delivered', 'read']).toContain(payload.status);
+	await sandboxCall(sbx, 'POST', '/_sandbox/incoming', { chat_id: chat.id, text: 'Thanks' });
+	const [reply] = await replies.waitFor(1, 20_000);
+	expect(reply!.payload).toMatchObject({ event_type: 'message:received:new', chat_id: chat.id, text: 'Thanks' });
+	expect((reply!.sent as any).message_uid).toBe(payload.message_uid);
+	expect(timeouts.messages).toEqual([]);
 });
 
 test('a node closed while waiting stops waiting and emits nothing more', async () => {

@@ -9,7 +9,8 @@
  * - `message:send`: Send with Send To (one of four send descriptors), optionally with an attachment
  *   (uploaded or registered first), optionally waiting for a status; a send whose answer was lost is
  *   looked up before anything is sent again.
- * - `message:sendAndWaitForReply`: a send into a chat, then the customer's next message in it.
+ * - `message:sendAndWaitForReply`: a Send (any Send To, attachment, Wait for Status), then the
+ *   customer's next message in the chat it went to.
  * - `message:sendAndWait`: n8n's standard Send and Wait (human in the loop): a send whose text carries
  *   the links that answer it (approve / decline, or a form); the platform pauses the run until one is
  *   opened. Resumed by link, so only a platform that pauses and serves those links offers it.
@@ -123,10 +124,14 @@ export const SEND_COMPOSITE: CompositeDescriptor = {
 	recoversLostSend: true,
 };
 
-/** Send and Wait for Reply: where the message goes. */
+/**
+ * Send and Wait for Reply: where the message goes. Every Send To choice (a reply is awaited in the chat
+ * the message went to, whichever way it was addressed); a chat first, the default where a reply is awaited.
+ */
 export const REPLY_SEND_TARGETS: readonly CompositeVariant[] = [
 	{ value: 'chat', name: 'Chat', description: 'An existing chat, by its ID', operation: 'message:sendToChat' },
 	{ value: 'phone', name: 'Phone Number', description: 'A phone number, also one never messaged before', operation: 'message:sendToPhone' },
+	...SEND_TARGETS.filter((target) => target.value !== 'chat' && target.value !== 'phone').map((target) => ({ ...target })),
 ];
 
 export const replyTimeoutInput: FieldDescriptor = field(
@@ -147,13 +152,17 @@ export const replyPollInput: FieldDescriptor = field(
 	{ default: DEFAULT_REPLY_POLL_S, min: 1 },
 );
 
-const sendToChat = OPERATIONS.find((op) => operationId(op) === 'message:sendToChat');
-const sendToPhone = OPERATIONS.find((op) => operationId(op) === 'message:sendToPhone');
-const fieldOf = (op: OperationDescriptor | undefined, name: string): FieldDescriptor => {
-	const found = op?.fields.find((candidate) => candidate.name === name);
-	if (!found) throw new Error(`the send descriptor has no field ${name}`);
-	return found;
-};
+/**
+ * The text of a send whose reply is awaited: asked of people and agents (n8n, the MCP server). The
+ * handler, like Send, also takes a file alone (an attachment or file_uid): Node-RED's Reply sits on
+ * every send, a file without text included.
+ */
+const replyText = (text: FieldDescriptor): FieldDescriptor => ({
+	...text,
+	displayName: 'Message',
+	required: true,
+	description: 'The text to send; the reply to it is waited for',
+});
 
 export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
 	kind: 'composite',
@@ -164,22 +173,11 @@ export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
 	description: "Send a message into a chat, then wait for the customer's next message in that chat, with a time-out",
 	effect: 'create',
 	variants: { name: 'sendTo', displayName: 'Send To', default: 'chat', options: REPLY_SEND_TARGETS },
-	fields: [
-		{ field: fieldOf(sendToChat, 'chat_id'), variants: ['chat'] },
-		{ field: fieldOf(sendToPhone, 'phone'), variants: ['phone'] },
-		{
-			field: {
-				...fieldOf(sendToChat, 'text'),
-				displayName: 'Message',
-				required: true,
-				description: 'The text to send; the reply to it is waited for',
-			},
-			variants: ['chat', 'phone'],
-		},
-	],
-	options: [replyTimeoutInput, replyPollInput],
+	// Send's fields (every Send To choice), its text asked for as the message.
+	fields: SEND_COMPOSITE.fields.map((entry) => (entry.field.name === 'text' ? { ...entry, field: replyText(entry.field) } : entry)),
+	options: [replyTimeoutInput, replyPollInput, ...SEND_COMPOSITE.options],
 	steps: [
-		'the send of the Send To choice',
+		...SEND_COMPOSITE.steps,
 		'message:get (the chat of the sent message)',
 		'message:getAll after the sent message until a reply or the time-out',
 	],

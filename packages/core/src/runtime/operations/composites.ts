@@ -136,6 +136,8 @@ export async function runSend(
 
 /** Send and Wait for Reply, read and checked: what to send, and how long and how often to look. */
 export interface ReplyWaitPlan {
+	/** The Send To choice (the composite's default when none was given). */
+	sendTo: string;
 	sendOperation: string;
 	sendInput: Record<string, unknown>;
 	timeoutMs: number;
@@ -147,13 +149,22 @@ export function planSendAndWaitForReply(executor: Executor, input: Record<string
 	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
 	const variant = compositeVariantOf(composite, input);
 	const text = composite.fields.find((entry) => entry.field.name === 'text')?.field ?? { name: 'text', displayName: 'Message' };
-	if (typeof input.text !== 'string' || !input.text.trim()) throw inputError(text.name, 'is required: the text to send', text.displayName);
+	const sendsFile = !isBlank(input.attachment) || !isBlank(input.file_uid);
+	const noText = typeof input.text === 'string' ? !input.text.trim() : isBlank(input.text);
+	if (noText && !sendsFile) throw inputError(text.name, 'is required: the text to send', text.displayName);
 	const sendInput = variantInput(composite, variant, input);
-	executor.prepare(findOperation(variant.operation), sendInput);
+	// With an attachment the send is checked before the upload, by Send (sendWithAttachment).
+	if (isBlank(input.attachment)) executor.prepare(findOperation(variant.operation), sendInput);
 	const timeoutS = seconds(optionNamed(composite, 'replyTimeout'), input.replyTimeout, DEFAULT_REPLY_TIMEOUT_S);
 	const pollS = seconds(optionNamed(composite, 'pollInterval'), input.pollInterval, DEFAULT_REPLY_POLL_S, 0);
 	if (pollS < 1) throw inputError('pollInterval', `must be 1 or more, got ${pollS}`, optionNamed(composite, 'pollInterval').displayName);
-	return { sendOperation: variant.operation, sendInput, timeoutMs: Math.round(timeoutS * 1000), pollMs: pollS * 1000 };
+	return {
+		sendTo: variant.value,
+		sendOperation: variant.operation,
+		sendInput,
+		timeoutMs: Math.round(timeoutS * 1000),
+		pollMs: pollS * 1000,
+	};
 }
 
 /** The outcome of Send and Wait for Reply: the send's answer, the chat waited in, and the reply (or none). */
@@ -168,8 +179,9 @@ export type ReplyWaitResult = Record<string, unknown> & {
 };
 
 /**
- * Send and Wait for Reply by polling: sends, then reads the chat's messages after the sent one until
- * the customer answers or the time-out passes (an outcome, not an error).
+ * Send and Wait for Reply by polling: sends (Send, with its attachment and Wait for Status), then reads
+ * the chat's messages after the sent one until the customer answers or the time-out passes (an
+ * outcome, not an error).
  */
 export async function runSendAndWaitForReply(
 	executor: Executor,
@@ -178,7 +190,8 @@ export async function runSendAndWaitForReply(
 ): Promise<ReplyWaitResult> {
 	const plan = planSendAndWaitForReply(executor, input);
 	if (options.cancelled?.()) throw cancelledBeforeSending(SEND_AND_WAIT_FOR_REPLY_COMPOSITE);
-	const sent = await executor.sendMessage(plan.sendOperation, plan.sendInput);
+	// Send's handler: the attachment first, a lost answer looked up (never sent twice), Wait for Status.
+	const sent = await runSend(executor, { ...input, [SEND_COMPOSITE.variants.name]: plan.sendTo }, options);
 	const watch = await replyWatchFor(executor, sent);
 	options.onSent?.(sent, watch);
 	const outcome = await waitForReply(executor, watch, {

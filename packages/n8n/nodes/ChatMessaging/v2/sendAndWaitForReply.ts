@@ -59,6 +59,26 @@ const DEFAULT_REPLY_SEND_TO = SEND_AND_WAIT_FOR_REPLY_COMPOSITE.variants.default
 /** The core's reply time-out, shown as n8n shows it: an amount of hours. */
 const DEFAULT_TIMEOUT_HOURS = DEFAULT_REPLY_TIMEOUT_S / UNIT_SECONDS.hours;
 
+/** The field the composite asks of one Send To choice as a required text parameter (Chat Name, JID). */
+function addressParameter(sendTo: string, name: string, parameter: string, on: (extra: IDataObject) => IDisplayOptions): INodeProperties {
+	const entry = SEND_AND_WAIT_FOR_REPLY_COMPOSITE.fields.find(
+		(candidate) => candidate.field.name === name && candidate.variants.includes(sendTo),
+	);
+	if (!entry) throw new Error(`Send and Wait for Reply has no field ${name} for Send To ${sendTo}`);
+	const { field } = entry;
+	return {
+		displayName: field.displayName,
+		name: parameter,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: field.placeholder,
+		description: field.description,
+		hint: FIELD_KINDS[field.kind]?.hint,
+		displayOptions: on({ replyWaitSendTo: [sendTo] }),
+	};
+}
+
 /**
  * The operation's parameters, shown where `show` says (resource and operation of the host node).
  * `chatParameter` replaces the plain Chat ID text box (version 2 passes its chat picker).
@@ -109,6 +129,9 @@ export function sendAndWaitForReplyProperties(show: IDisplayOptions['show'], cha
 			hint: FIELD_KINDS.phone.hint,
 			displayOptions: on({ replyWaitSendTo: ['phone'] }),
 		},
+		// The other Send To choices of the composite (packages/core/src/catalogue/composites.ts), described as the core describes them.
+		addressParameter('chatName', 'chat_name', 'replyWaitChatName', on),
+		addressParameter('jid', 'jid', 'replyWaitJid', on),
 		{
 			displayName: 'Message',
 			name: 'replyWaitText',
@@ -209,6 +232,8 @@ function readParameters(context: IExecuteFunctions): ReplyWaitParameters {
 		pollInterval: Number(context.getNodeParameter('replyWaitPollSeconds', 0, DEFAULT_REPLY_POLL_S)),
 	};
 	if (sendTo === 'phone') input.phone = String(context.getNodeParameter('replyWaitPhone', 0, '') ?? '').trim();
+	if (sendTo === 'chatName') input.chat_name = String(context.getNodeParameter('replyWaitChatName', 0, '') ?? '').trim();
+	if (sendTo === 'jid') input.jid = String(context.getNodeParameter('replyWaitJid', 0, '') ?? '').trim();
 	if (sendTo === 'chat') input.chat_id = locatorValue(chatId, context.getNodeParameter('replyWaitChatId', 0, ''));
 	return { input, using };
 }
