@@ -182,7 +182,7 @@ export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
 		'message:getAll after the sent message until a reply or the time-out',
 	],
 	returns:
-		"Returns the message_uid and chat_id of the sent message and replied (true or false): with a reply, reply is the customer's message (its text, type, time and chat); without one within replyTimeout, reply is null and timed_out is true (an answer, not an error)",
+		"Returns the message_uid and chat_id of the sent message and replied (true or false): with a reply, reply is the customer's message (its text, type, time and chat); without one within replyTimeout, reply is null and timed_out is true (an answer, not an error); with an attachment also file, with waitForStatus also status and message, as Send returns them",
 	recoversLostSend: true,
 };
 
