@@ -74,7 +74,13 @@ export class TokenBucket {
 				if (wasFull && this.limit.burstMarginMs) this.updatedAt = now + this.limit.burstMarginMs;
 				return;
 			}
-			await this.timing.sleep(Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000) + (this.updatedAt - now));
+			const wait = Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000) + (this.updatedAt - now);
+			await this.timing.sleep(wait);
+			// Woken later than one request's interval, the process was busy (an MCP server taking in a thousand calls at
+			// once): requests granted before may only now be leaving, and the time overslept, credited, would send a
+			// catch-up burst right behind them. Pace on from now as after a burst instead.
+			const woken = this.timing.now();
+			if (woken - (now + wait) > 1000 / this.limit.perSecond) this.updatedAt = woken + (this.limit.burstMarginMs ?? 0);
 		}
 	}
 }
