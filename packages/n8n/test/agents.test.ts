@@ -141,6 +141,14 @@ describe('Output and deletes against the sandbox', () => {
 		);
 		expect(error.message).toMatch(/Fields/);
 		expect(requests).toHaveLength(0);
+		// An Output value no version offers (a workflow edited by hand): the core's words, before any request.
+		const unknown = await actionError(
+			credentials,
+			{ resource: 'chat', operation: 'get', chat_id: 1, output: 'short' },
+			{ nodeType: v21, typeVersion: 2.1 },
+		);
+		expect(unknown.error.message).toMatch(/must be one of simplified, raw, selected, got "short"/);
+		expect(unknown.requests).toHaveLength(0);
 	});
 
 	it("a delete outputs { deleted: true } from version 2.1; version 2 keeps the service's answer", async () => {

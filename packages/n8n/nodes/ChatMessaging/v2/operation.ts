@@ -13,9 +13,10 @@ import {
 	isRecord,
 	LIST_DEFAULTS,
 	OPERATIONS,
-	OUTPUT_MODES,
 	OUTPUT_WHEN_UNSET,
 	operationOutput,
+	outputChoiceProblem,
+	recordShape,
 	selectedFieldNames,
 	SEND_COMPOSITE,
 	shapeOutput,
@@ -134,12 +135,12 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 function readOutputChoice(context: IExecuteFunctions, op: OperationDescriptor, itemIndex: number): (result: unknown) => unknown {
 	if (op.method === 'DELETE')
 		return context.getNode().typeVersion >= AGENT_DEFAULTS_VERSION ? (result) => operationOutput(op, result) : (result) => result;
-	if (!op.returns) return (result) => result;
+	if (!recordShape(op)) return (result) => result;
 	const mode = String(context.getNodeParameter(OUTPUT_PARAMETER, itemIndex, OUTPUT_WHEN_UNSET));
-	if (!OUTPUT_MODES.some((candidate) => candidate.value === mode))
-		throw inputError(OUTPUT_PARAMETER, `must be one of ${OUTPUT_MODES.map((m) => m.value).join(', ')}, got "${mode}"`, 'Output');
 	const fields = mode === 'selected' ? selectedFieldNames(String(context.getNodeParameter(OUTPUT_FIELDS_PARAMETER, itemIndex, ''))) : [];
-	if (mode === 'selected' && !fields.length)
-		throw inputError(OUTPUT_FIELDS_PARAMETER, 'is empty: name the fields to output, separated by commas', 'Fields');
+	// The core's rule, as Node-RED's action node applies it.
+	const problem = outputChoiceProblem({ mode, fields });
+	if (problem?.part === 'mode') throw inputError(OUTPUT_PARAMETER, problem.message, 'Output');
+	if (problem) throw inputError(OUTPUT_FIELDS_PARAMETER, problem.message, 'Fields');
 	return (result) => shapeOutput(op, result, { mode, fields });
 }
