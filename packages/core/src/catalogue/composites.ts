@@ -98,6 +98,14 @@ export const waitTimeoutInput: FieldDescriptor = field(
 	{ default: DEFAULT_WAIT_TIMEOUT_S, min: 1 },
 );
 
+/** Send To with every target of Send: the variants of each composite that sends as Send does. */
+const SEND_TO_VARIANTS: CompositeDescriptor['variants'] = {
+	name: 'sendTo',
+	displayName: 'Send To',
+	default: DEFAULT_SEND_TO,
+	options: SEND_TARGETS.map((target) => ({ ...target })),
+};
+
 export const SEND_COMPOSITE: CompositeDescriptor = {
 	kind: 'composite',
 	resource: 'message',
@@ -106,12 +114,7 @@ export const SEND_COMPOSITE: CompositeDescriptor = {
 	action: SEND_OPERATION.action,
 	description: 'Send a message to a phone number, a chat, a chat name or a JID. Costs 1 credit, 2 with an attachment',
 	effect: 'create',
-	variants: {
-		name: 'sendTo',
-		displayName: 'Send To',
-		default: DEFAULT_SEND_TO,
-		options: SEND_TARGETS.map((target) => ({ ...target })),
-	},
+	variants: SEND_TO_VARIANTS,
 	fields: sendFields().map(({ field: sendField, sendTo }) => ({ field: sendField, variants: sendTo })),
 	options: [attachmentInput, waitForStatusInput, waitTimeoutInput],
 	steps: [
@@ -251,12 +254,7 @@ export const SEND_AND_WAIT_COMPOSITE: CompositeDescriptor = {
 	description:
 		'Send a message with links that answer it (approve / decline, or a form) and pause until the recipient opens one. Costs 1 credit',
 	effect: 'create',
-	variants: {
-		name: 'sendTo',
-		displayName: 'Send To',
-		default: DEFAULT_SEND_TO,
-		options: SEND_TARGETS.map((target) => ({ ...target })),
-	},
+	variants: SEND_TO_VARIANTS,
 	// The addressing of each Send To choice; the text is the composite's own Message.
 	fields: [
 		...sendFields()

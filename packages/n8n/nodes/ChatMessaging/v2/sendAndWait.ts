@@ -54,6 +54,17 @@ const stringOption = (input: FieldDescriptor, extra: Partial<INodeProperties> = 
 
 const choices = (input: FieldDescriptor) => (input.options ?? []).map(({ name, value, description }) => ({ name, value, description }));
 
+/** Options of one response type: one collection per type, as n8n's own send-and-wait nodes show them. */
+const optionsFor = (type: string, options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options,
+	displayOptions: on({ responseType: [type] }),
+});
+
 /** n8n's Limit Wait Time: after an interval or at a date; unlimited when not added. */
 const limitWaitTime: INodeProperties = {
 	displayName: 'Limit Wait Time',
@@ -166,30 +177,14 @@ export function sendAndWaitProperties(): INodeProperties[] {
 			],
 			displayOptions: on({ responseType: ['approval'] }),
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [limitWaitTime],
-			displayOptions: on({ responseType: ['approval'] }),
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [
-				limitWaitTime,
-				stringOption(messageButtonLabel),
-				stringOption(responseFormButtonLabel),
-				stringOption(responseFormDescription),
-				stringOption(responseFormTitle),
-			],
-			displayOptions: on({ responseType: ['freeText'] }),
-		},
+		optionsFor('approval', [limitWaitTime]),
+		optionsFor('freeText', [
+			limitWaitTime,
+			stringOption(messageButtonLabel),
+			stringOption(responseFormButtonLabel),
+			stringOption(responseFormDescription),
+			stringOption(responseFormTitle),
+		]),
 	];
 }
 
