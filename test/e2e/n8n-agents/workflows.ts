@@ -103,6 +103,43 @@ function toolNode(key: keyof typeof TOOLS, index: number): Node {
 const toolConnections = (keys: Array<keyof typeof TOOLS>, target: string) =>
 	Object.fromEntries(keys.map((key) => [TOOLS[key].name, { ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] }]));
 
+/** Webhook (prompt in the body) → AI Agent ← the stub model: how every agent workflow here starts. */
+function agentHead(webhookId: string, path: string, responseMode: 'lastNode' | 'onReceived') {
+	return [
+		{
+			id: 'webhook',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId,
+			parameters: { httpMethod: 'POST', path, responseMode, options: {} },
+		},
+		{
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [300, 0],
+			parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
+		},
+		{
+			id: 'model',
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.3,
+			position: [0, 300],
+			parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
+			credentials: { openAiApi: { ...OPENAI_CREDENTIAL } },
+		},
+	];
+}
+
+const AGENT_HEAD_CONNECTIONS = {
+	Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+	'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+};
+
 /** Webhook (prompt in the body) → AI Agent with the stub model and every tool; answers with the agent's output. */
 function agentWorkflow(id: string, path: string, webhookId: string) {
 	const tools: Array<keyof typeof TOOLS> = ['send', 'getChats', 'addLabels', 'close'];
@@ -112,38 +149,9 @@ function agentWorkflow(id: string, path: string, webhookId: string) {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		pinData: {},
-		nodes: [
-			{
-				id: 'webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId,
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
-			},
-			{
-				id: 'agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [300, 0],
-				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
-			},
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [0, 300],
-				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: { ...OPENAI_CREDENTIAL } },
-			},
-			...tools.map(toolNode),
-		],
+		nodes: [...agentHead(webhookId, path, 'lastNode'), ...tools.map(toolNode)],
 		connections: {
-			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			...AGENT_HEAD_CONNECTIONS,
 			...toolConnections(tools, 'AI Agent'),
 		},
 	};
@@ -163,32 +171,7 @@ function hitlWorkflow(webhookId: string) {
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		nodes: [
-			{
-				id: 'webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId,
-				parameters: { httpMethod: 'POST', path: HITL_WORKFLOW.path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: 'agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [300, 0],
-				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', options: {} },
-			},
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [0, 300],
-				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: { ...OPENAI_CREDENTIAL } },
-			},
+			...agentHead(webhookId, HITL_WORKFLOW.path, 'onReceived'),
 			{
 				id: 'review',
 				name: review,
@@ -206,8 +189,7 @@ function hitlWorkflow(webhookId: string) {
 			{ ...close, position: [300, 500] as [number, number] },
 		],
 		connections: {
-			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			...AGENT_HEAD_CONNECTIONS,
 			[close.name]: { ai_tool: [[{ node: review, type: 'ai_tool', index: 0 }]] },
 			[review]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
