@@ -11,6 +11,7 @@ export * from './catalogue/send';
 export * from './catalogue/output';
 export * from './catalogue/toolDescription';
 export * from './catalogue/composites';
+export * from './catalogue/agents';
 export * from './runtime/errors';
 export * from './runtime/executor';
 export {

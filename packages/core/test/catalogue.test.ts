@@ -1,5 +1,17 @@
 /** The catalogue covers the spec: 31 endpoints, the friendly operations, and sane descriptors. */
-import { endpoints, findOperation, OPERATIONS, operationId, RESOURCES } from '../src';
+import {
+	CATALOGUE,
+	changeOf,
+	endpoints,
+	findOperation,
+	isAdministrative,
+	isCompositeVariant,
+	needsConfirmation,
+	OPERATIONS,
+	operationId,
+	RESOURCES,
+	TOOLSETS,
+} from '../src';
 
 const SPEC_ENDPOINTS = [
 	'GET /chats',
@@ -81,6 +93,35 @@ describe('catalogue', () => {
 			].sort(),
 		);
 		for (const op of OPERATIONS.filter((candidate) => candidate.method === 'DELETE')) expect(op.destructive).toBe(true);
+	});
+
+	it('tells agents what each operation changes, its group, and what a person confirms', () => {
+		// Reads read; creates and Add Labels only add; every other write overwrites, updates included.
+		for (const op of CATALOGUE)
+			expect([operationId(op), changeOf(op)]).toEqual([
+				operationId(op),
+				op.effect === 'read' ? 'read' : op.effect === 'create' || operationId(op) === 'label:add' ? 'adds' : 'overwrites',
+			]);
+		expect(TOOLSETS).toEqual(['chats', 'labels', 'notes', 'messages', 'reactions', 'files', 'workspace', 'team', 'webhooks']);
+		expect(new Set(CATALOGUE.filter(isAdministrative).map((op) => op.resource))).toEqual(new Set(['invitation', 'webhook']));
+		expect(CATALOGUE.filter(needsConfirmation).map(operationId).sort()).toEqual(
+			[
+				'file:delete',
+				'invitation:create',
+				'invitation:revoke',
+				'label:removeAll',
+				'label:replace',
+				'webhook:create',
+				'webhook:delete',
+				'webhook:update',
+			].sort(),
+		);
+		expect(CATALOGUE.filter(isCompositeVariant).map(operationId)).toEqual([
+			'message:sendToPhone',
+			'message:sendToChat',
+			'message:sendToChatName',
+			'message:sendToJid',
+		]);
 	});
 
 	it('has unique ids and every path placeholder backed by a required path field', () => {

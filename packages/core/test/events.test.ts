@@ -8,6 +8,7 @@ import {
 	deleteSubscriptions,
 	EVENT_TYPES,
 	eventAttachments,
+	redactReceiverUrls,
 	redactSubscriptionUrl,
 	WEBHOOK_LIMIT,
 	eventKey,
@@ -361,6 +362,30 @@ describe('checkReceiverUrl', () => {
 		expect(redactSubscriptionUrl(`https://red.example/chat-messaging/events/n1/${'f'.repeat(48)}`)).toBe(
 			'https://red.example/chat-messaging/events/n1/…',
 		);
+	});
+});
+
+describe('receiver addresses in what an agent reads', () => {
+	const n8n = 'https://n8n.example.com/webhook/4b1e6a52-0c3d-4f7e-9a8b-2d5c6e7f8a9b/chat-messaging?secret=0123456789abcdef0123';
+	const nodeRed = `https://red.example/chat-messaging/events/n1/${'f'.repeat(48)}`;
+
+	it("masks every webhook record's url, one record or a list, and leaves the rest and the value given as they were", () => {
+		const record = { id: 3, event_type: 'chat:created', url: n8n, enabled: true };
+		expect(redactReceiverUrls({ resource: 'webhook' }, record)).toEqual({
+			...record,
+			url: 'https://n8n.example.com/webhook/…/chat-messaging?…',
+		});
+		expect(record.url).toBe(n8n);
+		expect(redactReceiverUrls({ resource: 'webhook' }, [record, { ...record, url: nodeRed }])).toEqual([
+			{ ...record, url: 'https://n8n.example.com/webhook/…/chat-messaging?…' },
+			{ ...record, url: 'https://red.example/chat-messaging/events/n1/…' },
+		]);
+		expect(redactReceiverUrls({ resource: 'webhook' }, { deleted: true })).toEqual({ deleted: true });
+	});
+
+	it('leaves results of other resources as they are (a file link is what the agent asked for)', () => {
+		const file = { uid: 'f1', url: 'https://files.example/f1?signature=abc' };
+		expect(redactReceiverUrls({ resource: 'file' }, file)).toBe(file);
 	});
 });
 

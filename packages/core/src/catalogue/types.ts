@@ -174,6 +174,16 @@ export interface OperationDescriptor {
 	/** An update: at least one of its body fields must be given (an empty PATCH would change nothing). */
 	requiresChange?: boolean;
 	/**
+	 * A write that only adds (Add Labels keeps the chat's other labels): nothing there before is changed or
+	 * lost. Creates (`effect: 'create'`) add by nature; every other write overwrites or removes. See `changeOf`.
+	 */
+	additive?: boolean;
+	/**
+	 * What it removes or overwrites no other operation can put back (a deleted file, a replaced label set, a
+	 * subscription's old address): agents ask a person before running it. See `needsConfirmation`.
+	 */
+	irreversible?: boolean;
+	/**
 	 * Downloads the bytes the record links to: the record's `urlKey` holds a short-lived URL, and
 	 * `filenameKey`/`mimeTypeKey` name and type them. The result is a `DownloadedFile`.
 	 */
@@ -188,6 +198,13 @@ export interface ResourceDescriptor {
 	key: ResourceKey;
 	name: string;
 	description: string;
+	/** The group of tools an agent turns on or off together (`chats`, `team`): several resources may share one. */
+	toolset: string;
+	/**
+	 * Administers the workspace (where events go, who joins it): its writes are off for agents unless turned
+	 * on, and always asked for confirmation.
+	 */
+	administrative?: boolean;
 	operations: readonly OperationDescriptor[];
 }
 

@@ -313,6 +313,29 @@ export function redactSubscriptionUrl(url: string): string {
 	}
 }
 
+/** The record member of a webhook subscription that holds its receiver's address. */
+const RECEIVER_URL_KEY = 'url';
+
+/**
+ * A result fit for an agent (an MCP tool's result, n8n's tool variant): the receiver addresses of webhook
+ * subscriptions redacted as `redactSubscriptionUrl` does, since with a receiver's secret anyone can post fake
+ * events to it. Results of other resources come back as they are; the value given is never changed.
+ */
+export function redactReceiverUrls(op: { resource: string }, result: unknown): unknown {
+	if (op.resource !== 'webhook') return result;
+	const redact = (value: unknown): unknown => {
+		if (Array.isArray(value)) return value.map(redact);
+		if (!isRecord(value)) return value;
+		return Object.fromEntries(
+			Object.entries(value).map(([key, member]) => [
+				key,
+				key === RECEIVER_URL_KEY && typeof member === 'string' ? redactSubscriptionUrl(member) : redact(member),
+			]),
+		);
+	};
+	return redact(result);
+}
+
 /**
  * A refused create, explained when the workspace is at its limit: how many subscriptions exist and
  * where they point, so the user knows which to delete. Otherwise the service's own error.

@@ -5,6 +5,7 @@ export const accountResource: ResourceDescriptor = {
 	key: 'account',
 	name: 'Chat-App Account',
 	description: 'Chat-app numbers connected to the workspace',
+	toolset: 'workspace',
 	operations: [
 		{
 			resource: 'account',

@@ -39,6 +39,7 @@ export const chatResource: ResourceDescriptor = {
 	key: 'chat',
 	name: 'Chat',
 	description: 'Conversations held over the chat app',
+	toolset: 'chats',
 	operations: [
 		{
 			resource: 'chat',

@@ -10,6 +10,7 @@ export const fileResource: ResourceDescriptor = {
 	key: 'file',
 	name: 'File',
 	description: 'Uploaded files, to attach to messages. Images, audio and video up to 16 MB; documents up to 100 MB',
+	toolset: 'files',
 	operations: [
 		{
 			resource: 'file',
@@ -86,6 +87,7 @@ export const fileResource: ResourceDescriptor = {
 		{
 			resource: 'file',
 			operation: 'delete',
+			irreversible: true,
 			destructive: true,
 			name: 'Delete',
 			action: 'Delete a file',

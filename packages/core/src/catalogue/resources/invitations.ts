@@ -14,6 +14,8 @@ export const invitationResource: ResourceDescriptor = {
 	key: 'invitation',
 	name: 'Invitation',
 	description: 'Invite people to the workspace or revoke invitations',
+	toolset: 'team',
+	administrative: true,
 	operations: [
 		{
 			resource: 'invitation',
@@ -35,6 +37,7 @@ export const invitationResource: ResourceDescriptor = {
 		{
 			resource: 'invitation',
 			operation: 'revoke',
+			irreversible: true,
 			destructive: true,
 			name: 'Revoke',
 			action: 'Revoke an invitation',

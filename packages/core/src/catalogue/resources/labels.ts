@@ -16,6 +16,7 @@ export const labelResource: ResourceDescriptor = {
 	key: 'label',
 	name: 'Chat Label',
 	description: 'Labels that organise chats; unknown labels are created when used',
+	toolset: 'labels',
 	operations: [
 		{
 			resource: 'label',
@@ -32,6 +33,7 @@ export const labelResource: ResourceDescriptor = {
 		{
 			resource: 'label',
 			operation: 'add',
+			additive: true,
 			name: 'Add (Keep Existing)',
 			action: 'Add labels to a chat and keep existing ones',
 			description: 'Adds the labels and keeps the ones the chat already has',
@@ -44,6 +46,7 @@ export const labelResource: ResourceDescriptor = {
 		{
 			resource: 'label',
 			operation: 'replace',
+			irreversible: true,
 			destructive: true,
 			name: 'Replace All',
 			action: 'Replace all labels of a chat',
@@ -66,6 +69,7 @@ export const labelResource: ResourceDescriptor = {
 		{
 			resource: 'label',
 			operation: 'removeAll',
+			irreversible: true,
 			destructive: true,
 			name: 'Remove All',
 			action: 'Remove all labels from a chat',

@@ -38,6 +38,7 @@ export const messageResource: ResourceDescriptor = {
 	key: 'message',
 	name: 'Message',
 	description: 'Send messages and track their delivery',
+	toolset: 'messages',
 	operations: [
 		send(
 			'sendToPhone',

@@ -6,6 +6,7 @@ export const noteResource: ResourceDescriptor = {
 	key: 'note',
 	name: 'Chat Note',
 	description: 'Internal annotations visible to the team, never sent to the chat app',
+	toolset: 'notes',
 	operations: [
 		{
 			resource: 'note',

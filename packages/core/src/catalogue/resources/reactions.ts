@@ -8,6 +8,7 @@ export const reactionResource: ResourceDescriptor = {
 	key: 'reaction',
 	name: 'Reaction',
 	description: 'Emoji reactions on messages',
+	toolset: 'reactions',
 	operations: [
 		{
 			resource: 'reaction',

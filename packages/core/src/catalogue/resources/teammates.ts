@@ -5,6 +5,7 @@ export const teammateResource: ResourceDescriptor = {
 	key: 'teammate',
 	name: 'Teammate',
 	description: 'Members of the workspace team',
+	toolset: 'team',
 	operations: [
 		{
 			resource: 'teammate',

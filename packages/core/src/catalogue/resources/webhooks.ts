@@ -12,6 +12,8 @@ export const webhookResource: ResourceDescriptor = {
 	key: 'webhook',
 	name: 'Webhook',
 	description: 'Subscriptions that push events to an HTTPS endpoint (at most 10 per workspace)',
+	toolset: 'webhooks',
+	administrative: true,
 	operations: [
 		{
 			resource: 'webhook',
@@ -59,6 +61,7 @@ export const webhookResource: ResourceDescriptor = {
 		{
 			resource: 'webhook',
 			operation: 'update',
+			irreversible: true,
 			name: 'Update',
 			action: 'Update a webhook subscription',
 			description: 'Enable or disable a subscription or change its URL',
@@ -71,6 +74,7 @@ export const webhookResource: ResourceDescriptor = {
 		{
 			resource: 'webhook',
 			operation: 'delete',
+			irreversible: true,
 			destructive: true,
 			name: 'Delete',
 			action: 'Delete a webhook subscription',

@@ -5,6 +5,7 @@ export const workspaceResource: ResourceDescriptor = {
 	key: 'workspace',
 	name: 'Workspace',
 	description: 'Workspace info, plan and quota utilisation',
+	toolset: 'workspace',
 	operations: [
 		{
 			resource: 'workspace',
