@@ -13,28 +13,58 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
-import { Executor, normalizeBaseUrl, pacingKey, redactText } from '@chat-messaging/core';
+import { Executor, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
 import { createServer } from './server';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
+import { missingForAddress, parseHost, parseOrigin, refusal, type AccessRules, type HostAndPort } from './access';
+import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from './scopes';
+import { catalogueTools, type CatalogueTool } from './tools';
 
-export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
-export { catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
+export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, type CallContext } from './server';
+export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
+export { selectTools, type ToolScope } from './scopes';
+export { isLoopbackName, refusal } from './access';
 
-export const ENV = { baseUrl: 'CHAT_MESSAGING_BASE_URL', token: 'CHAT_MESSAGING_TOKEN' } as const;
+export const ENV = {
+	baseUrl: 'CHAT_MESSAGING_BASE_URL',
+	token: 'CHAT_MESSAGING_TOKEN',
+	/** The bearer secret HTTP clients must send; required to listen anywhere but loopback. */
+	authToken: 'CHAT_MESSAGING_MCP_AUTH_TOKEN',
+	allowedHosts: 'CHAT_MESSAGING_MCP_ALLOWED_HOSTS',
+	allowedOrigins: 'CHAT_MESSAGING_MCP_ALLOWED_ORIGINS',
+	readOnly: 'CHAT_MESSAGING_MCP_READ_ONLY',
+	toolsets: 'CHAT_MESSAGING_MCP_TOOLSETS',
+	tools: 'CHAT_MESSAGING_MCP_TOOLS',
+	excludeTools: 'CHAT_MESSAGING_MCP_EXCLUDE_TOOLS',
+	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
+} as const;
 
 /** The path the Streamable HTTP endpoint answers on. */
 export const HTTP_PATH = '/mcp';
 
-export const USAGE = `Usage: chat-messaging-mcp-server [--http <port>] [--host <address>]
+export const USAGE = `Usage: chat-messaging-mcp-server [options]
 
 Serves the Chat Messaging Service API as MCP tools.
-  (no option)        stdio, for a desktop client that starts the server itself
-  --http <port>      Streamable HTTP on http://<host>:<port>${HTTP_PATH} (0: any free port)
-  --host <address>   address to listen on with --http (default 127.0.0.1, loopback only)
+  (no option)                stdio, for a desktop client that starts the server itself
+  --http <port>              Streamable HTTP on http://<host>:<port>${HTTP_PATH} (0: any free port)
+  --host <address>           address to listen on with --http (default 127.0.0.1, loopback only); any other
+                             address needs ${ENV.authToken}, --allowed-hosts and --allowed-origins
+  --allowed-hosts <list>     Host names (name or name:port) requests may name besides loopback
+  --allowed-origins <list>   browser Origins (https://app.example.com) allowed besides loopback; "none" for none
+  --read-only                only the tools that read
+  --toolsets <list>          ${[DEFAULT_TOOLSET, ALL_TOOLSETS, ...TOOLSETS].join(', ')} (default: ${DEFAULT_TOOLSET},
+                             every toolset without the administrative tools: webhooks, invitations)
+  --tools <list>             tools by name (alone: only these; with --toolsets: added)
+  --exclude-tools <list>     tools by name to leave out
+  --no-confirm               run deletes, Replace All, Remove All and administrative changes without asking the user
 
-Environment (never arguments: they show in process lists):
-  ${ENV.baseUrl}   the service's base URL, e.g. https://api.example.com
-  ${ENV.token}      the bearer token`;
+Environment (never arguments for secrets: they show in process lists):
+  ${ENV.baseUrl}          the service's base URL, e.g. https://api.example.com
+  ${ENV.token}             the bearer token
+  ${ENV.authToken}    the secret HTTP clients send as "Authorization: Bearer …"
+  ${ENV.allowedHosts}, ${ENV.allowedOrigins}, ${ENV.readOnly} (true),
+  ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true):
+  the options above, for clients that pass environment rather than arguments (an option given wins)`;
 
 export function packageVersion(): string {
 	try {
@@ -47,33 +77,72 @@ export function packageVersion(): string {
 /** A usage error: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
+export interface HttpOptions {
+	port: number;
+	host: string;
+	/** `--allowed-hosts`: names (or name:port) besides loopback. */
+	allowedHosts: HostAndPort[];
+	/** `--allowed-origins`: origins besides loopback; undefined when not given at all ("none" gives []). */
+	allowedOrigins?: string[];
+}
+
 export interface CliOptions {
-	http?: { port: number; host: string };
+	http?: HttpOptions;
+	scope: ToolScope;
+	/** False with --no-confirm. */
+	confirm: boolean;
 	help?: boolean;
 	version?: boolean;
 }
 
-export function parseArguments(argv: readonly string[]): CliOptions {
-	const options: CliOptions = {};
-	let host: string | undefined;
-	let port: number | undefined;
+const truthy = (text: string | undefined) => /^(1|true|yes|on)$/i.test((text ?? '').trim());
+
+function hostsOf(option: string, text: string): HostAndPort[] {
+	return listOf(text).map((entry) => {
+		const parsed = parseHost(entry);
+		if (!parsed) throw new UsageError(`${option}: "${entry}" is not a host name (name or name:port)`);
+		return parsed;
+	});
+}
+
+function originsOf(option: string, text: string): string[] {
+	const entries = listOf(text);
+	if (entries.length === 1 && entries[0]?.toLowerCase() === 'none') return [];
+	return entries.map((entry) => {
+		const parsed = parseOrigin(entry);
+		if (!parsed) throw new UsageError(`${option}: "${entry}" is not an origin (scheme://host[:port], e.g. https://app.example.com)`);
+		return parsed;
+	});
+}
+
+/**
+ * The command's options: each from its argument, else from its environment variable (desktop clients pass
+ * environment, not arguments), else its default.
+ */
+export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
+	const options: CliOptions = { scope: {}, confirm: true };
+	const given: Partial<Record<string, string | true>> = {};
 	for (let index = 0; index < argv.length; index++) {
 		const argument = argv[index] ?? '';
 		const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? argument.split(/=(.*)/s, 2) : [argument, undefined];
 		const value = () => {
-			const given = inline ?? argv[++index];
-			if (given === undefined || given === '') throw new UsageError(`${flag} needs a value`);
-			return given;
+			const text = inline ?? argv[++index];
+			if (text === undefined || text === '') throw new UsageError(`${flag} needs a value`);
+			return text;
 		};
 		switch (flag) {
-			case '--http': {
-				const text = value();
-				port = Number(text);
-				if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--http: a port from 0 to 65535, got "${text}"`);
-				break;
-			}
+			case '--http':
 			case '--host':
-				host = value();
+			case '--allowed-hosts':
+			case '--allowed-origins':
+			case '--toolsets':
+			case '--tools':
+			case '--exclude-tools':
+				given[flag] = value();
+				break;
+			case '--read-only':
+			case '--no-confirm':
+				given[flag] = true;
 				break;
 			case '--help':
 			case '-h':
@@ -84,13 +153,47 @@ export function parseArguments(argv: readonly string[]): CliOptions {
 				break;
 			default:
 				// Never echo the argument: it may be the token a user tried to pass.
-				if (/token|base-?url|url/i.test(flag))
-					throw new UsageError(`The base URL and token come from the environment (${ENV.baseUrl}, ${ENV.token}), not from arguments`);
+				if (/token|base-?url|url|secret/i.test(flag))
+					throw new UsageError(
+						`The base URL and tokens come from the environment (${ENV.baseUrl}, ${ENV.token}, ${ENV.authToken}), not from arguments`,
+					);
 				throw new UsageError('Unknown argument');
 		}
 	}
-	if (host !== undefined && port === undefined) throw new UsageError('--host only goes with --http <port>');
-	if (port !== undefined) options.http = { port, host: host ?? '127.0.0.1' };
+	const text = (flag: string, variable: string): string | undefined => {
+		const value = given[flag];
+		if (typeof value === 'string') return value;
+		const fromEnv = (env[variable] ?? '').trim();
+		return fromEnv || undefined;
+	};
+	const flagOn = (flag: string, variable: string) => given[flag] === true || truthy(env[variable]);
+
+	const toolsets = text('--toolsets', ENV.toolsets);
+	const tools = text('--tools', ENV.tools);
+	const excludeTools = text('--exclude-tools', ENV.excludeTools);
+	options.scope = {
+		...(flagOn('--read-only', ENV.readOnly) ? { readOnly: true } : {}),
+		...(toolsets ? { toolsets: listOf(toolsets) } : {}),
+		...(tools ? { tools: listOf(tools) } : {}),
+		...(excludeTools ? { excludeTools: listOf(excludeTools) } : {}),
+	};
+	options.confirm = !flagOn('--no-confirm', ENV.noConfirm);
+
+	const portText = given['--http'];
+	const host = given['--host'];
+	if (host !== undefined && portText === undefined) throw new UsageError('--host only goes with --http <port>');
+	if (typeof portText === 'string') {
+		const port = Number(portText);
+		if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--http: a port from 0 to 65535, got "${portText}"`);
+		const hosts = text('--allowed-hosts', ENV.allowedHosts);
+		const origins = text('--allowed-origins', ENV.allowedOrigins);
+		options.http = {
+			port,
+			host: typeof host === 'string' ? host : '127.0.0.1',
+			allowedHosts: hosts ? hostsOf('--allowed-hosts', hosts) : [],
+			...(origins ? { allowedOrigins: originsOf('--allowed-origins', origins) } : {}),
+		};
+	}
 	return options;
 }
 
@@ -130,53 +233,86 @@ export function createExecutor(configuration: Configuration): Executor {
 
 const log = (line: string) => process.stderr.write(`[chat-messaging-mcp] ${line}\n`);
 
-export async function serveStdio(executor: Executor): Promise<void> {
-	const server = createServer({ executor, version: packageVersion() });
-	await server.connect(new StdioServerTransport());
-	log(`serving ${executor.baseUrl} over stdio`);
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-const isLoopback = (host: string) => LOOPBACK_NAMES.has(host) || /^127\./.test(host);
-
-function hostnameOf(hostHeader: string | undefined): string | undefined {
-	if (!hostHeader) return undefined;
+/** The service's address as logs show it: its origin only, never a path or query where a secret may have been pasted. */
+export function shownBaseUrl(baseUrl: string): string {
 	try {
-		return new URL(`http://${hostHeader}`).hostname;
+		return new URL(baseUrl).origin;
 	} catch {
-		return undefined;
+		return '(the configured base URL)';
 	}
 }
 
-function refuse(res: ServerResponse, status: number, message: string): void {
+export interface ServeOptions {
+	/** The tools of the session (a scope's `selectTools`). */
+	tools?: readonly CatalogueTool[];
+	/** Whether to ask the user before irreversible and administrative calls (see `ServerOptions.confirm`). */
+	confirm?: boolean;
+}
+
+export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
+	const server = createServer({ executor, version: packageVersion(), ...serve });
+	await server.connect(new StdioServerTransport());
+	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
 	res
-		.writeHead(status, { 'Content-Type': 'application/json' })
+		.writeHead(status, { 'Content-Type': 'application/json', ...headers })
 		.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+export interface HttpServeOptions extends ServeOptions {
+	port: number;
+	host: string;
+	allowedHosts?: readonly HostAndPort[];
+	allowedOrigins?: readonly string[];
+	/** The secret every request must carry as `Authorization: Bearer …`; required beyond loopback. */
+	authToken?: string;
+	/** Secrets the log must never show (the service's token). */
+	secrets?: readonly string[];
 }
 
 /**
  * Streamable HTTP, stateless: each POST gets its own MCP server on the one executor (so the pace and
- * the memory of sends are shared). Bound to loopback, requests must name a loopback host and come from
- * no foreign origin: a web page the user visits cannot reach the server through DNS rebinding.
+ * the memory of sends are shared). Every request, on every address, must name a loopback or allowed host and
+ * come from no foreign origin (a web page the user visits cannot reach the server through DNS rebinding), and
+ * carry the client secret when there is one. Beyond loopback the server does not start without a secret and
+ * explicit lists of hosts and origins.
  */
-export async function serveHttp(executor: Executor, port: number, host: string): Promise<HttpServer> {
+export async function serveHttp(executor: Executor, options: HttpServeOptions): Promise<HttpServer> {
+	const { port, host, authToken } = options;
+	const missing = missingForAddress(
+		host,
+		{ authToken, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
+		{ authToken: ENV.authToken, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
+	);
+	if (missing.length)
+		throw new UsageError(
+			`Listening on ${host}, which is not loopback, needs: ${missing.join('; ')}. Without them any page or host that reaches the port would act with the service's token`,
+		);
+	const rules: AccessRules = {
+		allowedHosts: options.allowedHosts ?? [],
+		allowedOrigins: options.allowedOrigins ?? [],
+		...(authToken ? { authToken } : {}),
+	};
 	const version = packageVersion();
-	const loopbackOnly = isLoopback(host);
+	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
+		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
+		if (refused)
+			return refuse(
+				res,
+				refused.status,
+				refused.message,
+				refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="chat-messaging-mcp"' } : {},
+			);
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
-		if (loopbackOnly) {
-			const hostname = hostnameOf(req.headers.host);
-			if (!hostname || !isLoopback(hostname)) return refuse(res, 403, 'Forbidden: Host is not a loopback address');
-			const origin = req.headers.origin;
-			if (origin && !isLoopback(hostnameOf(origin.replace(/^[a-z]+:\/\//i, '')) ?? ''))
-				return refuse(res, 403, 'Forbidden: Origin is not a loopback address');
-		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
 			return refuse(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC messages');
 		}
-		const server = createServer({ executor, version });
+		const server = createServer({ executor, version, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
 		// An event stream per call, not one JSON answer: a long wait sends progress notifications before its result.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
 		res.on('close', () => {
@@ -188,7 +324,7 @@ export async function serveHttp(executor: Executor, port: number, host: string):
 	};
 	const http = createHttpServer((req, res) => {
 		handle(req, res).catch((error: unknown) => {
-			log(`request failed: ${(error as Error).message}`);
+			log(`request failed: ${redactText((error as Error).message, secrets)}`);
 			if (!res.headersSent) refuse(res, 500, 'Internal server error');
 			else res.end();
 		});
@@ -200,7 +336,9 @@ export async function serveHttp(executor: Executor, port: number, host: string):
 	const address = http.address();
 	const shown = typeof address === 'object' && address ? address : { address: host, port };
 	const where = isIP(shown.address) === 6 ? `[${shown.address}]` : shown.address;
-	log(`serving ${executor.baseUrl} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}`);
+	log(
+		`serving ${shownBaseUrl(executor.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${authToken ? ' (clients send the secret of ' + ENV.authToken + ')' : ''}`,
+	);
 	return http;
 }
 
@@ -208,11 +346,19 @@ export async function serveHttp(executor: Executor, port: number, host: string):
 export async function main(argv: readonly string[]): Promise<void> {
 	let options: CliOptions;
 	let configuration: Configuration;
+	let tools: CatalogueTool[];
 	try {
-		options = parseArguments(argv);
+		options = parseArguments(argv, process.env);
 		if (options.help) return void process.stdout.write(`${USAGE}\n`);
 		if (options.version) return void process.stdout.write(`${packageVersion()}\n`);
 		configuration = configurationFromEnvironment();
+		try {
+			tools = selectTools(catalogueTools(), options.scope);
+		} catch (error) {
+			if (error instanceof ScopeError) throw new UsageError(error.message);
+			throw error;
+		}
+		if (!tools.length) throw new UsageError('The options leave no tool: check --toolsets, --tools, --exclude-tools and --read-only');
 	} catch (error) {
 		if (!(error instanceof UsageError)) throw error;
 		process.stderr.write(`${error.message}\n\n${USAGE}\n`);
@@ -220,12 +366,27 @@ export async function main(argv: readonly string[]): Promise<void> {
 		return;
 	}
 	const executor = createExecutor(configuration);
+	const serve: ServeOptions = { tools, confirm: options.confirm };
 	if (options.http) {
-		const http = await serveHttp(executor, options.http.port, options.http.host);
+		const authToken = (process.env[ENV.authToken] ?? '').trim();
+		let http: HttpServer;
+		try {
+			http = await serveHttp(executor, {
+				...serve,
+				...options.http,
+				...(authToken ? { authToken } : {}),
+				secrets: [configuration.token],
+			});
+		} catch (error) {
+			if (!(error instanceof UsageError)) throw error;
+			process.stderr.write(`${error.message}\n`);
+			process.exitCode = 2;
+			return;
+		}
 		const stop = () => http.close(() => process.exit(0));
 		process.once('SIGINT', stop);
 		process.once('SIGTERM', stop);
 	} else {
-		await serveStdio(executor);
+		await serveStdio(executor, serve);
 	}
 }

@@ -17,12 +17,16 @@ import {
 
 import {
 	ChatMessagingError,
+	changeOf,
 	DEFAULT_OUTPUT,
 	inputError,
 	isComposite,
 	OUTPUT_MODES,
 	operationOutput,
 	isRecord,
+	needsConfirmation,
+	redactReceiverUrls,
+	redactSubscriptionUrl,
 	type BinaryInput,
 	type CompositeRunOptions,
 	type Executor,
@@ -31,6 +35,7 @@ import {
 	type Timing,
 	type WaitProgress,
 } from '@chat-messaging/core';
+import { selectTools } from './scopes';
 import { catalogueTools, CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from './tools';
 
 export const SERVER_NAME = 'chat-messaging';
@@ -38,6 +43,14 @@ export const SERVER_NAME = 'chat-messaging';
 export interface ServerOptions {
 	executor: Executor;
 	version: string;
+	/** The tools this server offers (a scope's `selectTools`); left out: the catalogue's default toolsets. */
+	tools?: readonly CatalogueTool[];
+	/**
+	 * Whether to ask the user, through the client's form elicitation, before a call no operation can undo or an
+	 * administrative write (the catalogue's `needsConfirmation`). On unless turned off; a client without
+	 * elicitation runs the tool as asked, its annotations telling it what the tool does.
+	 */
+	confirm?: boolean;
 }
 
 /**
@@ -225,14 +238,17 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 		if (isComposite(op)) return toolResult(await executor.run(op, input, compositeOptions(executor, context)));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
-			return toolResult(isDownload(result) ? result : operationOutput(op, result, choice));
+			return toolResult(isDownload(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)));
 		}
 		const { [CURSOR_ARGUMENT]: cursor, [LIMIT_ARGUMENT]: limitArgument, ...filters } = input;
 		const limit = limitArgument === undefined ? LIST_LIMIT.default : wholeNumber(LIMIT_ARGUMENT, limitArgument, 1, LIST_LIMIT.max);
 		const digest = filtersDigest(filters);
 		const position = cursor === undefined || cursor === null ? { page: 1, skip: 0 } : decodeCursor(cursor, digest);
 		const { items, next } = await executor.listFrom(op, filters, position, limit);
-		return toolResult({ items: operationOutput(op, items, choice), ...(next ? { nextCursor: encodeCursor(next, digest) } : {}) });
+		return toolResult({
+			items: redactReceiverUrls(op, operationOutput(op, items, choice)),
+			...(next ? { nextCursor: encodeCursor(next, digest) } : {}),
+		});
 	} catch (error) {
 		return toolError(error, tool);
 	}
@@ -269,9 +285,62 @@ function progressReporter(
 	};
 }
 
-/** An MCP server (not yet connected to a transport) with one tool per catalogue operation. */
+/** An argument as the person confirming reads it: a receiver's address without its secret, bytes by their name. */
+function shownArgument(field: FieldDescriptor | undefined, value: unknown): string {
+	if (field?.kind === 'binary' && isRecord(value)) return String(value.filename);
+	if (field?.kind === 'receiverUrl' && typeof value === 'string') return redactSubscriptionUrl(value);
+	return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** What the user is asked to confirm: the operation and its target, every argument given named as the editors name it. */
+export function confirmationMessage(tool: CatalogueTool, args: Record<string, unknown> | undefined): string {
+	const given = Object.entries(args ?? {})
+		.filter(([, value]) => value !== undefined && value !== null && value !== '')
+		.map(([name, value]) => {
+			const field = tool.fields.find((candidate) => candidate.name === name);
+			return `${field?.displayName ?? name}: ${shownArgument(field, value)}`;
+		});
+	return `An AI agent asks to ${tool.operation.action.charAt(0).toLowerCase()}${tool.operation.action.slice(1)}${given.length ? ` (${given.join('; ')})` : ''}. ${
+		changeOf(tool.operation) === 'overwrites' ? 'This cannot be undone. ' : ''
+	}Run it?`;
+}
+
+/** The name of the form's one field: a checkbox the user ticks to let the call run. */
+export const CONFIRM_FIELD = 'confirm';
+
+/** Asks the user through the client; true only when they accepted with the box ticked. */
+async function confirmed(
+	server: Server,
+	tool: CatalogueTool,
+	args: Record<string, unknown> | undefined,
+	signal: AbortSignal,
+): Promise<boolean> {
+	const answer = await server.elicitInput(
+		{
+			mode: 'form',
+			message: confirmationMessage(tool, args),
+			requestedSchema: {
+				type: 'object',
+				properties: {
+					[CONFIRM_FIELD]: {
+						type: 'boolean',
+						title: `${tool.title}: run it`,
+						description: 'Tick to let the agent run this call',
+						default: false,
+					},
+				},
+				required: [CONFIRM_FIELD],
+			},
+		},
+		{ signal },
+	);
+	return answer.action === 'accept' && answer.content?.[CONFIRM_FIELD] === true;
+}
+
+/** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
-	const tools = catalogueTools();
+	const tools = options.tools ?? selectTools(catalogueTools());
+	const confirm = options.confirm !== false;
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(
 		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
@@ -292,6 +361,25 @@ export function createServer(options: ServerOptions): Server {
 				isError: true,
 				content: [{ type: 'text', text: `name: no tool ${JSON.stringify(request.params.name)}; list the tools to see their names` }],
 			};
+		if (confirm && needsConfirmation(tool.operation) && server.getClientCapabilities()?.elicitation?.form) {
+			let allowed: boolean;
+			try {
+				allowed = await confirmed(server, tool, request.params.arguments, extra.signal);
+			} catch (error) {
+				return toolError(
+					new ChatMessagingError(`The user could not be asked to confirm: ${(error as Error).message}. Nothing was changed`, {
+						kind: 'input',
+					}),
+				);
+			}
+			if (!allowed)
+				return {
+					isError: true,
+					content: [
+						{ type: 'text', text: `The user did not confirm ${tool.name}: nothing was changed. Do not retry unless the user asks for it.` },
+					],
+				};
+		}
 		return callTool(options.executor, tool, request.params.arguments, {
 			signal: extra.signal,
 			onProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),

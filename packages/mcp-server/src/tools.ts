@@ -5,6 +5,7 @@
  */
 import {
 	CATALOGUE,
+	changeOf,
 	compositeToolDescription,
 	DEFAULT_OUTPUT,
 	FIELD_KINDS,
@@ -25,7 +26,6 @@ import {
 export type JsonSchema = Record<string, unknown>;
 
 export interface ToolAnnotations {
-	title: string;
 	readOnlyHint: boolean;
 	destructiveHint: boolean;
 	idempotentHint: boolean;
@@ -140,6 +140,23 @@ function description(op: OperationDescriptor): string {
 const titleOf = (op: CatalogueOperation) =>
 	`${RESOURCES.find((candidate) => candidate.key === op.resource)?.name ?? op.resource}: ${op.name}`;
 
+/**
+ * What a client may tell its user before a call, from the catalogue (the tool's title is its own member, not
+ * repeated here): destructive unless the operation only reads
+ * or only adds (the MCP default reads every other write as destructive, updates included); idempotent unless it
+ * creates something each time.
+ */
+export function annotationsOf(op: CatalogueOperation): ToolAnnotations {
+	const change = changeOf(op);
+	return {
+		readOnlyHint: change === 'read',
+		destructiveHint: change === 'overwrites',
+		idempotentHint: op.effect !== 'create',
+		// Every tool talks to the service, and a send reaches people outside it.
+		openWorldHint: true,
+	};
+}
+
 export function catalogueTool(op: CatalogueOperation): CatalogueTool {
 	return isComposite(op) ? compositeTool(op) : endpointTool(op);
 }
@@ -179,7 +196,6 @@ function endpointTool(op: OperationDescriptor): CatalogueTool {
 		};
 	}
 	const title = titleOf(op);
-	const read = op.effect === 'read';
 	return {
 		name: toolName(op),
 		title,
@@ -190,15 +206,7 @@ function endpointTool(op: OperationDescriptor): CatalogueTool {
 			...(required.length ? { required } : {}),
 			additionalProperties: false,
 		},
-		annotations: {
-			title,
-			readOnlyHint: read,
-			// Deletes and replaces (the catalogue's destructive operations) lose what was there before.
-			destructiveHint: !read && (op.destructive === true || op.method === 'DELETE'),
-			idempotentHint: read || op.effect === 'idempotent',
-			// Every tool talks to the service, and a send reaches people outside it.
-			openWorldHint: true,
-		},
+		annotations: annotationsOf(op),
 		operation: op,
 		fields: op.fields.filter((field) => !isPageField(op, field)),
 	};
@@ -240,19 +248,12 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 	}
 	for (const option of composite.options) properties[option.name] = fieldSchema(option);
 	const title = titleOf(composite);
-	const read = composite.effect === 'read';
 	return {
 		name: toolName(composite),
 		title,
 		description: compositeToolDescription(composite),
 		inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-		annotations: {
-			title,
-			readOnlyHint: read,
-			destructiveHint: false,
-			idempotentHint: read || composite.effect === 'idempotent',
-			openWorldHint: true,
-		},
+		annotations: annotationsOf(composite),
 		operation: composite,
 		fields: [variantField, ...[...byName.values()].map((entry) => entry.field), ...composite.options],
 	};

@@ -67,12 +67,14 @@ function environment(sandbox: RunningSandbox): Record<string, string> {
 		PATH: process.env.PATH ?? '',
 		CHAT_MESSAGING_BASE_URL: sandbox.url,
 		CHAT_MESSAGING_TOKEN: TOKEN,
+		// Every tool, as a deployment that turns them all on: the scopes and their defaults have tests of their own.
+		CHAT_MESSAGING_MCP_TOOLSETS: 'all',
 	};
 }
 
 /** The tests both transports run. */
 function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: () => RunningSandbox; stderr: () => string }) {
-	it('lists one tool per catalogue operation, with input schemas and annotations', async () => {
+	it('lists one tool per catalogue operation (every toolset on), with input schemas and annotations', async () => {
 		const { CATALOGUE, COMPOSITES, compositeToolDescription } = await import('@chat-messaging/core');
 		const { tools } = await connect().client().listTools();
 		expect(tools).toHaveLength(CATALOGUE.length);
@@ -94,7 +96,7 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(list.inputSchema.properties!.output).toMatchObject({ enum: ['simplified', 'raw', 'selected'], default: 'simplified' });
 
 		expect(byName.get('file_delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
-		expect(byName.get('chat_update')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+		expect(byName.get('chat_update')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
 		const invitation = byName.get('invitation_create')!;
 		expect(invitation.inputSchema.properties!.role).toMatchObject({ type: 'string', enum: expect.arrayContaining(['agent']) });
 		const sendTo = byName.get('message_send')!;
