@@ -176,3 +176,53 @@ describe('Output and deletes against the sandbox', () => {
 		expect(old.uid).toBe(b);
 	});
 });
+
+describe("the tool variant shows no receiver's secret", () => {
+	const N8N_SECRET = '9f1c2b7d4e6a8f0c3b5d7e9a1c2b4d6f8e0a2c4d';
+	const NODE_RED_SECRET = 'c0ffee42'.repeat(6);
+	const receivers = [
+		`http://127.0.0.1:9/webhook/4b1e6a52-0c3d-4f7e-9a8b-2d5c6e7f8a9b/chat-messaging?secret=${N8N_SECRET}`,
+		`http://127.0.0.1:9/chat-messaging/events/n1/${NODE_RED_SECRET}`,
+	];
+	let sandbox: RunningSandbox;
+	let credentials: Credentials;
+	let ids: number[];
+	beforeAll(async () => {
+		sandbox = await startSandbox({ tokens: [TOKEN], seed: 5, chats: 1, paceMs: 5 });
+		credentials = { baseUrl: sandbox.url, apiToken: TOKEN };
+		ids = [];
+		for (const [index, url] of receivers.entries()) {
+			const response = await fetch(`${sandbox.url}/webhooks`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ url, event_type: index === 0 ? 'message:received:new' : 'chat:created' }),
+			});
+			ids.push(((await response.json()) as { data: { id: number } }).data.id);
+		}
+	});
+	afterAll(async () => {
+		await sandbox?.stop();
+	});
+
+	it.each([1, 2, 2.1])(
+		'version %s: as a tool, webhook results mask the secret; the regular node outputs the address as the service holds it',
+		async (typeVersion) => {
+			const nodeType = versioned.getNodeType(typeVersion);
+			const run = (parameters: Record<string, unknown>, tool: boolean) =>
+				runAction(credentials, parameters, { nodeType, typeVersion, tool });
+			const webhookId = typeVersion === 1 ? ids[1] : { __rl: true, mode: 'id', value: ids[1] };
+			const asTool = [
+				...(await run({ resource: 'webhook', operation: 'getAll' }, true)).json,
+				...(await run({ resource: 'webhook', operation: 'get', id: webhookId }, true)).json,
+			];
+			expect(asTool.map((hook) => hook.url)).toEqual([
+				'http://127.0.0.1:9/webhook/…/chat-messaging?…',
+				'http://127.0.0.1:9/chat-messaging/events/n1/…',
+				'http://127.0.0.1:9/chat-messaging/events/n1/…',
+			]);
+			expect(JSON.stringify(asTool)).not.toMatch(new RegExp(`${N8N_SECRET}|${NODE_RED_SECRET}`));
+			const regular = (await run({ resource: 'webhook', operation: 'getAll' }, false)).json;
+			expect(regular.map((hook) => hook.url)).toEqual(receivers);
+		},
+	);
+});

@@ -165,12 +165,18 @@ export interface ExecuteOptions {
 	onError?: INode['onError'];
 	/** The node's version as saved (1 unless given). */
 	typeVersion?: number;
+	/** Run as an AI agent's tool: n8n gives the tool variant the node type's name with `Tool` appended. */
+	tool?: boolean;
 }
 
 export function createExecuteContext(options: ExecuteOptions) {
 	const requests: RecordedRequest[] = [];
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
-	const node = { ...makeNode('chatMessaging'), onError: options.onError, typeVersion: options.typeVersion ?? 1 };
+	const node = {
+		...makeNode(options.tool ? 'chatMessagingTool' : 'chatMessaging'),
+		onError: options.onError,
+		typeVersion: options.typeVersion ?? 1,
+	};
 	// Resolved once per item, as n8n holds a node's parameters: resolving against every property on each
 	// getNodeParameter call made this stand-in, not the node, the cost `npm run bench` measured.
 	const resolved = new Map<number, Parameters>();

@@ -20,6 +20,8 @@ export interface ActionOptions {
 	nodeType?: INodeType;
 	/** The node's saved version, as this.getNode().typeVersion reports it. */
 	typeVersion?: number;
+	/** Run as an AI agent's tool (the node type n8n names `…Tool`). */
+	tool?: boolean;
 }
 
 const node = new ChatMessaging().getNodeType(1);

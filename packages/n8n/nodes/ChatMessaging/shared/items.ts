@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Executor, OperationDescriptor } from '@chat-messaging/core';
+import { redactReceiverUrls, type Executor, type OperationDescriptor } from '@chat-messaging/core';
 import { errorItemJson, toNodeError } from '../../shared/errors';
 import { createExecutor } from '../../shared/transport';
 
@@ -25,6 +25,21 @@ export function resultToJson(op: OperationDescriptor, result: unknown): IDataObj
 	if (isRecord(result)) return [result];
 	if (result === undefined || result === null || result === '') return [{ success: true }];
 	return [{ data: result as IDataObject[keyof IDataObject] }];
+}
+
+/**
+ * Whether the node runs as an AI agent's tool: n8n runs the tool variant as the node type's name with `Tool`
+ * appended (what its `@tool` display option reads).
+ */
+export const runsAsTool = (context: IExecuteFunctions): boolean => context.getNode().type.endsWith('Tool');
+
+/**
+ * A result as the node outputs it: for an agent's tool, receivers' secrets masked (the core's rule), since what a
+ * tool returns goes to a model and its logs; the regular node outputs the service's answer, which saved
+ * workflows use (a subscription's address, to compare or re-create it).
+ */
+export function shownResult(context: IExecuteFunctions, op: OperationDescriptor, result: unknown): unknown {
+	return runsAsTool(context) ? redactReceiverUrls(op, result) : result;
 }
 
 /** Items in flight at once: enough to keep a paced send queue full, few enough to stay gentle. */

@@ -17,7 +17,7 @@ import {
 } from '@chat-messaging/core';
 import type { Attachment, Executor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem, readBinary } from '../shared/binary';
-import { jsonItems, resultToJson, type OutputItem } from '../shared/items';
+import { jsonItems, resultToJson, shownResult, type OutputItem } from '../shared/items';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../shared/parameters';
 
 /** The flat executor input of one item, keyed by the descriptor fields' wire names. */
@@ -80,10 +80,10 @@ export async function runOperation(context: IExecuteFunctions, executor: Executo
 		const limit = returnAll ? undefined : Number(context.getNodeParameter('limit', itemIndex, LIST_DEFAULTS.limit));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
-		const result = await executor.run(op, input, { returnAll, limit });
+		const result = shownResult(context, op, await executor.run(op, input, { returnAll, limit }));
 		const json = resultToJson(op, result);
 		return jsonItems(limit === undefined ? json : json.slice(0, limit));
 	}
 
-	return jsonItems(resultToJson(op, await executor.run(op, input)));
+	return jsonItems(resultToJson(op, shownResult(context, op, await executor.run(op, input))));
 }

@@ -23,7 +23,7 @@ import {
 } from '@chat-messaging/core';
 import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem, readBinaryProperty } from '../shared/binary';
-import { jsonItems, resultToJson, type OutputItem } from '../shared/items';
+import { jsonItems, resultToJson, shownResult, type OutputItem } from '../shared/items';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../shared/parameters';
 import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from './agents';
 
@@ -122,10 +122,10 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 		const limit = returnAll ? undefined : Number(context.getNodeParameter(limitParameter, itemIndex, LIST_DEFAULTS.limit));
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
 			throw inputError('limit', `must be a whole number of at least 1, got ${limit}`, 'Limit');
-		const json = resultToJson(op, output(await executor.run(op, input, { returnAll, limit })));
+		const json = resultToJson(op, shownResult(context, op, output(await executor.run(op, input, { returnAll, limit }))));
 		return jsonItems(limit === undefined ? json : json.slice(0, limit));
 	}
-	return jsonItems(resultToJson(op, output(await executor.run(op, input))));
+	return jsonItems(resultToJson(op, shownResult(context, op, output(await executor.run(op, input)))));
 }
 
 /**
