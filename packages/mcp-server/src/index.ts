@@ -5,6 +5,7 @@
  * (CHAT_MESSAGING_BASE_URL, CHAT_MESSAGING_TOKEN): arguments show in process lists and client logs.
  * Everything the server says goes to stderr; stdout belongs to the stdio protocol.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 import { Executor, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
 import { createServer } from './server';
@@ -261,6 +263,75 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
 		.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** The largest JSON-RPC body read (the MCP SDK's own bound): an upload's bytes travel base64 in it. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const TOO_LARGE = Symbol('too large');
+const NOT_JSON = Symbol('not JSON');
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of req as AsyncIterable<Buffer>) {
+		size += chunk.length;
+		if (size > MAX_BODY_BYTES) return TOO_LARGE;
+		chunks.push(chunk);
+	}
+	try {
+		return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+	} catch {
+		return NOT_JSON;
+	}
+}
+
+/** How long a session may go unused before it is closed, and how many are kept at most (the oldest closed first). */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const MAX_SESSIONS = 64;
+
+interface Session {
+	transport: StreamableHTTPServerTransport;
+	touch: () => void;
+}
+
+/** Sessions of clients that initialized one, each closed after SESSION_IDLE_MS unused or when the client ends it. */
+class Sessions {
+	private readonly open_ = new Map<string, Session & { timer: NodeJS.Timeout; server: { close: () => Promise<void> } }>();
+
+	get(id: string): Session | undefined {
+		return this.open_.get(id);
+	}
+
+	open(id: string, transport: StreamableHTTPServerTransport, server: { close: () => Promise<void> }): void {
+		if (this.open_.size >= MAX_SESSIONS) {
+			const oldest = this.open_.keys().next().value;
+			if (oldest !== undefined) this.close(oldest);
+		}
+		const session = {
+			transport,
+			server,
+			timer: setTimeout(() => this.close(id), SESSION_IDLE_MS).unref(),
+			touch: () => {
+				session.timer.refresh();
+				// Most recently used last, so the oldest is the first to go.
+				this.open_.delete(id);
+				this.open_.set(id, session);
+			},
+		};
+		this.open_.set(id, session);
+	}
+
+	delete(id: string): void {
+		const session = this.open_.get(id);
+		if (session) clearTimeout(session.timer);
+		this.open_.delete(id);
+	}
+
+	private close(id: string): void {
+		const session = this.open_.get(id);
+		this.delete(id);
+		if (session) void session.transport.close().then(() => session.server.close());
+	}
+}
+
 export interface HttpServeOptions extends ServeOptions {
 	port: number;
 	host: string;
@@ -273,8 +344,9 @@ export interface HttpServeOptions extends ServeOptions {
 }
 
 /**
- * Streamable HTTP, stateless: each POST gets its own MCP server on the one executor (so the pace and
- * the memory of sends are shared). Every request, on every address, must name a loopback or allowed host and
+ * Streamable HTTP: a client that initializes gets a session (its own MCP server, which can ask it to confirm
+ * within a call); a POST without one is answered on its own, statelessly. Every server runs on the one executor
+ * (so the pace and the memory of sends are shared). Every request, on every address, must name a loopback or allowed host and
  * come from no foreign origin (a web page the user visits cannot reach the server through DNS rebinding), and
  * carry the client secret when there is one. Beyond loopback the server does not start without a secret and
  * explicit lists of hosts and origins.
@@ -297,6 +369,8 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	};
 	const version = packageVersion();
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
+	const newServer = () => createServer({ executor, version, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
 		if (refused)
@@ -308,11 +382,36 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 			);
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
+		const sessionId = req.headers['mcp-session-id'];
+		if (typeof sessionId === 'string') {
+			const session = sessions.get(sessionId);
+			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
+			session.touch();
+			return void (await session.transport.handleRequest(req, res));
+		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
-			return refuse(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC messages');
+			return refuse(res, 405, 'Method not allowed without a session: POST JSON-RPC messages');
 		}
-		const server = createServer({ executor, version, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+		const body = await readBody(req);
+		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+		const server = newServer();
+		if (isInitializeRequest(body)) {
+			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
+			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+				sessionIdGenerator: () => randomUUID(),
+				onsessioninitialized: (id) => {
+					sessions.open(id, transport, server);
+				},
+			});
+			transport.onclose = () => {
+				if (transport.sessionId) sessions.delete(transport.sessionId);
+			};
+			await server.connect(transport);
+			return void (await transport.handleRequest(req, res, body));
+		}
+		// Without a session (a client that never initialized one): answered on its own, as a stateless server does.
 		// An event stream per call, not one JSON answer: a long wait sends progress notifications before its result.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
 		res.on('close', () => {
@@ -320,7 +419,7 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 			void server.close();
 		});
 		await server.connect(transport);
-		await transport.handleRequest(req, res);
+		await transport.handleRequest(req, res, body);
 	};
 	const http = createHttpServer((req, res) => {
 		handle(req, res).catch((error: unknown) => {
@@ -383,7 +482,11 @@ export async function main(argv: readonly string[]): Promise<void> {
 			process.exitCode = 2;
 			return;
 		}
-		const stop = () => http.close(() => process.exit(0));
+		const stop = () => {
+			http.close(() => process.exit(0));
+			// Open event streams (a session's GET) would keep the server from closing.
+			http.closeAllConnections();
+		};
 		process.once('SIGINT', stop);
 		process.once('SIGTERM', stop);
 	} else {

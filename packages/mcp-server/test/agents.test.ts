@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
 	ElicitRequestSchema,
 	type CallToolResult,
@@ -298,6 +299,43 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 		expect(asked.map((request) => request.message).join('\n')).not.toContain(N8N_SECRET);
 		expect(asked[5]!.message).toContain('Role: admin');
 		expect(await labelsNow()).toEqual(before);
+	});
+
+	it('asks over Streamable HTTP too: a client that initialized a session answers within the call', async () => {
+		const server = spawn(process.execPath, [cli(), '--http', '0'], {
+			env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN },
+			stdio: ['ignore', 'ignore', 'pipe'],
+		});
+		try {
+			const endpoint = await new Promise<URL>((resolve, reject) => {
+				let stderr = '';
+				server.stderr!.on('data', (chunk: Buffer) => {
+					stderr += chunk.toString();
+					const found = /at (http:\/\/\S+)/.exec(stderr);
+					if (found) resolve(new URL(found[1]!));
+				});
+				server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
+			});
+			const asked: ElicitRequest['params'][] = [];
+			const answers: ElicitResult[] = [{ action: 'decline' }, { action: 'accept', content: { confirm: true } }];
+			const client = new Client({ name: 'mcp-agents-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+			client.setRequestHandler(ElicitRequestSchema, (request) => {
+				asked.push(request.params);
+				return answers.shift() ?? { action: 'decline' };
+			});
+			await client.connect(new StreamableHTTPClientTransport(endpoint));
+			const uid = await upload(client);
+			const refused = (await client.callTool({ name: 'file_delete', arguments: { uid } })) as CallToolResult;
+			expect(refused.isError).toBe(true);
+			expect(await fileExists(uid)).toBe(true);
+			expect(((await client.callTool({ name: 'file_delete', arguments: { uid } })) as CallToolResult).isError).toBeFalsy();
+			expect(await fileExists(uid)).toBe(false);
+			expect(asked).toHaveLength(2);
+			expect(asked[0]!.message).toContain(uid);
+			await client.close();
+		} finally {
+			server.kill('SIGTERM');
+		}
 	});
 
 	it('--no-confirm (or its variable) runs them without asking; a client without elicitation gets the tool as it is', async () => {
