@@ -38,7 +38,8 @@ export class McpStdioServer {
 		const started = performance.now();
 		const transport = new StdioClientTransport({
 			command: process.execPath,
-			args: [cli()],
+			// Every tool, as the figures recorded before scopes were measured (the single sends are off by default).
+			args: [cli(), '--toolsets', 'all'],
 			env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: baseUrl, CHAT_MESSAGING_TOKEN: token },
 			stderr: 'ignore',
 		});
