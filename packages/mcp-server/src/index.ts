@@ -183,7 +183,8 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 
 	const portText = given['--http'];
 	const host = given['--host'];
-	if (host !== undefined && portText === undefined) throw new UsageError('--host only goes with --http <port>');
+	for (const flag of ['--host', '--allowed-hosts', '--allowed-origins'])
+		if (given[flag] !== undefined && portText === undefined) throw new UsageError(`${flag} only goes with --http <port>`);
 	if (typeof portText === 'string') {
 		const port = Number(portText);
 		if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--http: a port from 0 to 65535, got "${portText}"`);
