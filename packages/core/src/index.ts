@@ -9,6 +9,8 @@ export * from './catalogue/fields';
 export * from './catalogue/defaults';
 export * from './catalogue/send';
 export * from './catalogue/output';
+export * from './catalogue/records';
+export * from './catalogue/toolResults';
 export * from './catalogue/toolDescription';
 export * from './catalogue/composites';
 export * from './runtime/errors';
