@@ -34,6 +34,7 @@ export * from './runtime/polling';
 export * from './runtime/replies';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
+export * from './runtime/fileLinks';
 export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
 export * from './catalogue/inbox';
 export * from './runtime/inbox';

@@ -23,10 +23,13 @@ export function isDownloadedFile(value: unknown): value is DownloadedFile {
 	return isPlainRecord(value) && value.data instanceof Uint8Array && typeof value.filename === 'string';
 }
 
-/** What a tool says about a download in its structured result: the file's name, type, size and record, not its bytes. */
-export function describeDownload(file: DownloadedFile): Record<string, unknown> {
+/**
+ * What a tool says about a download in its structured result: the file's name, type, size and record, not its
+ * bytes; for a file handed out as a link (runtime/fileLinks.ts), where to read it and until when.
+ */
+export function describeDownload(file: DownloadedFile, link?: { uri: string; expiresAt: string }): Record<string, unknown> {
 	const { data, ...about } = file;
-	return { ...about, size: data.length };
+	return { ...about, size: data.length, ...(link ? { uri: link.uri, expiresAt: link.expiresAt } : {}) };
 }
 
 /**
@@ -137,8 +140,10 @@ function endpointResult(op: OperationDescriptor): JsonSchema {
 			properties: {
 				filename: { type: 'string' },
 				mimeType: { type: 'string' },
-				size: { type: 'integer', minimum: 0, description: 'Bytes; the bytes themselves are in the content' },
+				size: { type: 'integer', minimum: 0, description: 'Bytes; the bytes themselves are in the content, or behind uri' },
 				file: { ...inline(RECORD_SCHEMA_OF.file), description: 'The record the download link came from' },
+				uri: { type: 'string', format: 'uri', description: 'A large file: read its bytes here (resources/read) instead' },
+				expiresAt: { type: 'string', format: 'date-time', description: 'Until when uri can be read' },
 			},
 		};
 	const answer = SERVICE_ANSWERS[id];
