@@ -76,11 +76,21 @@ describe('every tool returns what its output schema says', () => {
 		await sandbox?.stop();
 	});
 
-	it('every schema is an object schema both dialects compile', () => {
+	it('every schema is an object schema both dialects compile, each type one type (anyOf for nullable members)', () => {
+		/** Where a schema lists several types: clients mapping tool schemas onto a one-type dialect (Gemini's) refuse those. */
+		const typeLists = (schema: unknown, path: string): string[] =>
+			Array.isArray(schema)
+				? schema.flatMap((item, index) => typeLists(item, `${path}/${index}`))
+				: schema && typeof schema === 'object'
+					? Object.entries(schema).flatMap(([key, value]) =>
+							key === 'type' && Array.isArray(value) ? [path] : key === 'enum' || key === 'const' ? [] : typeLists(value, `${path}/${key}`),
+						)
+					: [];
 		for (const op of CATALOGUE) {
 			const schema = outputSchemaOf(op);
 			expect({ tool: toolName(op), type: schema.type }).toEqual({ tool: toolName(op), type: 'object' });
 			expect(() => compile(schema)).not.toThrow();
+			expect(typeLists(schema, toolName(op))).toEqual([]);
 		}
 	});
 

@@ -167,9 +167,26 @@ export function outputSchemaOf(op: CatalogueOperation): JsonSchema {
 	if (isComposite(op)) {
 		const schema = COMPOSITE_RESULTS[operationId(op)];
 		if (!schema) throw new Error(`toolResults.ts has no result schema for the composite ${operationId(op)}`);
-		return compositeResult(op, schema);
+		return portable(compositeResult(op, schema)) as JsonSchema;
 	}
-	return endpointResult(op);
+	return portable(endpointResult(op)) as JsonSchema;
+}
+
+/**
+ * The schema with every list of types (`["string", "null"]`) written as `anyOf` branches of one type each: the same
+ * meaning, read by clients that map tool schemas onto a one-type dialect (Gemini's function declarations), as the
+ * Inspector's strict lint asks. The other keywords stay beside the branches (a format only ever applies to strings).
+ */
+function portable(schema: unknown): unknown {
+	if (Array.isArray(schema)) return schema.map(portable);
+	if (!isPlainRecord(schema)) return schema;
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(schema)) out[key] = key === 'const' || key === 'enum' ? value : portable(value);
+	if (Array.isArray(out.type)) {
+		const { type, ...rest } = out;
+		return { ...rest, anyOf: (type as string[]).map((one) => ({ type: one })) };
+	}
+	return out;
 }
 
 const compositeResult = (composite: CompositeDescriptor, schema: JsonSchema): JsonSchema => ({ ...schema, description: composite.returns });
