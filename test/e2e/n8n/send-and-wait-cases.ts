@@ -29,6 +29,13 @@ export interface SendAndWaitCasesContext {
 	sandbox: <T = unknown>(method: string, path: string, body?: unknown) => Promise<T>;
 	/** The action node's version new nodes get (Send and Wait for Response is an operation of version 2.x). */
 	typeVersion: number;
+	/**
+	 * Queue mode: the links point at n8n's WEBHOOK_URL (`linkOrigin`) and are opened at the webhook processes
+	 * (`servedBy`, in turn, so one wait's page and the next are served by different processes).
+	 */
+	webhookProcesses?: { linkOrigin: string; servedBy: string[] };
+	/** The cases to run; all by default. */
+	cases?: Array<'hitl' | 'approval' | 'loop' | 'freeText'>;
 }
 
 type Json = Record<string, unknown>;
@@ -108,7 +115,9 @@ async function clickButton(tab: Page): Promise<Visit & { origin: string }> {
 }
 
 export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise<void> {
-	const { check, sandbox, n8n, typeVersion } = ctx;
+	const { check, sandbox, n8n, typeVersion, webhookProcesses } = ctx;
+	const want = (name: 'hitl' | 'approval' | 'loop' | 'freeText') => !ctx.cases || ctx.cases.includes(name);
+	const webhookBase = () => webhookProcesses?.servedBy[0] ?? n8n().baseUrl;
 	let browser: Browser | undefined;
 	const chromium = async (): Promise<Browser> => (browser ??= await launchChromium());
 
@@ -168,7 +177,7 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 		await waitFor(
 			'the webhook trigger',
 			async () => {
-				const response = await fetch(`${n8n().baseUrl}/webhook/${path}`, {
+				const response = await fetch(`${webhookBase()}/webhook/${path}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify(body),
@@ -225,45 +234,26 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 		return texts[0];
 	};
 
-	/** The link after `label: ` in a sent text; it must lead to this n8n's waiting webhook of the node for this execution. */
-	function linkOf(text: string, label: string, executionId: string, nodeId: string): string {
+	/**
+	 * The link after `label: ` in a sent text; it must lead to this n8n's waiting webhook of the node for this execution.
+	 * In queue mode it is opened at webhook process number `process` (n8n signs the path and query, not the origin).
+	 */
+	function linkOf(text: string, label: string, executionId: string, nodeId: string, process = 0): string {
 		const line = text.split('\n').find((candidate) => candidate.startsWith(`${label}: `));
 		assert(line, `no "${label}: " line in ${JSON.stringify(text)}`);
 		const url = new URL(line.slice(label.length + 2));
 		assert(
-			url.origin === n8n().baseUrl && url.pathname === `/webhook-waiting/${executionId}/${nodeId}`,
+			url.origin === new URL(webhookProcesses?.linkOrigin ?? n8n().baseUrl).origin &&
+				url.pathname === `/webhook-waiting/${executionId}/${nodeId}`,
 			`the ${label} link is ${url.href}, not this n8n's waiting webhook of execution ${executionId}`,
 		);
-		return url.href;
+		if (!webhookProcesses) return url.href;
+		const { servedBy } = webhookProcesses;
+		return `${servedBy[process % servedBy.length]}${url.pathname}${url.search}`;
 	}
 
-	try {
-		await check("Send and Wait for Response: n8n offers the node as a human-in-the-loop tool (n8n's own rule)", async () => {
-			const response = await fetch(`${n8n().baseUrl}/types/nodes.json`, { headers: { cookie: n8n().sessionCookie } });
-			assert(response.ok, `types/nodes.json answered ${response.status}`);
-			const types = (await response.json()) as Array<{ name: string; version: number | number[]; outputs?: unknown; properties: Json[] }>;
-			const hitl = types.filter((type) => type.name === HITL_TYPE);
-			assert(
-				hitl.length > 0,
-				`n8n lists no ${HITL_TYPE}: ${types
-					.filter((type) => type.name.startsWith(PACKAGE_NAME))
-					.map((type) => type.name)
-					.join(', ')}`,
-			);
-			const versions = hitl.flatMap((type) => ([] as number[]).concat(type.version));
-			assert(versions.includes(typeVersion) && !versions.includes(1), `the tool serves versions ${versions.join(', ')}`);
-			const [description] = hitl;
-			assert(JSON.stringify(description.outputs).includes('ai_tool'), `its outputs are ${JSON.stringify(description.outputs)}`);
-			const operation = description.properties.find((property) => property.name === 'operation');
-			assert(operation?.type === 'hidden' && operation.default === 'sendAndWait', `its operation is ${JSON.stringify(operation)}`);
-			assert(
-				description.properties.some((property) => property.name === 'message' && String(property.default).includes('$tool')),
-				"its message is not n8n's tool-call message",
-			);
-			return `${HITL_TYPE} versions ${versions.join(', ')}, output ai_tool, operation sendAndWait`;
-		});
-
-		// Approval: one workflow, one waiting execution per visitor, so each visitor's effect is seen on its own.
+	/** Approval: one workflow, one waiting execution per visitor, so each visitor's effect is seen on its own. */
+	async function approvalCases(): Promise<void> {
 		const approvalPath = 'e2e-approval';
 		const approvalPhone = '+4915166' + String(Date.now()).slice(-6);
 		const tag = randomBytes(3).toString('hex');
@@ -375,132 +365,168 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 			},
 		);
 		await n8n().publicApi('POST', `/workflows/${approvalId}/deactivate`);
+	}
 
-		await check(
-			"Send and Wait for Response in a loop (Loop Over Items, two waits of one node): the first message's page and link do not answer the second wait",
-			async () => {
-				const path = 'e2e-loop';
-				const phone = '+4915168' + String(Date.now()).slice(-6);
-				const loopTag = randomBytes(3).toString('hex');
-				const ask = askNode(path, { sendTo: 'phone', phone, message: `=Ship order {{ $json.order }}? ${loopTag}` });
-				const workflowId = await activate(
-					path,
-					[
-						{
-							id: `orders-${path}`,
-							name: 'Orders',
-							type: 'n8n-nodes-base.splitOut',
-							typeVersion: 1,
-							position: [160, 0],
-							parameters: { fieldToSplitOut: 'body.orders', options: {} },
-						},
-						{
-							id: `loop-${path}`,
-							name: 'Loop',
-							type: 'n8n-nodes-base.splitInBatches',
-							typeVersion: 3,
-							position: [320, 0],
-							parameters: { options: {} },
-						},
-						ask,
-					],
-					{
-						Start: { main: [[{ node: 'Orders', type: 'main', index: 0 }]] },
-						Orders: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
-						// Loop Over Items: output 0 when done, output 1 for each batch.
-						Loop: { main: [[], [{ node: NODE_NAME, type: 'main', index: 0 }]] },
-						[NODE_NAME]: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
-					},
+	try {
+		if (want('hitl'))
+			await check("Send and Wait for Response: n8n offers the node as a human-in-the-loop tool (n8n's own rule)", async () => {
+				const response = await fetch(`${n8n().baseUrl}/types/nodes.json`, { headers: { cookie: n8n().sessionCookie } });
+				assert(response.ok, `types/nodes.json answered ${response.status}`);
+				const types = (await response.json()) as Array<{ name: string; version: number | number[]; outputs?: unknown; properties: Json[] }>;
+				const hitl = types.filter((type) => type.name === HITL_TYPE);
+				assert(
+					hitl.length > 0,
+					`n8n lists no ${HITL_TYPE}: ${types
+						.filter((type) => type.name.startsWith(PACKAGE_NAME))
+						.map((type) => type.name)
+						.join(', ')}`,
 				);
-				try {
-					const run = await startWaiting(workflowId, path, { orders: [{ order: 'L-1' }, { order: 'L-2' }] });
-					const first = linkOf(await sentOnce(phone, `Ship order L-1? ${loopTag}`), 'Approve', run.id, ask.id);
-					// The first message's link opened twice: one tab answers the first wait, the other is the late click.
-					const { tab } = await openTab(await chromium(), first);
-					const { tab: late } = await openTab(await chromium(), first);
-					const clicked = await clickButton(tab);
-					assert(clicked.html.includes('Got it, thanks'), `the first click got ${clicked.status}: ${pageKind(clicked.html)}`);
-					const secondText = await sentOnce(phone, `Ship order L-2? ${loopTag}`);
-					const second = linkOf(secondText, 'Approve', run.id, ask.id);
-					assert(second !== first, 'both waits sent the same link');
-					await waitFor('the second wait', async () => (await execution(workflowId, run.id))?.status === 'waiting', {
-						timeoutMs: 20_000,
-						intervalMs: 200,
+				const versions = hitl.flatMap((type) => ([] as number[]).concat(type.version));
+				assert(versions.includes(typeVersion) && !versions.includes(1), `the tool serves versions ${versions.join(', ')}`);
+				const [description] = hitl;
+				assert(JSON.stringify(description.outputs).includes('ai_tool'), `its outputs are ${JSON.stringify(description.outputs)}`);
+				const operation = description.properties.find((property) => property.name === 'operation');
+				assert(operation?.type === 'hidden' && operation.default === 'sendAndWait', `its operation is ${JSON.stringify(operation)}`);
+				assert(
+					description.properties.some((property) => property.name === 'message' && String(property.default).includes('$tool')),
+					"its message is not n8n's tool-call message",
+				);
+				return `${HITL_TYPE} versions ${versions.join(', ')}, output ai_tool, operation sendAndWait`;
+			});
+
+		if (want('approval')) await approvalCases();
+
+		if (want('loop'))
+			await check(
+				"Send and Wait for Response in a loop (Loop Over Items, two waits of one node): the first message's page and link do not answer the second wait",
+				async () => {
+					const path = 'e2e-loop';
+					const phone = '+4915168' + String(Date.now()).slice(-6);
+					const loopTag = randomBytes(3).toString('hex');
+					const ask = askNode(path, { sendTo: 'phone', phone, message: `=Ship order {{ $json.order }}? ${loopTag}` });
+					const workflowId = await activate(
+						path,
+						[
+							{
+								id: `orders-${path}`,
+								name: 'Orders',
+								type: 'n8n-nodes-base.splitOut',
+								typeVersion: 1,
+								position: [160, 0],
+								parameters: { fieldToSplitOut: 'body.orders', options: {} },
+							},
+							{
+								id: `loop-${path}`,
+								name: 'Loop',
+								type: 'n8n-nodes-base.splitInBatches',
+								typeVersion: 3,
+								position: [320, 0],
+								parameters: { options: {} },
+							},
+							ask,
+						],
+						{
+							Start: { main: [[{ node: 'Orders', type: 'main', index: 0 }]] },
+							Orders: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+							// Loop Over Items: output 0 when done, output 1 for each batch.
+							Loop: { main: [[], [{ node: NODE_NAME, type: 'main', index: 0 }]] },
+							[NODE_NAME]: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+						},
+					);
+					try {
+						const run = await startWaiting(workflowId, path, { orders: [{ order: 'L-1' }, { order: 'L-2' }] });
+						const firstText = await sentOnce(phone, `Ship order L-1? ${loopTag}`);
+						const first = linkOf(firstText, 'Approve', run.id, ask.id);
+						// The first message's link opened twice: one tab answers the first wait, the other is the late click.
+						const { tab } = await openTab(await chromium(), first);
+						const { tab: late } = await openTab(await chromium(), linkOf(firstText, 'Approve', run.id, ask.id, 1));
+						const clicked = await clickButton(tab);
+						assert(clicked.html.includes('Got it, thanks'), `the first click got ${clicked.status}: ${pageKind(clicked.html)}`);
+						const secondText = await sentOnce(phone, `Ship order L-2? ${loopTag}`);
+						const second = linkOf(secondText, 'Approve', run.id, ask.id, 1);
+						assert(second !== first, 'both waits sent the same link');
+						await waitFor('the second wait', async () => (await execution(workflowId, run.id))?.status === 'waiting', {
+							timeoutMs: 20_000,
+							intervalMs: 200,
+						});
+
+						const lateClick = await clickButton(late);
+						const afterLateClick = await statusAfterVisit(workflowId, run.id);
+						const reopened = curl(linkOf(firstText, 'Approve', run.id, ask.id, 1));
+						const afterReopen = await statusAfterVisit(workflowId, run.id);
+						const report =
+							`late click on the first page: HTTP ${lateClick.status}, ${pageKind(lateClick.html)}, execution ${afterLateClick}; ` +
+							`first link opened again (curl): HTTP ${reopened.status}, ${pageKind(reopened.html)}, execution ${afterReopen}`;
+						assert(afterLateClick === 'waiting' && afterReopen === 'waiting', `the first message answered the second wait: ${report}`);
+						assert(lateClick.status === 410 && lateClick.html.includes('no longer valid'), `the late click's page: ${report}`);
+						assert(reopened.status === 410 && reopened.html.includes('no longer valid'), `the reopened link's page: ${report}`);
+						const answers = (runs: Json[][]) => runs.filter(([item]) => item?.data !== undefined);
+						const waitingRuns = runsOf(await execution(workflowId, run.id));
+						assert(answers(waitingRuns).length === 1, `the node's runs while the second wait waits: ${JSON.stringify(waitingRuns)}`);
+
+						const { tab: secondTab } = await openTab(await chromium(), second);
+						const answered = await clickButton(secondTab);
+						assert(
+							answered.html.includes('Got it, thanks'),
+							`the second message's click got ${answered.status}: ${pageKind(answered.html)}`,
+						);
+						const done = await finished(workflowId, run.id);
+						assert(done.status === 'success', `the execution ended ${done.status}`);
+						const runs = runsOf(done);
+						assert(
+							answers(runs).length === 2 && answers(runs).every(([item]) => (item?.data as Json | undefined)?.approved === true),
+							`the node's runs: ${JSON.stringify(runs)}`,
+						);
+						for (const open of [tab, late, secondTab]) await open.close();
+						return `${report}; the second message's button then answered: 2 runs, each approved`;
+					} finally {
+						await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+					}
+				},
+			);
+
+		if (want('freeText'))
+			await check(
+				'Send and Wait for Response (Free Text): the link opens a form (a GET answers nothing); submitting it in Chromium resumes with its text',
+				async () => {
+					const path = 'e2e-free-text';
+					const phone = '+4915167' + String(Date.now()).slice(-6);
+					const message = `Which day suits you for the delivery? ${randomBytes(3).toString('hex')}`;
+					const ask = askNode(path, {
+						sendTo: 'phone',
+						phone,
+						message,
+						responseType: 'freeText',
+						options: { responseFormTitle: 'Delivery day', responseFormButtonLabel: 'Send answer' },
 					});
+					const workflowId = await activate(path, [ask], chain('Start', NODE_NAME));
+					try {
+						const run = await startWaiting(workflowId, path, {});
+						const link = linkOf(await sentOnce(phone, message), 'Respond', run.id, ask.id);
+						const form = curl(link);
+						assert(
+							form.status === 200 && form.html.includes('<h1>Delivery day</h1>') && form.html.includes('name="response"'),
+							`the form: ${form.html.slice(0, 300)}`,
+						);
+						assert(form.html.includes('Send answer') && form.html.includes(message), 'the form lacks its button label or the message');
+						assert((await statusAfterVisit(workflowId, run.id)) === 'waiting', 'opening the form answered');
 
-					const lateClick = await clickButton(late);
-					const afterLateClick = await statusAfterVisit(workflowId, run.id);
-					const reopened = curl(first);
-					const afterReopen = await statusAfterVisit(workflowId, run.id);
-					const report =
-						`late click on the first page: HTTP ${lateClick.status}, ${pageKind(lateClick.html)}, execution ${afterLateClick}; ` +
-						`first link opened again (curl): HTTP ${reopened.status}, ${pageKind(reopened.html)}, execution ${afterReopen}`;
-					assert(afterLateClick === 'waiting' && afterReopen === 'waiting', `the first message answered the second wait: ${report}`);
-					assert(lateClick.status === 410 && lateClick.html.includes('no longer valid'), `the late click's page: ${report}`);
-					assert(reopened.status === 410 && reopened.html.includes('no longer valid'), `the reopened link's page: ${report}`);
-					const answers = (runs: Json[][]) => runs.filter(([item]) => item?.data !== undefined);
-					const waitingRuns = runsOf(await execution(workflowId, run.id));
-					assert(answers(waitingRuns).length === 1, `the node's runs while the second wait waits: ${JSON.stringify(waitingRuns)}`);
-
-					const { tab: secondTab } = await openTab(await chromium(), second);
-					const answered = await clickButton(secondTab);
-					assert(answered.html.includes('Got it, thanks'), `the second message's click got ${answered.status}: ${pageKind(answered.html)}`);
-					const done = await finished(workflowId, run.id);
-					assert(done.status === 'success', `the execution ended ${done.status}`);
-					const runs = runsOf(done);
-					assert(
-						answers(runs).length === 2 && answers(runs).every(([item]) => (item?.data as Json | undefined)?.approved === true),
-						`the node's runs: ${JSON.stringify(runs)}`,
-					);
-					for (const open of [tab, late, secondTab]) await open.close();
-					return `${report}; the second message's button then answered: 2 runs, each approved`;
-				} finally {
-					await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
-				}
-			},
-		);
-
-		await check(
-			'Send and Wait for Response (Free Text): the link opens a form (a GET answers nothing); submitting it in Chromium resumes with its text',
-			async () => {
-				const path = 'e2e-free-text';
-				const phone = '+4915167' + String(Date.now()).slice(-6);
-				const message = `Which day suits you for the delivery? ${randomBytes(3).toString('hex')}`;
-				const ask = askNode(path, {
-					sendTo: 'phone',
-					phone,
-					message,
-					responseType: 'freeText',
-					options: { responseFormTitle: 'Delivery day', responseFormButtonLabel: 'Send answer' },
-				});
-				const workflowId = await activate(path, [ask], chain('Start', NODE_NAME));
-				try {
-					const run = await startWaiting(workflowId, path, {});
-					const link = linkOf(await sentOnce(phone, message), 'Respond', run.id, ask.id);
-					const form = curl(link);
-					assert(
-						form.status === 200 && form.html.includes('<h1>Delivery day</h1>') && form.html.includes('name="response"'),
-						`the form: ${form.html.slice(0, 300)}`,
-					);
-					assert(form.html.includes('Send answer') && form.html.includes(message), 'the form lacks its button label or the message');
-					assert((await statusAfterVisit(workflowId, run.id)) === 'waiting', 'opening the form answered');
-
-					const answer = `Friday after 5 pm ${randomBytes(3).toString('hex')}`;
-					const { tab } = await openTab(await chromium(), link);
-					await tab.fill('#response', answer);
-					const submitted = await clickButton(tab);
-					assert(submitted.html.includes('Got it, thanks'), `submitting got ${submitted.status}: ${pageKind(submitted.html)}`);
-					const done = await finished(workflowId, run.id);
-					assert(done.status === 'success', `the execution ended ${done.status}`);
-					const [[item]] = runsOf(done);
-					assert((item?.data as Json | undefined)?.text === answer, `the output is ${JSON.stringify(item)}`);
-					await tab.close();
-					return `execution ${run.id} resumed with the text "${answer}"`;
-				} finally {
-					await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
-				}
-			},
-		);
+						const answer = `Friday after 5 pm ${randomBytes(3).toString('hex')}`;
+						const { tab } = await openTab(await chromium(), link);
+						await tab.fill('#response', answer);
+						const submitted = await clickButton(tab);
+						assert(submitted.html.includes('Got it, thanks'), `submitting got ${submitted.status}: ${pageKind(submitted.html)}`);
+						const done = await finished(workflowId, run.id);
+						assert(done.status === 'success', `the execution ended ${done.status}`);
+						const [[item]] = runsOf(done);
+						assert((item?.data as Json | undefined)?.text === answer, `the output is ${JSON.stringify(item)}`);
+						await tab.close();
+						return `execution ${run.id} resumed with the text "${answer}"`;
+					} finally {
+						await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+					}
+				},
+			);
 	} finally {
 		await browser?.close();
 	}
