@@ -257,18 +257,21 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 		const approvalPath = 'e2e-approval';
 		const approvalPhone = '+4915166' + String(Date.now()).slice(-6);
 		const tag = randomBytes(3).toString('hex');
-		const approvalId = await activate(
-			approvalPath,
-			[
-				askNode(approvalPath, {
-					sendTo: 'phone',
-					phone: approvalPhone,
-					message: `=Refund order {{ $json.body.order }}? ${tag}`,
-					approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
-				}),
-			],
-			chain('Start', NODE_NAME),
-		);
+		// Created by the first check, so that a run whose setup failed reports these checks instead of stopping.
+		let approvalId = '';
+		const createApprovalWorkflow = async () =>
+			await activate(
+				approvalPath,
+				[
+					askNode(approvalPath, {
+						sendTo: 'phone',
+						phone: approvalPhone,
+						message: `=Refund order {{ $json.body.order }}? ${tag}`,
+						approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
+					}),
+				],
+				chain('Start', NODE_NAME),
+			);
 		/** A new waiting execution of the approval workflow, with the links of the one message it sent. */
 		const approvalWait = async (order: string) => {
 			const run = await startWaiting(approvalId, approvalPath, { order });
@@ -281,6 +284,7 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 		await check(
 			'Send and Wait for Response (Approval): a GET of the link never answers — curl, python-requests, headless Chromium, chat unfurlers each get the page and the execution waits on',
 			async () => {
+				approvalId = await createApprovalWorkflow();
 				const visitors: Array<[string, (link: string) => Promise<Visit>]> = [
 					['curl (the binary)', async (link) => curl(link)],
 					[
@@ -364,7 +368,7 @@ export async function runSendAndWaitCases(ctx: SendAndWaitCasesContext): Promise
 				return `the click (Origin ${clicked.origin}) resumed execution ${run.id} with ${JSON.stringify(data)}; a second click got HTTP ${again.status}, ${pageKind(again.html)}; a replayed POST ${replayed.status}; the output unchanged`;
 			},
 		);
-		await n8n().publicApi('POST', `/workflows/${approvalId}/deactivate`);
+		if (approvalId) await n8n().publicApi('POST', `/workflows/${approvalId}/deactivate`);
 	}
 
 	try {
