@@ -24,6 +24,7 @@ import { startSandbox } from '@chat-messaging/sandbox';
 import { waitFor } from '../../support/harness';
 import { assert, CheckRun } from '../n8n/checks';
 import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
+import { answerThroughPage } from '../n8n/send-and-wait-page';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
 import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
@@ -344,9 +345,12 @@ async function main(): Promise<void> {
 			assert(approve && review.includes('\nDecline: '), `the review message has no approve and decline links: ${review}`);
 			const url = new URL(approve);
 			assert(url.origin === n8n!.baseUrl && url.pathname.startsWith('/webhook-waiting/'), `the approve link is ${url.href}`);
-			const opened = await fetch(url, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36' } });
-			await opened.text();
-			assert(opened.status === 200, `opening the approve link answered ${opened.status}`);
+			// Opening the link shows the page; its button (the page's form, posted back) approves.
+			const { answered } = await answerThroughPage(url.href);
+			assert(
+				answered.status === 200 && answered.html.includes('Got it'),
+				`the approve button answered ${answered.status}: ${answered.html.slice(0, 200)}`,
+			);
 			await waitFor('the chat closed after the approval', async () => (await sandboxChat(chatId)).closed === true, { timeoutMs: 30_000 });
 			return `review message sent to ${HITL_APPROVER_PHONE}; chat ${chatId} closed once approved`;
 		},

@@ -31,6 +31,7 @@ import { startSandbox } from '@chat-messaging/sandbox';
 import { assert, CheckRun } from '../n8n/checks';
 import { N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
+import { runSendAndWaitCases } from '../n8n/send-and-wait-cases';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
 import { sleep, waitFor } from '../../support/harness';
 
@@ -797,6 +798,17 @@ async function main(): Promise<void> {
 			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
 		},
 	);
+
+	// Send and Wait for Response across processes: the worker keeps each wait with the execution, a webhook process
+	// serves one wait's page and the other the next one's (test/e2e/n8n/send-and-wait-cases.ts).
+	await runSendAndWaitCases({
+		check,
+		n8n: () => required(n8n),
+		sandbox,
+		typeVersion: actionVersion,
+		webhookProcesses: { linkOrigin: queueEnv.WEBHOOK_URL, servedBy: PORTS.webhook.map((port) => `http://127.0.0.1:${port}`) },
+		cases: ['loop'],
+	});
 
 	await check('the token appears in no n8n log', async () => {
 		const leaks = [services.main, ...services.workers, ...services.webhooks].filter((service) => service?.log().includes(TOKEN));

@@ -2,12 +2,14 @@
  * Send and Wait for Response: n8n's standard send-and-wait operation (`sendAndWait`, as in n8n's Slack,
  * Telegram and Gmail nodes), which also makes n8n offer this node as a human-in-the-loop tool for its
  * AI Agent. The core's composite (message:sendAndWait) builds the text with the links and sends it;
- * this adapter only hands it n8n's signed resume URLs, puts the execution to wait, and answers the
- * links: the approval page, and the free-text form and its submission.
+ * this adapter hands it n8n's signed resume URLs (each wait's own id in them), puts the execution to
+ * wait, and answers the links: a GET shows the page (the approval's button, or the free-text form), and
+ * only that page's POST, for the wait its link was sent for, answers.
  *
  * Parameter names are n8n's own (`message`, `responseType`, `approvalOptions`, `options`): n8n's
  * human-in-the-loop tool replaces `message` with its own and keeps the rest by these names.
  */
+import { randomBytes, timingSafeEqual } from 'crypto';
 import { SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -234,9 +236,43 @@ function readInput(context: IExecuteFunctions): Record<string, unknown> {
 }
 
 /**
- * Sends the message with its links and puts the execution to wait until one is opened (or the limit
- * passes: n8n then resumes with the node's input items). One message per execution, since n8n resumes
- * an execution once: more than one input item is refused with advice.
+ * One wait of this node: the id its links carry, the token only the page its links open carries, and
+ * the host the links point at. n8n signs a resume link by execution and node only, so without an id of
+ * its own a link sent for an earlier wait of this node in the same execution (a loop) would answer the
+ * current one. The wait is kept in the execution's custom data: n8n saves it with the waiting execution
+ * (in regular and queue mode alike) and hands it back to the links' webhook; the id is signed with the
+ * rest of the link, so knowing it forges nothing.
+ */
+interface Wait {
+	id: string;
+	formToken: string;
+	host: string;
+}
+
+/** The links' query parameter naming the wait they were sent for. */
+const WAIT_PARAMETER = 'wait';
+/** The execution's custom data key of the current wait (one key: an execution waits on one node at a time). */
+const WAIT_KEY = 'chatMessagingWait';
+/** The page's form field carrying the wait's form token. */
+const FORM_TOKEN_FIELD = 'formToken';
+
+const randomId = (): string => randomBytes(16).toString('hex');
+
+/** Keeps the wait with the execution, or fails before anything is sent when n8n would not keep it. */
+function keepWait(context: IExecuteFunctions, wait: Wait): void {
+	const value = JSON.stringify(wait);
+	context.customData.set(WAIT_KEY, value);
+	if (context.customData.get(WAIT_KEY) !== value)
+		throw new Error(
+			`${SEND_AND_WAIT_COMPOSITE.name} keeps the id of each wait in the execution's custom data, which n8n did not store ` +
+				'(an execution holds at most 10 custom data keys): set fewer with Execution Data or $execution.customData',
+		);
+}
+
+/**
+ * Sends the message with its links and puts the execution to wait until a person answers on the page
+ * a link opens (or the limit passes: n8n then resumes with the node's input items). One message per
+ * execution, since n8n resumes an execution once: more than one input item is refused with advice.
  */
 export async function executeSendAndWait(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
@@ -248,8 +284,10 @@ export async function executeSendAndWait(context: IExecuteFunctions): Promise<IN
 			);
 		const input = readInput(context);
 		const until = waitTill(context);
-		const approve = context.getSignedResumeUrl({ approved: 'true' });
-		const resumeUrls = { approve, disapprove: context.getSignedResumeUrl({ approved: 'false' }), respond: approve };
+		const id = randomId();
+		const approve = context.getSignedResumeUrl({ approved: 'true', [WAIT_PARAMETER]: id });
+		const resumeUrls = { approve, disapprove: context.getSignedResumeUrl({ approved: 'false', [WAIT_PARAMETER]: id }), respond: approve };
+		keepWait(context, { id, formToken: randomId(), host: new URL(approve).host });
 		const executor = await createExecutor(context);
 		await executor.run(SEND_AND_WAIT_COMPOSITE, { ...input, resumeUrls });
 		await context.putExecutionToWait(until);
@@ -268,13 +306,15 @@ function page(title: string, body: string): string {
 }
 
 const RECORDED_PAGE = page('Response recorded', '<h1>Got it, thanks</h1><p>This page can be closed now.</p>');
-
-/**
- * Link previews (a chat app or a browser fetching the link to show a card) must not answer for the
- * recipient; like n8n's own send-and-wait, they are told apart by their user agent. They and anyone
- * else not recognised as a person get a page with a button instead, so a person still can answer.
- */
-const PREVIEW_AGENT = /bot|crawl|spider|preview|facebookexternalhit|whatsapp|telegram|slack|discord|skype|teams|embedly|linkedin/i;
+const NO_LONGER_VALID_PAGE = page(
+	'This link is no longer valid',
+	'<h1>This link is no longer valid</h1><p>The request it was sent for has already been answered or has timed out. Nothing was changed.</p>',
+);
+const NOT_FROM_PAGE = page(
+	'Not answered',
+	'<h1>Not answered</h1><p>An answer counts only when it is sent with the button of the page this link opens. Open the link and use its button. Nothing was changed.</p>',
+);
+const UNCHECKED_PAGE = page('Not answered', '<h1>Not answered</h1><p>This link could not be checked. Nothing was changed.</p>');
 
 function parameter(context: IWebhookFunctions, name: string, fallback: string): string {
 	try {
@@ -286,6 +326,59 @@ function parameter(context: IWebhookFunctions, name: string, fallback: string): 
 	}
 }
 
+const sameText = (a: string, b: string): boolean => {
+	const left = Buffer.from(a);
+	const right = Buffer.from(b);
+	return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** The wait the execution is in: a Wait, none (a wait begun by a version of this node without ids), or unreadable. */
+function currentWait(context: IWebhookFunctions): Wait | 'none' | 'unreadable' {
+	let value: unknown;
+	try {
+		value = context.customData.get(WAIT_KEY);
+	} catch {
+		return 'unreadable';
+	}
+	if (value === undefined) return 'none';
+	try {
+		const wait = JSON.parse(String(value)) as Partial<Wait>;
+		if (typeof wait.id === 'string' && typeof wait.formToken === 'string' && typeof wait.host === 'string') return wait as Wait;
+	} catch {
+		// Not a wait this node stored: refused below.
+	}
+	return 'unreadable';
+}
+
+const firstHeader = (value: string | string[] | undefined): string =>
+	String((Array.isArray(value) ? value[0] : value) ?? '')
+		.split(',')[0]
+		.trim();
+
+/**
+ * Extra to the form token: a POST whose browser names another site as its origin is refused. `null` is
+ * accepted, as n8n serves webhook pages sandboxed (no same origin), so its own page's form posts with it.
+ */
+function fromForeignOrigin(context: IWebhookFunctions, wait: Wait | undefined): boolean {
+	const { headers } = context.getRequestObject();
+	const origin = firstHeader(headers.origin);
+	if (!origin || origin === 'null') return false;
+	let host: string;
+	try {
+		host = new URL(origin).host.toLowerCase();
+	} catch {
+		return true;
+	}
+	const ours = [firstHeader(headers.host), firstHeader(headers['x-forwarded-host']), wait?.host ?? ''].map((name) => name.toLowerCase());
+	return !ours.includes(host);
+}
+
+/** A page that answers nothing, with the status that says why. */
+function refused(context: IWebhookFunctions, status: number, html: string): IWebhookResponseData {
+	context.getResponseObject().status(status).send(html);
+	return { noWebhookResponse: true };
+}
+
 function responded(data: IDataObject): IWebhookResponseData {
 	return {
 		webhookResponse: RECORDED_PAGE,
@@ -293,40 +386,64 @@ function responded(data: IDataObject): IWebhookResponseData {
 	};
 }
 
-/** Approval: opening a link answers (`approved` comes from the signed link), unless it is a preview. */
-function approvalAnswer(context: IWebhookFunctions): IWebhookResponseData {
-	const request = context.getRequestObject();
+const tokenField = (wait: Wait | undefined): string =>
+	wait ? `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(wait.formToken)}">` : '';
+
+/** Approval: GET shows the page with its button; only the button's POST answers (`approved` comes from the signed link). */
+function approvalAnswer(context: IWebhookFunctions, wait: Wait | undefined): IWebhookResponseData {
 	const approved = String((context.getQueryData() as IDataObject).approved) === 'true';
-	const agent = String(request.headers['user-agent'] ?? '');
-	if (request.method === 'POST' || (agent && !PREVIEW_AGENT.test(agent))) return responded({ approved });
-	const label = approved ? 'Approve' : 'Decline';
+	if (context.getRequestObject().method === 'POST') return responded({ approved });
+	const label = approved
+		? parameter(context, `approvalOptions.values.${approveLabel.name}`, String(approveLabel.default))
+		: parameter(context, `approvalOptions.values.${disapproveLabel.name}`, String(disapproveLabel.default));
+	const text = parameter(context, message.name, '');
 	return {
-		webhookResponse: page(label, `<h1>${label}?</h1><form method="post"><button type="submit">${label}</button></form>`),
+		webhookResponse: page(
+			label,
+			`<h1>${escapeHtml(label)}?</h1>${text ? `<p>${escapeHtml(text)}</p>` : ''}` +
+				`<form method="post">${tokenField(wait)}<button type="submit">${escapeHtml(label)}</button></form>`,
+		),
 	};
 }
 
-/** Free Text: GET shows the form, POST takes its answer (a blank one shows the form again). */
-function freeTextAnswer(context: IWebhookFunctions): IWebhookResponseData {
-	const request = context.getRequestObject();
+/** Free Text: GET shows the form, its POST takes the answer (a blank one shows the form again). */
+function freeTextAnswer(context: IWebhookFunctions, wait: Wait | undefined): IWebhookResponseData {
+	const { method } = context.getRequestObject();
 	const body = (context.getBodyData() ?? {}) as IDataObject;
 	const text = typeof body.response === 'string' ? body.response.trim() : '';
-	if (request.method === 'POST' && text) return responded({ text });
+	if (method === 'POST' && text) return responded({ text });
 	const title = parameter(context, `options.${responseFormTitle.name}`, '');
 	const description = parameter(context, `options.${responseFormDescription.name}`, '') || parameter(context, message.name, '');
 	const button = parameter(context, `options.${responseFormButtonLabel.name}`, String(responseFormButtonLabel.default));
-	const blank = request.method === 'POST' ? '<p role="alert">Please write a response.</p>' : '';
+	const blank = method === 'POST' ? '<p role="alert">Please write a response.</p>' : '';
 	return {
 		webhookResponse: page(
 			title || 'Your response',
 			`${title ? `<h1>${escapeHtml(title)}</h1>` : ''}${description ? `<p>${escapeHtml(description)}</p>` : ''}${blank}` +
-				`<form method="post"><label for="response">Response</label><textarea id="response" name="response" required></textarea>` +
+				`<form method="post">${tokenField(wait)}<label for="response">Response</label><textarea id="response" name="response" required></textarea>` +
 				`<button type="submit">${escapeHtml(button)}</button></form>`,
 		),
 	};
 }
 
-/** A request at one of the links: an approval, or the form and its answer. */
+/**
+ * A request at one of the links. Only a POST from the page the link opens answers, and only for the
+ * wait the link was sent for: a GET, whoever sends it (a person, a link preview, a scanner), gets the
+ * page; a link of an earlier wait, or a POST without the page's token, changes nothing and says so.
+ */
 export function sendAndWaitWebhookAnswer(context: IWebhookFunctions): IWebhookResponseData {
+	const stored = currentWait(context);
+	if (stored === 'unreadable') return refused(context, 409, UNCHECKED_PAGE);
+	const wait = stored === 'none' ? undefined : stored;
+	const linked = (context.getQueryData() as IDataObject)[WAIT_PARAMETER];
+	// A wait begun by a version of this node without ids has links without one; a link with one is of a later wait.
+	const current = wait ? typeof linked === 'string' && sameText(linked, wait.id) : linked === undefined;
+	if (!current) return refused(context, 410, NO_LONGER_VALID_PAGE);
+	if (context.getRequestObject().method === 'POST') {
+		const token = ((context.getBodyData() ?? {}) as IDataObject)[FORM_TOKEN_FIELD];
+		if (wait && !(typeof token === 'string' && sameText(token, wait.formToken))) return refused(context, 403, NOT_FROM_PAGE);
+		if (fromForeignOrigin(context, wait)) return refused(context, 403, NOT_FROM_PAGE);
+	}
 	const type = parameter(context, 'responseType', String(responseType.default));
-	return type === 'freeText' ? freeTextAnswer(context) : approvalAnswer(context);
+	return type === 'freeText' ? freeTextAnswer(context, wait) : approvalAnswer(context, wait);
 }
