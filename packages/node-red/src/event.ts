@@ -75,35 +75,60 @@ const seenByNode = new Map<string, SeenEvents>();
 /** The live event nodes of each HTTP app, by node id; one route per app serves them all. */
 const receiversByApp = new WeakMap<HttpApp, Map<string, EventReceiver>>();
 
+class BodyProblem extends Error {
+	constructor(
+		message: string,
+		readonly status: number,
+	) {
+		super(message);
+	}
+}
+
+const tooLarge = () => new BodyProblem(`body too large (the limit is ${MAX_BODY_BYTES} bytes)`, 413);
+
+/** The size a body parser in front of this route read: its Content-Length, else the parsed body written out again. */
+function parsedSize(req: HttpRequest, parsed: unknown): number {
+	const declared = Number(req.headers['content-length']);
+	if (Number.isFinite(declared) && declared >= 0) return declared;
+	if (typeof parsed === 'string' || Buffer.isBuffer(parsed)) return Buffer.byteLength(parsed);
+	return Buffer.byteLength(JSON.stringify(parsed ?? null));
+}
+
 function readBody(req: HttpRequest): Promise<unknown> {
-	// A body parser in front of httpNode (httpNodeMiddleware) may have consumed the stream already.
+	// A body parser in front of this route may have consumed the stream already: httpNodeMiddleware, or Node-RED's
+	// admin parser (5 MB) when httpAdminRoot and httpNodeRoot are the same path. The cap holds all the same.
 	if (req.readableEnded) {
 		const parsed = req.body;
+		if (parsedSize(req, parsed) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
 		if (typeof parsed !== 'string' && !Buffer.isBuffer(parsed)) return Promise.resolve(parsed);
 		try {
 			return Promise.resolve(JSON.parse(parsed.toString()));
 		} catch {
-			return Promise.reject(new Error('body is not JSON'));
+			return Promise.reject(new BodyProblem('body is not JSON', 400));
 		}
 	}
+	if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		req.on('data', (chunk: Buffer) => {
+		const collect = (chunk: Buffer) => {
 			size += chunk.length;
 			if (size > MAX_BODY_BYTES) {
-				reject(new Error('body too large'));
-				req.destroy();
+				// Stop reading, but leave the socket for the 413 (Node closes the connection after it).
+				req.off('data', collect);
+				req.pause();
+				reject(tooLarge());
 				return;
 			}
 			chunks.push(chunk);
-		});
+		};
+		req.on('data', collect);
 		req.on('end', () => {
 			const text = Buffer.concat(chunks).toString('utf8');
 			try {
 				resolve(JSON.parse(text));
 			} catch {
-				reject(new Error('body is not JSON'));
+				reject(new BodyProblem('body is not JSON', 400));
 			}
 		});
 		req.on('error', reject);
@@ -112,6 +137,7 @@ function readBody(req: HttpRequest): Promise<unknown> {
 
 function answer(res: HttpResponse, status: number, body: Record<string, unknown>): void {
 	res.statusCode = status;
+	if (status === 413) res.setHeader('Connection', 'close');
 	res.setHeader('Content-Type', 'application/json');
 	res.end(JSON.stringify(body));
 }
@@ -142,7 +168,7 @@ function receiversFor(app: HttpApp): Map<string, EventReceiver> {
 				answer(res, 200, { status: 'ok' });
 				receiver.receive(delivery.event);
 			},
-			(error: Error) => answer(res, 400, { status: 'error', message: error.message }),
+			(error: Error) => answer(res, error instanceof BodyProblem ? error.status : 400, { status: 'error', message: error.message }),
 		);
 	});
 	return registry;
