@@ -12,6 +12,12 @@
  * retries of deliveries that failed meanwhile still get in. A delivery that arrives while the node is
  * starting or stopping is answered 503, so the service retries it; none is acknowledged and dropped.
  * Only a node that is removed (deleted or disabled) deletes its subscriptions.
+ * Catch-up: the service gives up on a delivery after three attempts, which a restart easily outlasts. So each
+ * event handed to the flow goes into the polling cursor of its type (state.ts), and every start reads what arrived
+ * since then with the core's exactly-once cursor (the reading polling mode does) and hands it on the way a delivery
+ * goes; the cursor's keys and the redelivery memory keep a delivery and the catch-up from both passing one event.
+ * The first start of a node places the cursor at now. Event types a poll cannot read back (status changes and
+ * the like) are not caught up.
  *
  * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
  * Parsing, de-duplication keys, attachment downloads and subscription management are packages/core/src/runtime/events.ts;
@@ -21,16 +27,20 @@ import { timingSafeEqual } from 'node:crypto';
 import {
 	ChatMessagingError,
 	checkReceiverUrl,
+	cursorAfterDelivery,
 	deleteSubscriptions,
+	deliveredKeysOf,
 	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
 	holdBursts,
 	HumanTakeover,
 	INBOX_OFF,
+	mergeCursors,
 	nextBurstRelease,
 	parseDelivery,
 	pollEvents,
+	pollSourceOf,
 	readBurstState,
 	readInboxOptions,
 	receiverSecret,
@@ -42,6 +52,7 @@ import {
 	type ChatEvent,
 	type Executor,
 	type InboxOptions,
+	type PollSource,
 } from '@chat-messaging/core';
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
@@ -57,6 +68,11 @@ const PUBLIC_URL_HELP =
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
+/** After a failed catch-up (the service unreachable at start), the next try. */
+const CATCH_UP_RETRY_MS = 30_000;
+
+const cursorsOf = (state: Record<string, unknown>): Record<string, unknown> =>
+	state.cursors && typeof state.cursors === 'object' ? { ...(state.cursors as Record<string, unknown>) } : {};
 
 interface EventReceiver {
 	/** Unknown until the configuration is read. */
@@ -199,11 +215,14 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
 	const downloadAttachments = definition.downloadAttachments === true || definition.downloadAttachments === 'true';
 	let seen = seenByNode.get(node.id);
+	const freshMemory = !seen;
 	if (!seen) {
 		seen = new SeenEvents();
 		seenByNode.set(node.id, seen);
 	}
 	const memory = seen;
+	/** Webhook mode: the poll sources that stand for the chosen event types, caught up at every start. */
+	const catchUpSources = [...new Set(events.map((type) => pollSourceOf(type)).filter((source): source is PollSource => !!source))];
 	let subscriptionIds: number[] = [];
 	let closing = false;
 	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
@@ -231,6 +250,30 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	if (needsStore && !store.persistent) {
 		node.warn('Node-RED has no user directory: the polling cursor and held messages are kept in memory only, until Node-RED stops');
 	}
+	// After a restart, a late redelivery of an event handed on before it is still recognised.
+	if (freshMemory && mode === 'webhook') {
+		const stored = cursorsOf(store.load());
+		for (const source of catchUpSources) for (const key of deliveredKeysOf(stored[source], source)) memory.remember(key);
+	}
+
+	/** The cursors an event handed on is recorded in: its own type's, and a message in every message cursor of the node. */
+	const cursorsFor = (event: ChatEvent): PollSource[] => {
+		const own = pollSourceOf(event.event_type);
+		if (!own) return [];
+		return own === 'chatCreated' ? [own] : [...new Set([own, ...catchUpSources.filter((source) => source !== 'chatCreated')])];
+	};
+	/** Handed on before the first catch-up placed the cursor of its type: recorded once it is placed. */
+	const handedBeforeCursor: ChatEvent[] = [];
+	/** Webhook mode: the event goes into the cursors before it goes on, so no later catch-up passes it again. */
+	const recordHanded = (event: ChatEvent) => {
+		const targets = cursorsFor(event);
+		if (!targets.length) return;
+		const state = store.load();
+		const cursors = cursorsOf(state);
+		if (targets.some((source) => cursors[source] === undefined)) handedBeforeCursor.push(event);
+		for (const source of targets) cursors[source] = cursorAfterDelivery(cursors[source], event, Date.now(), { source }) ?? cursors[source];
+		store.save({ ...state, v: 1, cursors });
+	};
 
 	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
 	const emit = async (event: ChatEvent, extra: Record<string, unknown> = {}) => {
@@ -298,6 +341,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 			if (!events.includes(event.event_type)) return;
 			const key = eventKey(event);
 			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
+			recordHanded(event);
 			if (burstMs <= 0) return void emitUnlessTakenOver(event);
 			// Held in the state file before anything else happens: a restart from here on loses nothing.
 			const state = store.load();
@@ -344,6 +388,35 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
 		// Bursts held before a restart or redeploy are released when their quiet time is up.
 		if (burstMs > 0) scheduleRelease(readBurstState(store.load().burst));
+		await catchUp(executor);
+	};
+
+	let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
+	/**
+	 * Reads what arrived since the cursor of each caught-up type and hands it on as deliveries go (deliveries keep
+	 * arriving meanwhile; the memory passes each event once). The cursor is stored before the events go on, as a
+	 * poll stores it. One request per type on a quiet start (a poll's cost). A failure is retried while the node runs.
+	 */
+	const catchUp = async (poller: Executor): Promise<void> => {
+		try {
+			for (const source of catchUpSources) {
+				const result = await pollEvents(poller, { source, cursor: cursorsOf(store.load())[source], now: Date.now() });
+				if (closing) return;
+				const state = store.load();
+				const cursors = cursorsOf(state);
+				let cursor = mergeCursors(cursors[source], result.cursor);
+				for (const event of handedBeforeCursor.filter((early) => cursorsFor(early).includes(source))) {
+					cursor = cursorAfterDelivery(cursor, event, Date.now(), { source }) ?? cursor;
+				}
+				store.save({ ...state, v: 1, cursors: { ...cursors, [source]: cursor } });
+				for (const event of result.events) receiver.receive(event);
+			}
+		} catch (error) {
+			node.warn(
+				`Could not catch up on the events that arrived while stopped (retrying in ${CATCH_UP_RETRY_MS / 1000} s): ${asChatMessagingError(error).message}`,
+			);
+			if (!closing) catchUpTimer = setTimeout(() => void catchUp(poller), CATCH_UP_RETRY_MS);
+		}
 	};
 
 	// Polling mode: no public URL, no subscription; the core's exactly-once cursor per event type, stored
@@ -404,6 +477,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		closing = true;
 		if (pollTimer) clearTimeout(pollTimer);
 		if (releaseTimer) clearTimeout(releaseTimer);
+		if (catchUpTimer) clearTimeout(catchUpTimer);
 		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
 		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them, and so does the
 		// stored state (a poll under way finishes and stores its cursor first). Removed: wait for subscribing

@@ -104,6 +104,8 @@ export async function createUserDir(tarball: string, port: number): Promise<stri
 		diagnostics: { enabled: false, ui: false },
 		telemetry: { enabled: false },
 		functionExternalModules: false,
+		// A context store on disk (flushed every second and at shutdown), for what a test counts across restarts.
+		contextStorage: { default: { module: 'memory' }, file: { module: 'localfilesystem', config: { flushInterval: 1 } } },
 		editorTheme: { tours: false, projects: { enabled: false } },
 		// Loopback test instance; the admin API is open so that the test can deploy without a login.
 	};

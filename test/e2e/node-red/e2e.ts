@@ -198,6 +198,53 @@ const eventNodes = (): Flow => [
 	collector('collect-events', 'events'),
 ];
 
+const RESTART_NODE_ID = 'e2e-restart-events';
+
+/** An event node in webhook mode whose collector keeps what it got in the context store on disk, across restarts. */
+const restartNodes = (): Flow => [
+	{
+		id: RESTART_NODE_ID,
+		z: TAB,
+		type: 'chat-messaging-event',
+		name: 'inbound across restarts',
+		config: CONFIG_ID,
+		events: ['message:received:new'],
+		wires: [['collect-restart']],
+	},
+	{
+		id: 'collect-restart',
+		z: TAB,
+		type: 'function',
+		name: 'collect on disk',
+		func: [
+			"const all = global.get('acrossRestarts', 'file') || [];",
+			'all.push({ uid: msg.payload.message_uid, text: msg.payload.text });',
+			"global.set('acrossRestarts', all, 'file');",
+			'return null;',
+		].join('\n'),
+		outputs: 1,
+		wires: [[]],
+	},
+	{ id: 'restart-in', z: TAB, type: 'http in', url: '/across-restarts', method: 'get', wires: [['restart-read']] },
+	{
+		id: 'restart-read',
+		z: TAB,
+		type: 'function',
+		func: "msg.payload = global.get('acrossRestarts', 'file') || [];\nreturn msg;",
+		outputs: 1,
+		wires: [['restart-out']],
+	},
+	{ id: 'restart-out', z: TAB, type: 'http response', wires: [] },
+];
+
+/** Stop lengths the restart check measures: 10 s by default (CI); CHAT_MESSAGING_E2E_STOP_SECONDS=10,60,600 for more. */
+const STOP_SECONDS = (process.env.CHAT_MESSAGING_E2E_STOP_SECONDS ?? '10')
+	.split(',')
+	.map(Number)
+	.filter((seconds) => Number.isFinite(seconds) && seconds > 0);
+/** Messages keep arriving this far apart before, during and after a stop. */
+const SEND_EVERY_MS = 800;
+
 /** The public API of the sandbox, as the test's own independent view of what happened. */
 class SandboxView {
 	constructor(
@@ -235,6 +282,11 @@ class SandboxView {
 			chats.push(...data.chats);
 			if (!data.has_more_pages) return chats;
 		}
+	}
+
+	/** Public API requests the sandbox counted (its control API, which the test drives, not included). */
+	async apiCalls(): Promise<number> {
+		return (await this.get<{ api_calls: number }>('/_sandbox/traffic')).api_calls;
 	}
 
 	async apiCallsUsed(): Promise<number> {
@@ -746,6 +798,88 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 				assertEqual(described(await view.webhooks()), described(before), 'subscriptions after the restart (reused, not recreated)');
 			},
 		);
+
+		for (const stopSeconds of STOP_SECONDS) {
+			await checks.check(
+				`webhook mode, a stop of ${stopSeconds} s with a message every ${SEND_EVERY_MS} ms throughout: each reaches the flow exactly once (caught up after the start)`,
+				async () => {
+					const running = nodeRed;
+					assert(running, 'Node-RED is not running');
+					await phase(`deploy restart ${stopSeconds}`, () => deployFlows(running.url, [...fullFlow, ...restartNodes()]));
+					await waitFor('the subscription of the restart node', async () =>
+						(await view.webhooks()).some((hook) => String(hook.url).includes(`/${RESTART_NODE_ID}/`)) ? true : undefined,
+					);
+					const tag = randomBytes(3).toString('hex');
+					const stopPhone = '+4915552' + String(Date.now() % 1_000_000).padStart(6, '0');
+					const sent: string[] = [];
+					let sending = true;
+					const sender = (async () => {
+						for (let index = 0; sending; index++) {
+							const answer = await view.post<Json>('/_sandbox/incoming', { phone: stopPhone, text: `stop ${tag} ${index}` });
+							sent.push(String((answer.message as Json).uid));
+							await sleep(SEND_EVERY_MS);
+						}
+					})();
+					const port = Number(new URL(running.url).port);
+					let restarted: NodeRedInstance | undefined;
+					try {
+						await sleep(4000);
+						const sentBeforeStop = sent.length;
+						await phase(`stop ${stopSeconds}`, () => running.stop());
+						nodeRed = undefined;
+						await sleep(stopSeconds * 1000);
+						const sentDuringStop = sent.length - sentBeforeStop;
+						const apiCallsBefore = await view.apiCalls();
+						restarted = await phase(`restart after ${stopSeconds}`, () =>
+							startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port }),
+						);
+						nodeRed = restarted;
+						await sleep(4000);
+						sending = false;
+						await sender;
+						const red2 = restarted;
+						const got = async () =>
+							(
+								(await httpJson<Array<{ uid: string; text: string }>>('GET', `${red2.url}${HTTP_NODE_ROOT}/across-restarts`)).body ?? []
+							).filter((entry) => String(entry.text).startsWith(`stop ${tag} `));
+						await waitFor(
+							'every message sent in the flow',
+							async () => (new Set((await got()).map((entry) => entry.uid)).size >= sent.length ? true : undefined),
+							{ timeoutMs: 60_000 },
+						).catch(() => undefined);
+						await sleep(2000);
+						const reached = await got();
+						const counts = new Map<string, number>();
+						for (const entry of reached) counts.set(entry.uid, (counts.get(entry.uid) ?? 0) + 1);
+						const lost = sent.filter((uid) => !counts.has(uid));
+						const doubled = [...counts.values()].filter((count) => count > 1).length;
+						console.log(
+							`        stop ${stopSeconds} s: ${sent.length} sent (${sentDuringStop} during the stop), ${counts.size} reached the flow, ` +
+								`${lost.length} lost, ${doubled} more than once; requests from the start until now: ${(await view.apiCalls()) - apiCallsBefore}`,
+						);
+						assertEqual([lost.length, doubled], [0, 0], 'messages lost, messages reaching the flow more than once');
+					} finally {
+						sending = false;
+						await sender;
+					}
+				},
+			);
+		}
+
+		await checks.check('a quiet restart: the catch-up costs one request per event type it reads back', async () => {
+			const running = nodeRed;
+			assert(running, 'Node-RED is not running');
+			await phase('stop quiet', () => running.stop());
+			nodeRed = undefined;
+			const before = await view.apiCalls();
+			nodeRed = await phase('restart quiet', () =>
+				startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port: Number(new URL(running.url).port) }),
+			);
+			await sleep(3000);
+			const used = (await view.apiCalls()) - before;
+			// Each webhook event node re-reads its subscriptions (GET /webhooks) and catches up: one chat page per event type.
+			console.log(`        a quiet restart of two webhook event nodes (3 event types in all): ${used} requests`);
+		});
 
 		await checks.check(
 			'polling mode: no subscription; each message once (a burst as one item) across a redeploy and a restart, the cursor in the user dir',
