@@ -4,7 +4,18 @@
  * share a second; the first activation replays nothing unless a look-back is asked; the request cost.
  */
 import { Executor } from '../src';
-import { parseRecordTime, pollEvents, pollSample, type PollCursor, type PollOptions } from '../src/runtime/polling';
+import {
+	CATCH_UP_HORIZON_MS,
+	cursorAfterDelivery,
+	deliveredKeysOf,
+	mergeCursors,
+	parseRecordTime,
+	pollEvents,
+	pollSample,
+	type PollCursor,
+	type PollOptions,
+} from '../src/runtime/polling';
+import { parseDelivery } from '../src/runtime/events';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';
@@ -183,5 +194,46 @@ describe('pollSample', () => {
 
 	it('names the field of an unknown source before any request', async () => {
 		await expect(pollEvents(executor, { source: 'nonsense' as never, now: Date.now() })).rejects.toThrow(/event/);
+	});
+});
+
+describe('catch-up for webhook receivers: the cursor follows what deliveries handed on', () => {
+	const delivered = (answer: Record<string, unknown>) => {
+		const parsed = parseDelivery({ event_type: 'message:received:new', data: { chat_id: answer.chat_id, message_uid: uidOf(answer) } });
+		if (!('event' in parsed)) throw new Error(parsed.malformed);
+		return parsed.event;
+	};
+
+	test('a start reads only what no delivery handed on; a quiet start costs one request', async () => {
+		const placed = await poll({ source: 'messageReceived' });
+		expect(placed).toMatchObject({ events: [], primed: true, requests: 1 });
+		const handed = await incoming({ phone: '+4915177730001', text: 'handed on by a delivery' });
+		const missed = await incoming({ phone: '+4915177730001', text: 'missed while stopped' });
+		const cursor = cursorAfterDelivery(placed.cursor, delivered(handed), Date.now());
+		expect(cursor?.seen.map(([key]) => key)).toContain(`message|${uidOf(handed)}`);
+		expect(deliveredKeysOf(cursor, 'messageReceived')).toContain(`message:received:new|${uidOf(handed)}`);
+
+		const caughtUp = await poll({ source: 'messageReceived', cursor });
+		expect(caughtUp.events.map((event) => event.message_uid)).toEqual([uidOf(missed)]);
+		const merged = mergeCursors(cursor, caughtUp.cursor);
+		const quiet = await poll({ source: 'messageReceived', cursor: JSON.parse(JSON.stringify(merged)) });
+		expect([quiet.events, quiet.requests]).toEqual([[], 1]);
+	});
+
+	test('no cursor yet: nothing recorded (the first start places it); keys bounded by the limit, the cursor moved past the dropped ones', () => {
+		const event = (uid: string) => {
+			const parsed = parseDelivery({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: uid } });
+			if (!('event' in parsed)) throw new Error(parsed.malformed);
+			return parsed.event;
+		};
+		expect(cursorAfterDelivery(undefined, event('a'), Date.now())).toBeUndefined();
+		let cursor: PollCursor | undefined = { v: 1, source: 'messageReceived', at: 1_000_000, seen: [] };
+		for (let index = 0; index < 12; index++)
+			cursor = cursorAfterDelivery(cursor, event(`u${index}`), 2_000_000 + index * 1000, { limit: 5 });
+		expect(cursor?.seen.map(([key]) => key)).toEqual(['message|u7', 'message|u8', 'message|u9', 'message|u10', 'message|u11']);
+		expect(cursor?.at).toBe(2_007_000);
+		// The horizon: keys older than it are forgotten and the cursor follows it.
+		const later = cursorAfterDelivery(cursor, event('late'), 2_011_000 + CATCH_UP_HORIZON_MS + 5000);
+		expect(later?.seen.map(([key]) => key)).toEqual(['message|late']);
 	});
 });

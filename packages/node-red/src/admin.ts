@@ -4,6 +4,10 @@
  *        (chat, teammate, account, webhook, file, invitation, label: packages/core/src/runtime/lookups.ts, as n8n's lists)
  *   POST chat-messaging/test-connection {config, baseUrl?, token?}  the config dialog's Test connection
  *
+ * Guarded by what they do: reading a list needs `chat-messaging-config.read`; Test connection makes the server call
+ * a URL the caller chooses, with a token the caller chooses, so it needs `chat-messaging-config.write` (a read-only
+ * editor user could otherwise make the server call internal addresses and read the answer back).
+ *
  * They run server-side with the config node's STORED token: the token never travels to the browser.
  * A config node that is not deployed yet has no stored token; the chat list then answers "deploy
  * first", and Test connection accepts the URL and token typed in the dialog (sent once, over the
@@ -27,6 +31,8 @@ import type { HttpMiddleware, HttpRequest, HttpResponse, NodeAPI } from './types
 export const ADMIN_PREFIX = '/chat-messaging';
 /** Node-RED's permission scheme: `<type>.read` / `<type>.write`; the admin "read" role has `*.read`. */
 export const READ_PERMISSION = `${CONFIG_TYPE}.read`;
+/** For a route that makes the server call out: what a user who may change the configuration has. */
+export const WRITE_PERMISSION = `${CONFIG_TYPE}.write`;
 /** Node-RED's password inputs show this placeholder for a stored credential left unchanged. */
 const UNCHANGED_PASSWORD = '__PWRD__';
 
@@ -48,7 +54,9 @@ const deployedConfig = (RED: NodeAPI, id: unknown): ConfigNode | undefined => {
 export function registerAdminRoutes(RED: NodeAPI): void {
 	const admin = RED.httpAdmin;
 	if (!admin) return; // the node test helper may run without an admin app
-	const canRead: HttpMiddleware = RED.auth?.needsPermission(READ_PERMISSION) ?? ((_req, _res, next) => next());
+	const open: HttpMiddleware = (_req, _res, next) => next();
+	const canRead: HttpMiddleware = RED.auth?.needsPermission(READ_PERMISSION) ?? open;
+	const canWrite: HttpMiddleware = RED.auth?.needsPermission(WRITE_PERMISSION) ?? open;
 	const getWorkspace = findOperation('workspace:get');
 
 	admin.get(`${ADMIN_PREFIX}/lookup/:list`, canRead, (req: HttpRequest, res: HttpResponse) => {
@@ -74,7 +82,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
 			.catch((error: unknown) => reply(res, 502, failure(error, secrets)));
 	});
 
-	admin.post(`${ADMIN_PREFIX}/test-connection`, canRead, (req: HttpRequest, res: HttpResponse) => {
+	admin.post(`${ADMIN_PREFIX}/test-connection`, canWrite, (req: HttpRequest, res: HttpResponse) => {
 		const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
 		const config = deployedConfig(RED, body.config);
 		const typedToken = typeof body.token === 'string' && body.token !== UNCHANGED_PASSWORD ? body.token.trim() : '';

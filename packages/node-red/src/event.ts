@@ -12,6 +12,12 @@
  * retries of deliveries that failed meanwhile still get in. A delivery that arrives while the node is
  * starting or stopping is answered 503, so the service retries it; none is acknowledged and dropped.
  * Only a node that is removed (deleted or disabled) deletes its subscriptions.
+ * Catch-up: the service gives up on a delivery after three attempts, which a restart easily outlasts. So each
+ * event handed to the flow goes into the polling cursor of its type (state.ts), and every start reads what arrived
+ * since then with the core's exactly-once cursor (the reading polling mode does) and hands it on the way a delivery
+ * goes; the cursor's keys and the redelivery memory keep a delivery and the catch-up from both passing one event.
+ * The first start of a node places the cursor at now. Event types a poll cannot read back (status changes and
+ * the like) are not caught up.
  *
  * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
  * Parsing, de-duplication keys, attachment downloads and subscription management are packages/core/src/runtime/events.ts;
@@ -21,16 +27,20 @@ import { timingSafeEqual } from 'node:crypto';
 import {
 	ChatMessagingError,
 	checkReceiverUrl,
+	cursorAfterDelivery,
 	deleteSubscriptions,
+	deliveredKeysOf,
 	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
 	holdBursts,
 	HumanTakeover,
 	INBOX_OFF,
+	mergeCursors,
 	nextBurstRelease,
 	parseDelivery,
 	pollEvents,
+	pollSourceOf,
 	readBurstState,
 	readInboxOptions,
 	receiverSecret,
@@ -42,6 +52,7 @@ import {
 	type ChatEvent,
 	type Executor,
 	type InboxOptions,
+	type PollSource,
 } from '@chat-messaging/core';
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
@@ -57,6 +68,11 @@ const PUBLIC_URL_HELP =
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
+/** After a failed catch-up (the service unreachable at start), the next try. */
+const CATCH_UP_RETRY_MS = 30_000;
+
+const cursorsOf = (state: Record<string, unknown>): Record<string, unknown> =>
+	state.cursors && typeof state.cursors === 'object' ? { ...(state.cursors as Record<string, unknown>) } : {};
 
 interface EventReceiver {
 	/** Unknown until the configuration is read. */
@@ -75,35 +91,60 @@ const seenByNode = new Map<string, SeenEvents>();
 /** The live event nodes of each HTTP app, by node id; one route per app serves them all. */
 const receiversByApp = new WeakMap<HttpApp, Map<string, EventReceiver>>();
 
+class BodyProblem extends Error {
+	constructor(
+		message: string,
+		readonly status: number,
+	) {
+		super(message);
+	}
+}
+
+const tooLarge = () => new BodyProblem(`body too large (the limit is ${MAX_BODY_BYTES} bytes)`, 413);
+
+/** The size a body parser in front of this route read: its Content-Length, else the parsed body written out again. */
+function parsedSize(req: HttpRequest, parsed: unknown): number {
+	const declared = Number(req.headers['content-length']);
+	if (Number.isFinite(declared) && declared >= 0) return declared;
+	if (typeof parsed === 'string' || Buffer.isBuffer(parsed)) return Buffer.byteLength(parsed);
+	return Buffer.byteLength(JSON.stringify(parsed ?? null));
+}
+
 function readBody(req: HttpRequest): Promise<unknown> {
-	// A body parser in front of httpNode (httpNodeMiddleware) may have consumed the stream already.
+	// A body parser in front of this route may have consumed the stream already: httpNodeMiddleware, or Node-RED's
+	// admin parser (5 MB) when httpAdminRoot and httpNodeRoot are the same path. The cap holds all the same.
 	if (req.readableEnded) {
 		const parsed = req.body;
+		if (parsedSize(req, parsed) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
 		if (typeof parsed !== 'string' && !Buffer.isBuffer(parsed)) return Promise.resolve(parsed);
 		try {
 			return Promise.resolve(JSON.parse(parsed.toString()));
 		} catch {
-			return Promise.reject(new Error('body is not JSON'));
+			return Promise.reject(new BodyProblem('body is not JSON', 400));
 		}
 	}
+	if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		req.on('data', (chunk: Buffer) => {
+		const collect = (chunk: Buffer) => {
 			size += chunk.length;
 			if (size > MAX_BODY_BYTES) {
-				reject(new Error('body too large'));
-				req.destroy();
+				// Stop reading, but leave the socket for the 413 (Node closes the connection after it).
+				req.off('data', collect);
+				req.pause();
+				reject(tooLarge());
 				return;
 			}
 			chunks.push(chunk);
-		});
+		};
+		req.on('data', collect);
 		req.on('end', () => {
 			const text = Buffer.concat(chunks).toString('utf8');
 			try {
 				resolve(JSON.parse(text));
 			} catch {
-				reject(new Error('body is not JSON'));
+				reject(new BodyProblem('body is not JSON', 400));
 			}
 		});
 		req.on('error', reject);
@@ -112,6 +153,7 @@ function readBody(req: HttpRequest): Promise<unknown> {
 
 function answer(res: HttpResponse, status: number, body: Record<string, unknown>): void {
 	res.statusCode = status;
+	if (status === 413) res.setHeader('Connection', 'close');
 	res.setHeader('Content-Type', 'application/json');
 	res.end(JSON.stringify(body));
 }
@@ -142,7 +184,7 @@ function receiversFor(app: HttpApp): Map<string, EventReceiver> {
 				answer(res, 200, { status: 'ok' });
 				receiver.receive(delivery.event);
 			},
-			(error: Error) => answer(res, 400, { status: 'error', message: error.message }),
+			(error: Error) => answer(res, error instanceof BodyProblem ? error.status : 400, { status: 'error', message: error.message }),
 		);
 	});
 	return registry;
@@ -173,11 +215,14 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
 	const downloadAttachments = definition.downloadAttachments === true || definition.downloadAttachments === 'true';
 	let seen = seenByNode.get(node.id);
+	const freshMemory = !seen;
 	if (!seen) {
 		seen = new SeenEvents();
 		seenByNode.set(node.id, seen);
 	}
 	const memory = seen;
+	/** Webhook mode: the poll sources that stand for the chosen event types, caught up at every start. */
+	const catchUpSources = [...new Set(events.map((type) => pollSourceOf(type)).filter((source): source is PollSource => !!source))];
 	let subscriptionIds: number[] = [];
 	let closing = false;
 	// Kept for 'close': the config node may already be closed by then (Node-RED closes nodes concurrently).
@@ -205,6 +250,30 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	if (needsStore && !store.persistent) {
 		node.warn('Node-RED has no user directory: the polling cursor and held messages are kept in memory only, until Node-RED stops');
 	}
+	// After a restart, a late redelivery of an event handed on before it is still recognised.
+	if (freshMemory && mode === 'webhook') {
+		const stored = cursorsOf(store.load());
+		for (const source of catchUpSources) for (const key of deliveredKeysOf(stored[source], source)) memory.remember(key);
+	}
+
+	/** The cursors an event handed on is recorded in: its own type's, and a message in every message cursor of the node. */
+	const cursorsFor = (event: ChatEvent): PollSource[] => {
+		const own = pollSourceOf(event.event_type);
+		if (!own) return [];
+		return own === 'chatCreated' ? [own] : [...new Set([own, ...catchUpSources.filter((source) => source !== 'chatCreated')])];
+	};
+	/** Handed on before the first catch-up placed the cursor of its type: recorded once it is placed. */
+	const handedBeforeCursor: ChatEvent[] = [];
+	/** Webhook mode: the event goes into the cursors before it goes on, so no later catch-up passes it again. */
+	const recordHanded = (event: ChatEvent) => {
+		const targets = cursorsFor(event);
+		if (!targets.length) return;
+		const state = store.load();
+		const cursors = cursorsOf(state);
+		if (targets.some((source) => cursors[source] === undefined)) handedBeforeCursor.push(event);
+		for (const source of targets) cursors[source] = cursorAfterDelivery(cursors[source], event, Date.now(), { source }) ?? cursors[source];
+		store.save({ ...state, v: 1, cursors });
+	};
 
 	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
 	const emit = async (event: ChatEvent, extra: Record<string, unknown> = {}) => {
@@ -272,6 +341,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 			if (!events.includes(event.event_type)) return;
 			const key = eventKey(event);
 			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
+			recordHanded(event);
 			if (burstMs <= 0) return void emitUnlessTakenOver(event);
 			// Held in the state file before anything else happens: a restart from here on loses nothing.
 			const state = store.load();
@@ -318,6 +388,35 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		node.status({ fill: 'green', shape: 'dot', text: `listening: ${events.length} event type${events.length === 1 ? '' : 's'}` });
 		// Bursts held before a restart or redeploy are released when their quiet time is up.
 		if (burstMs > 0) scheduleRelease(readBurstState(store.load().burst));
+		await catchUp(executor);
+	};
+
+	let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
+	/**
+	 * Reads what arrived since the cursor of each caught-up type and hands it on as deliveries go (deliveries keep
+	 * arriving meanwhile; the memory passes each event once). The cursor is stored before the events go on, as a
+	 * poll stores it. One request per type on a quiet start (a poll's cost). A failure is retried while the node runs.
+	 */
+	const catchUp = async (poller: Executor): Promise<void> => {
+		try {
+			for (const source of catchUpSources) {
+				const result = await pollEvents(poller, { source, cursor: cursorsOf(store.load())[source], now: Date.now() });
+				if (closing) return;
+				const state = store.load();
+				const cursors = cursorsOf(state);
+				let cursor = mergeCursors(cursors[source], result.cursor);
+				for (const event of handedBeforeCursor.filter((early) => cursorsFor(early).includes(source))) {
+					cursor = cursorAfterDelivery(cursor, event, Date.now(), { source }) ?? cursor;
+				}
+				store.save({ ...state, v: 1, cursors: { ...cursors, [source]: cursor } });
+				for (const event of result.events) receiver.receive(event);
+			}
+		} catch (error) {
+			node.warn(
+				`Could not catch up on the events that arrived while stopped (retrying in ${CATCH_UP_RETRY_MS / 1000} s): ${asChatMessagingError(error).message}`,
+			);
+			if (!closing) catchUpTimer = setTimeout(() => void catchUp(poller), CATCH_UP_RETRY_MS);
+		}
 	};
 
 	// Polling mode: no public URL, no subscription; the core's exactly-once cursor per event type, stored
@@ -378,6 +477,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 		closing = true;
 		if (pollTimer) clearTimeout(pollTimer);
 		if (releaseTimer) clearTimeout(releaseTimer);
+		if (catchUpTimer) clearTimeout(catchUpTimer);
 		if (receivers.get(node.id) === receiver) receivers.delete(node.id);
 		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them, and so does the
 		// stored state (a poll under way finishes and stores its cursor first). Removed: wait for subscribing

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_PREFIX, READ_PERMISSION, registerAdminRoutes } from '../src/admin';
+import { ADMIN_PREFIX, READ_PERMISSION, registerAdminRoutes, WRITE_PERMISSION } from '../src/admin';
 import type { NodeAPI } from '../src/types';
 import {
 	configNode,
@@ -135,9 +135,9 @@ test('Test connection never sends the stored token to a Service URL typed in the
 	}
 });
 
-test("both routes sit behind Node-RED's permission check for the config node type", () => {
+test("both routes sit behind Node-RED's permission check for the config node type: reading lists needs read, Test connection (the server calls out) needs write", () => {
 	const asked: string[] = [];
-	const guard = () => undefined;
+	const guards: Record<string, () => undefined> = {};
 	const routes: Array<{ method: string; path: string; middleware: unknown }> = [];
 	const app = {
 		get: (path: string, middleware: unknown) => routes.push({ method: 'GET', path, middleware }),
@@ -148,14 +148,14 @@ test("both routes sit behind Node-RED's permission check for the config node typ
 		auth: {
 			needsPermission: (permission: string) => {
 				asked.push(permission);
-				return guard;
+				return (guards[permission] ??= () => undefined);
 			},
 		},
 	} as unknown as NodeAPI);
-	expect(asked).toEqual([READ_PERMISSION]);
-	expect(READ_PERMISSION).toBe('chat-messaging-config.read');
+	expect(asked.sort()).toEqual([READ_PERMISSION, WRITE_PERMISSION].sort());
+	expect([READ_PERMISSION, WRITE_PERMISSION]).toEqual(['chat-messaging-config.read', 'chat-messaging-config.write']);
 	expect(routes).toEqual([
-		{ method: 'GET', path: `${ADMIN_PREFIX}/lookup/:list`, middleware: guard },
-		{ method: 'POST', path: `${ADMIN_PREFIX}/test-connection`, middleware: guard },
+		{ method: 'GET', path: `${ADMIN_PREFIX}/lookup/:list`, middleware: guards[READ_PERMISSION] },
+		{ method: 'POST', path: `${ADMIN_PREFIX}/test-connection`, middleware: guards[WRITE_PERMISSION] },
 	]);
 });

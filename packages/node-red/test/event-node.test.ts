@@ -122,6 +122,21 @@ test('a malformed body gets 400 and emits nothing; a valid one gets 200 at once'
 	expect(out.messages[0]!.payload).toMatchObject({ chat_id: 3, message_uid: 'u-1', text: 'fine' });
 });
 
+test('a body over 1 MB is refused with 413 and emits nothing, even a well-formed delivery', async () => {
+	const { out, url } = await loadEventNode(['message:received:new']);
+	const big = JSON.stringify({
+		event_type: 'message:received:new',
+		data: { chat_id: 3, message_uid: 'BIG-1', text: 'x'.repeat(1024 * 1024 + 1) },
+	});
+	const status = await post(url, big).then(
+		(response) => response.status,
+		(error: Error) => error.message, // the connection may close while the rest of the body is still being sent
+	);
+	expect([413, 'fetch failed']).toContain(status);
+	await pause(50);
+	expect(out.messages).toHaveLength(0);
+});
+
 test("the live service's shape ({chat, message}) is accepted; unsubscribed event types are acknowledged but not emitted", async () => {
 	const { out, url } = await loadEventNode(['message:received:new']);
 	const live = {

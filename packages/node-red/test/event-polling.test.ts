@@ -4,7 +4,7 @@
  * in the user dir) and a redeploy; burst batching and human takeover in polling mode; human takeover in
  * webhook mode.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -94,7 +94,67 @@ test('a flow saved before Mode existed keeps webhook mode: it subscribes at the 
 		return list.length === 1 && list;
 	});
 	expect(hooks[0]?.url.startsWith(`${nodeHttp.url}/chat-messaging/events/ev/`)).toBe(true);
-	expect(existsSync(stateFile())).toBe(false);
+	// Its state file holds the catch-up cursor, placed at "now" on this first start.
+	const state = await waitFor('the catch-up cursor', () => existsSync(stateFile()) && JSON.parse(readFileSync(stateFile(), 'utf8')));
+	expect(Object.keys(state.cursors)).toEqual(['messageReceived']);
+	expect(state.cursors.messageReceived.at).toBeGreaterThan(Date.now() - 60_000);
+});
+
+/** Waits until the sandbox gave up on the delivery of `uid` (every attempt failed: the node was not there). */
+const givenUp = (uid: string) =>
+	waitFor(`the sandbox to give up delivering ${uid}`, async () => {
+		const { deliveries } = await sandboxData(sbx, '/_sandbox/deliveries?event_type=message:received:new');
+		const attempts = (deliveries as Array<{ ok: boolean; body: any }>).filter((entry) => entry.body?.data?.message_uid === uid);
+		return attempts.length >= 3 && attempts.every((entry) => !entry.ok);
+	});
+
+test('webhook mode catches up after a stop: what arrived meanwhile (its deliveries given up) reaches the flow once, nothing handed on before comes again', async () => {
+	const WEBHOOK = { events: ['message:received:new', 'message:sent:new'] };
+	let out = await load(WEBHOOK, nodeHttp.url);
+	await waitFor(
+		'the catch-up cursors',
+		() => existsSync(stateFile()) && Object.keys(JSON.parse(readFileSync(stateFile(), 'utf8')).cursors ?? {}).length === 2,
+	);
+	const before = await incoming({ phone: '+4915177720001', text: 'delivered before the stop', name: 'Catch Up' });
+	await out.waitFor(1);
+	expect(out.messages[0]?.payload).toMatchObject({ message_uid: before.message.uid, text: 'delivered before the stop' });
+
+	await helper.unload();
+	const missed = [];
+	for (const text of ['missed one', 'missed two']) missed.push(await incoming({ phone: '+4915177720001', text }));
+	const reply = await sandboxCall(sbx, 'POST', '/_sandbox/teammate-message', { chat_id: before.chat_id, text: 'missed reply' });
+	for (const { message } of missed) await givenUp(message.uid);
+
+	out = await load(WEBHOOK, nodeHttp.url);
+	await out.waitFor(3);
+	await nextPoll();
+	const payloads: Array<Record<string, unknown>> = out.messages.map((msg) => ({
+		topic: msg.topic,
+		...(msg.payload as Record<string, unknown>),
+	}));
+	expect(payloads.map((payload) => [payload.topic, payload.event_type, payload.text])).toEqual([
+		['message:received:new', 'message:received:new', 'missed one'],
+		['message:received:new', 'message:received:new', 'missed two'],
+		['message:sent:new', 'message:sent:new', 'missed reply'],
+	]);
+	// Shaped as a delivery: the flat fields every delivery gives, and the spec's data object.
+	expect(payloads[0]).toMatchObject({
+		chat_id: before.chat_id,
+		chat_name: 'Catch Up',
+		message_uid: missed[0]!.message.uid,
+		unattended: expect.any(Boolean), // the chat's state when read back (a teammate has written since)
+		raw: { event_type: 'message:received:new', data: { chat_id: before.chat_id, message_uid: missed[0]!.message.uid, text: 'missed one' } },
+	});
+	expect(payloads[2]?.message_uid).toBe(reply.body.data.message.uid);
+
+	// Deliveries go on as before, once each; a third start finds nothing to catch up.
+	await incoming({ phone: '+4915177720001', text: 'delivered after' });
+	await out.waitFor(4);
+	await helper.unload();
+	out = await load(WEBHOOK, nodeHttp.url);
+	await waitFor('subscribed again', async () => (await sandboxData(sbx, '/webhooks')).webhooks.length === 2);
+	await nextPoll();
+	expect(out.messages).toHaveLength(0);
 });
 
 test('polling with burst batching and takeover: one msg per quiet chat, texts joined, uids kept; an assigned chat is skipped', async () => {

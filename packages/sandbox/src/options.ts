@@ -63,6 +63,12 @@ export interface SandboxOptions {
 	/** Log one line per request to stderr. */
 	log: boolean;
 	/**
+	 * Key that signs the temporary download links. Unset (the default, and the only choice the CLI offers): a random
+	 * key per process, so nobody who knows the seed can forge a link to another workspace's file. Tests that need
+	 * reproducible links pass a key of their own.
+	 */
+	downloadSigningKey?: string;
+	/**
 	 * Answer a list page that holds nothing (past the end, or a filter matching nothing) with the
 	 * spec's `404 entities not found` instead of an empty page: GET /chats documents that status, and
 	 * a client must end the list on it. Applies to GET /chats, GET /chats/{id}/messages and GET /files.

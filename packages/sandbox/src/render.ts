@@ -1,4 +1,4 @@
-import { createHmac } from 'crypto';
+import { createHmac, timingSafeEqual } from 'crypto';
 import { formatSpecTimestamp, isoUtc } from './time';
 import type { AccountRecord, ChatRecord, FileRecord, MessageRecord, NoteRecord, TeammateRecord, WebhookRecord } from './model';
 import type { Workspace } from './workspace';
@@ -14,6 +14,13 @@ export class Renderer {
 
 	signature(uid: string, expires: number): string {
 		return createHmac('sha256', this.signingKey).update(`${uid}:${expires}`).digest('hex').slice(0, 32);
+	}
+
+	/** Whether a link's signature is the one this process made for that file and expiry (compared in constant time). */
+	signatureMatches(uid: string, expires: number, given: string): boolean {
+		const expected = Buffer.from(this.signature(uid, expires));
+		const actual = Buffer.from(given);
+		return actual.length === expected.length && timingSafeEqual(actual, expected);
 	}
 
 	downloadUrl(baseUrl: string, uid: string): string {

@@ -35,7 +35,7 @@ export class SandboxRuntime {
 
 	constructor(readonly options: SandboxOptions) {
 		this.rng = new Random(hashSeed(`${options.seed}:runtime`));
-		this.renderer = new Renderer(`chat-messaging-sandbox:${options.seed}`);
+		this.renderer = new Renderer(options.downloadSigningKey ?? randomBytes(32).toString('hex'));
 		this.payloads = new PayloadBuilder(this.renderer);
 		this.baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://${options.host}:${options.port}`;
 		const services: SandboxServices = {

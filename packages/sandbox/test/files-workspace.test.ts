@@ -1,3 +1,4 @@
+import { createHmac } from 'crypto';
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 import { call, data, FAST, SPEC_TIMESTAMP, startSandbox, type Sandbox } from './helpers';
@@ -38,6 +39,37 @@ describe('files', () => {
 		);
 		expect(tampered.status).toBe(403);
 		expect((await data(sbx, `/files/${file.uid}`, 'f1')).filename).toBe('notes.txt');
+	});
+
+	test("download links are signed with a key of this process: a link to another workspace's file cannot be forged from the seed", async () => {
+		const form = new FormData();
+		form.append('file', new Blob([Buffer.from('workspace f2 only')], { type: 'text/plain' }), 'private.txt');
+		const { uid } = (await upload(form, 'f2')).body.data;
+		// What anyone who knows the seed could compute if the key were derived from it (it was: "chat-messaging-sandbox:<seed>").
+		const expires = Date.now() + 60_000;
+		const fromSeed = createHmac('sha256', `chat-messaging-sandbox:${FAST.seed}`).update(`${uid}:${expires}`).digest('hex').slice(0, 32);
+		const forged = await fetch(`${sbx.url}/_sandbox/download/${uid}?expires=${expires}&signature=${fromSeed}`);
+		expect(forged.status).toBe(403);
+		expect(await forged.text()).not.toContain('workspace f2 only');
+		// A signature of another length is refused too (the comparison is in constant time, on equal lengths only).
+		expect((await fetch(`${sbx.url}/_sandbox/download/${uid}?expires=${expires}&signature=${fromSeed.slice(1)}`)).status).toBe(403);
+	});
+
+	test('a key passed explicitly as an option signs reproducible links (for tests that need them)', async () => {
+		const keyed = await startSandbox({ ...FAST, tokens: ['k1'], downloadSigningKey: 'fixed test key' });
+		try {
+			const form = new FormData();
+			form.append('file', new Blob([Buffer.from('keyed bytes')], { type: 'text/plain' }), 'keyed.txt');
+			const res = await fetch(`${keyed.url}/files_upload`, { method: 'POST', headers: { authorization: 'Bearer k1' }, body: form });
+			const { uid } = ((await res.json()) as any).data;
+			const expires = Date.now() + 60_000;
+			const signature = createHmac('sha256', 'fixed test key').update(`${uid}:${expires}`).digest('hex').slice(0, 32);
+			const download = await fetch(`${keyed.url}/_sandbox/download/${uid}?expires=${expires}&signature=${signature}`);
+			expect(download.status).toBe(200);
+			expect(await download.text()).toBe('keyed bytes');
+		} finally {
+			await keyed.stop();
+		}
 	});
 
 	test('filename and content_type fields override the part; file is required', async () => {

@@ -104,6 +104,8 @@ export async function createUserDir(tarball: string, port: number): Promise<stri
 		diagnostics: { enabled: false, ui: false },
 		telemetry: { enabled: false },
 		functionExternalModules: false,
+		// A context store on disk (flushed every second and at shutdown), for what a test counts across restarts.
+		contextStorage: { default: { module: 'memory' }, file: { module: 'localfilesystem', config: { flushInterval: 1 } } },
 		editorTheme: { tours: false, projects: { enabled: false } },
 		// Loopback test instance; the admin API is open so that the test can deploy without a login.
 	};
@@ -138,11 +140,13 @@ export async function startNodeRed(options: {
 	port: number;
 	/** Added to the environment (the registry test puts the runtime's Node first on PATH, for the palette's npm). */
 	env?: Record<string, string>;
+	/** Another settings file than the user dir's settings.js. */
+	settingsFile?: string;
 }): Promise<NodeRedInstance> {
 	const redJs = path.join(options.nodeRedDir, 'node_modules/node-red/red.js');
 	const child = spawn(
 		options.nodeBin,
-		[redJs, '-u', options.userDir, '-p', String(options.port), '-s', path.join(options.userDir, 'settings.js')],
+		[redJs, '-u', options.userDir, '-p', String(options.port), '-s', options.settingsFile ?? path.join(options.userDir, 'settings.js')],
 		{
 			cwd: options.userDir,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -180,7 +184,7 @@ export async function startNodeRed(options: {
 		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Node-RED exited during start:\n${output}`);
 		try {
 			const response = await fetch(`${url}/settings`);
-			if (response.ok) break;
+			if (response.ok || response.status === 401) break; // 401: up, with adminAuth
 		} catch {
 			// not listening yet
 		}

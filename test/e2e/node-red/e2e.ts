@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RECORD_SHAPES } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import {
@@ -196,6 +198,53 @@ const eventNodes = (): Flow => [
 	collector('collect-events', 'events'),
 ];
 
+const RESTART_NODE_ID = 'e2e-restart-events';
+
+/** An event node in webhook mode whose collector keeps what it got in the context store on disk, across restarts. */
+const restartNodes = (): Flow => [
+	{
+		id: RESTART_NODE_ID,
+		z: TAB,
+		type: 'chat-messaging-event',
+		name: 'inbound across restarts',
+		config: CONFIG_ID,
+		events: ['message:received:new'],
+		wires: [['collect-restart']],
+	},
+	{
+		id: 'collect-restart',
+		z: TAB,
+		type: 'function',
+		name: 'collect on disk',
+		func: [
+			"const all = global.get('acrossRestarts', 'file') || [];",
+			'all.push({ uid: msg.payload.message_uid, text: msg.payload.text });',
+			"global.set('acrossRestarts', all, 'file');",
+			'return null;',
+		].join('\n'),
+		outputs: 1,
+		wires: [[]],
+	},
+	{ id: 'restart-in', z: TAB, type: 'http in', url: '/across-restarts', method: 'get', wires: [['restart-read']] },
+	{
+		id: 'restart-read',
+		z: TAB,
+		type: 'function',
+		func: "msg.payload = global.get('acrossRestarts', 'file') || [];\nreturn msg;",
+		outputs: 1,
+		wires: [['restart-out']],
+	},
+	{ id: 'restart-out', z: TAB, type: 'http response', wires: [] },
+];
+
+/** Stop lengths the restart check measures: 10 s by default (CI); CHAT_MESSAGING_E2E_STOP_SECONDS=10,60,600 for more. */
+const STOP_SECONDS = (process.env.CHAT_MESSAGING_E2E_STOP_SECONDS ?? '10')
+	.split(',')
+	.map(Number)
+	.filter((seconds) => Number.isFinite(seconds) && seconds > 0);
+/** Messages keep arriving this far apart before, during and after a stop. */
+const SEND_EVERY_MS = 800;
+
 /** The public API of the sandbox, as the test's own independent view of what happened. */
 class SandboxView {
 	constructor(
@@ -235,6 +284,11 @@ class SandboxView {
 		}
 	}
 
+	/** Public API requests the sandbox counted (its control API, which the test drives, not included). */
+	async apiCalls(): Promise<number> {
+		return (await this.get<{ api_calls: number }>('/_sandbox/traffic')).api_calls;
+	}
+
 	async apiCallsUsed(): Promise<number> {
 		const workspace = await this.get<{ api_calls_quota: { used: number } }>('/workspace');
 		return workspace.api_calls_quota.used;
@@ -256,6 +310,140 @@ const eventsOf = async (nodeRed: NodeRedInstance, eventType: string, match: (pay
 	((await collected(nodeRed)).events ?? [])
 		.map((entry) => entry.payload as Json)
 		.filter((payload) => payload.event_type === eventType && match(payload));
+
+const READER = { username: 'reader', password: 'reader-password-e2e', permissions: 'read' };
+const ADMIN = { username: 'admin', password: 'admin-password-e2e', permissions: '*' };
+
+/** A settings file next to settings.js: the same settings, with adminAuth (two users) and both roots at "/". */
+async function writeAdminAuthSettings(userDir: string, nodeRedDir: string): Promise<string> {
+	const base = (await readFile(path.join(userDir, 'settings.js'), 'utf8')).replace(/^module\.exports = /, '').replace(/;\s*$/, '');
+	// Node-RED checks passwords with bcrypt; its own bcryptjs makes the hashes.
+	const hash = (password: string) =>
+		execFileSync(process.execPath, [
+			'-e',
+			`process.stdout.write(require(${JSON.stringify(path.join(nodeRedDir, 'node_modules/bcryptjs'))}).hashSync(process.argv[1], 8))`,
+			password,
+		]).toString();
+	const settings = {
+		...(JSON.parse(base) as Json),
+		httpAdminRoot: '/',
+		httpNodeRoot: '/',
+		adminAuth: {
+			type: 'credentials',
+			users: [READER, ADMIN].map((user) => ({ username: user.username, password: hash(user.password), permissions: user.permissions })),
+		},
+	};
+	const file = path.join(userDir, 'settings-admin-auth.js');
+	await writeFile(file, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+	return file;
+}
+
+/** A loopback server standing for an internal address: records every call it gets. */
+async function startRecordingListener(): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
+	const calls: string[] = [];
+	const server = createServer((req, res) => {
+		calls.push(`${req.method} ${req.url} ${String(req.headers.authorization ?? '')}`);
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ status: 'ok', data: { workspace_id: 'internal', display_name: 'internal secrets' } }));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function adminToken(url: string, user: typeof READER): Promise<string> {
+	const answer = await httpJson<{ access_token?: string }>('POST', `${url}/auth/token`, {
+		client_id: 'node-red-admin',
+		grant_type: 'password',
+		scope: user.permissions,
+		username: user.username,
+		password: user.password,
+	});
+	if (answer.status !== 200 || !answer.body.access_token)
+		throw new Error(`POST /auth/token for ${user.username}: ${answer.status} ${answer.text}`);
+	return answer.body.access_token;
+}
+
+/**
+ * Node-RED with adminAuth and both roots at "/": admin routes by what they do (Test connection makes the server call
+ * out: write permission; the pick lists read), and the event route's own 1 MB cap although Node-RED's admin body
+ * parser (5 MB) reads the body first.
+ */
+async function adminAuthChecks(red: NodeRedInstance, view: SandboxView, checks: Checks): Promise<void> {
+	const listener = await startRecordingListener();
+	try {
+		const [readerToken, adminTokenValue] = [await adminToken(red.url, READER), await adminToken(red.url, ADMIN)];
+		const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+		const testConnection = (token: string, body: Json) =>
+			httpJson<Json>('POST', `${red.url}/chat-messaging/test-connection`, body, as(token));
+		const attack = { baseUrl: listener.url, token: 'token-of-the-readers-choosing' };
+
+		await checks.check(
+			'adminAuth: a read-only user is refused Test connection (401, the permission check), and the address they name is never called',
+			async () => {
+				const answer = await testConnection(readerToken, attack);
+				// Node-RED's needsPermission answers a logged-in user without the permission 401, as it does a missing login.
+				assertEqual(answer.status, 401, `Test connection as the read-only user (${answer.text})`);
+				await sleep(300);
+				assertEqual(listener.calls, [], 'calls the internal address got');
+				const noLogin = await httpJson('POST', `${red.url}/chat-messaging/test-connection`, attack);
+				assertEqual(noLogin.status, 401, 'Test connection without a login');
+				// Reading a pick list stays open to the read-only user.
+				const chats = await httpJson<{ results?: Json[] }>(
+					'GET',
+					`${red.url}/chat-messaging/lookup/chat?config=${CONFIG_ID}`,
+					undefined,
+					as(readerToken),
+				);
+				assertEqual(chats.status, 200, `the chat list as the read-only user (${chats.text.slice(0, 200)})`);
+				assert((chats.body.results ?? []).length > 0, 'the chat list is empty');
+				assertEqual(listener.calls, [], 'calls the internal address got');
+			},
+		);
+
+		await checks.check('adminAuth: the full user can still test a connection (the stored token, and a URL they type)', async () => {
+			const stored = await testConnection(adminTokenValue, { config: CONFIG_ID });
+			assertEqual([stored.status, stored.body.ok], [200, true], `Test connection with the stored token (${stored.text})`);
+			const typed = await testConnection(adminTokenValue, attack);
+			assertEqual([typed.status, typed.body.ok], [200, true], `Test connection of a typed URL (${typed.text})`);
+			assertEqual(listener.calls.length, 1, 'calls the typed address got from the full user');
+		});
+
+		await checks.check(
+			'httpAdminRoot = httpNodeRoot = /: a 2 MB delivery to the event route is refused (413), a small one gets in',
+			async () => {
+				const prefix = `${red.url}/chat-messaging/events/${EVENT_NODE_ID}/`;
+				const hook = await waitFor('the subscriptions re-pointed to the new node root', async () =>
+					(await view.webhooks()).find((candidate) => String(candidate.url).startsWith(prefix)),
+				);
+				const tag = randomBytes(3).toString('hex');
+				const delivery = (uid: string, text: string) =>
+					JSON.stringify({ event_type: 'message:received:new', data: { chat_id: 1, message_uid: uid, text } });
+				const post = (body: string) =>
+					fetch(String(hook.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }).then(
+						(response) => response.status,
+						(error: Error) => error.message,
+					);
+				const big = await post(delivery(`BIG-${tag}`, `big ${tag} ${'x'.repeat(2 * 1024 * 1024)}`));
+				assertEqual(big, 413, 'answer to a 2 MB delivery');
+				assertEqual(await post(delivery(`SMALL-${tag}`, `small ${tag}`)), 200, 'answer to a small delivery');
+				const texts = async () =>
+					(((await httpJson<Record<string, Json[]>>('GET', `${red.url}/collected`)).body.events ?? []) as Json[])
+						.map((entry) => String((entry.payload as Json).text))
+						.filter((text) => text.includes(tag));
+				await waitFor('the small delivery in the flow', async () => ((await texts()).length ? true : undefined));
+				await sleep(300);
+				assertEqual(
+					(await texts()).map((text) => text.slice(0, 20)),
+					[`small ${tag}`],
+					'deliveries that reached the flow',
+				);
+			},
+		);
+	} finally {
+		await listener.close();
+	}
+}
 
 async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: Checks, timings: Record<string, number>): Promise<void> {
 	const token = `nr-e2e-${randomBytes(12).toString('hex')}`;
@@ -611,6 +799,88 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 			},
 		);
 
+		for (const stopSeconds of STOP_SECONDS) {
+			await checks.check(
+				`webhook mode, a stop of ${stopSeconds} s with a message every ${SEND_EVERY_MS} ms throughout: each reaches the flow exactly once (caught up after the start)`,
+				async () => {
+					const running = nodeRed;
+					assert(running, 'Node-RED is not running');
+					await phase(`deploy restart ${stopSeconds}`, () => deployFlows(running.url, [...fullFlow, ...restartNodes()]));
+					await waitFor('the subscription of the restart node', async () =>
+						(await view.webhooks()).some((hook) => String(hook.url).includes(`/${RESTART_NODE_ID}/`)) ? true : undefined,
+					);
+					const tag = randomBytes(3).toString('hex');
+					const stopPhone = '+4915552' + String(Date.now() % 1_000_000).padStart(6, '0');
+					const sent: string[] = [];
+					let sending = true;
+					const sender = (async () => {
+						for (let index = 0; sending; index++) {
+							const answer = await view.post<Json>('/_sandbox/incoming', { phone: stopPhone, text: `stop ${tag} ${index}` });
+							sent.push(String((answer.message as Json).uid));
+							await sleep(SEND_EVERY_MS);
+						}
+					})();
+					const port = Number(new URL(running.url).port);
+					let restarted: NodeRedInstance | undefined;
+					try {
+						await sleep(4000);
+						const sentBeforeStop = sent.length;
+						await phase(`stop ${stopSeconds}`, () => running.stop());
+						nodeRed = undefined;
+						await sleep(stopSeconds * 1000);
+						const sentDuringStop = sent.length - sentBeforeStop;
+						const apiCallsBefore = await view.apiCalls();
+						restarted = await phase(`restart after ${stopSeconds}`, () =>
+							startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port }),
+						);
+						nodeRed = restarted;
+						await sleep(4000);
+						sending = false;
+						await sender;
+						const red2 = restarted;
+						const got = async () =>
+							(
+								(await httpJson<Array<{ uid: string; text: string }>>('GET', `${red2.url}${HTTP_NODE_ROOT}/across-restarts`)).body ?? []
+							).filter((entry) => String(entry.text).startsWith(`stop ${tag} `));
+						await waitFor(
+							'every message sent in the flow',
+							async () => (new Set((await got()).map((entry) => entry.uid)).size >= sent.length ? true : undefined),
+							{ timeoutMs: 60_000 },
+						).catch(() => undefined);
+						await sleep(2000);
+						const reached = await got();
+						const counts = new Map<string, number>();
+						for (const entry of reached) counts.set(entry.uid, (counts.get(entry.uid) ?? 0) + 1);
+						const lost = sent.filter((uid) => !counts.has(uid));
+						const doubled = [...counts.values()].filter((count) => count > 1).length;
+						console.log(
+							`        stop ${stopSeconds} s: ${sent.length} sent (${sentDuringStop} during the stop), ${counts.size} reached the flow, ` +
+								`${lost.length} lost, ${doubled} more than once; requests from the start until now: ${(await view.apiCalls()) - apiCallsBefore}`,
+						);
+						assertEqual([lost.length, doubled], [0, 0], 'messages lost, messages reaching the flow more than once');
+					} finally {
+						sending = false;
+						await sender;
+					}
+				},
+			);
+		}
+
+		await checks.check('a quiet restart: the catch-up costs one request per event type it reads back', async () => {
+			const running = nodeRed;
+			assert(running, 'Node-RED is not running');
+			await phase('stop quiet', () => running.stop());
+			nodeRed = undefined;
+			const before = await view.apiCalls();
+			nodeRed = await phase('restart quiet', () =>
+				startNodeRed({ nodeBin: runtime.nodeBin, nodeRedDir: runtime.nodeRedDir, userDir: dir, port: Number(new URL(running.url).port) }),
+			);
+			await sleep(3000);
+			const used = (await view.apiCalls()) - before;
+			// Each webhook event node re-reads its subscriptions (GET /webhooks) and catches up: one chat page per event type.
+			console.log(`        a quiet restart of two webhook event nodes (3 event types in all): ${used} requests`);
+		});
+
 		await checks.check(
 			'polling mode: no subscription; each message once (a burst as one item) across a redeploy and a restart, the cursor in the user dir',
 			async () => {
@@ -673,6 +943,25 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 				);
 			},
 		);
+
+		// Last: a restart with adminAuth and both roots at "/" (the flows deployed above run on).
+		const beforeAuth = nodeRed;
+		if (beforeAuth) {
+			await phase('stop before adminAuth', () => beforeAuth.stop());
+			nodeRed = undefined;
+			nodeRed = await checks.step('restart with adminAuth (a read-only and a full user), httpAdminRoot = httpNodeRoot = /', () =>
+				phase('restart with adminAuth', async () =>
+					startNodeRed({
+						nodeBin: runtime.nodeBin,
+						nodeRedDir: runtime.nodeRedDir,
+						userDir: dir,
+						port: Number(new URL(beforeAuth.url).port),
+						settingsFile: await writeAdminAuthSettings(dir, runtime.nodeRedDir),
+					}),
+				),
+			);
+			if (nodeRed) await adminAuthChecks(nodeRed, view, checks);
+		}
 	} finally {
 		await nodeRed?.stop();
 		if (nodeRed && (checks.failed > 0 || process.env.CHAT_MESSAGING_E2E_VERBOSE === '1')) {

@@ -635,8 +635,8 @@ async function nodeRedRun(
 			});
 			assertEqual((await nodeRedModule(red!))?.version, v2, 'version running after the restart');
 			// While Node-RED runs (the npm install of the update, and after the restart) nothing may be lost. While it
-			// is stopped, a delivery is retried by the service (three attempts, the sandbox's 1 s apart; the spec
-			// does not say how far apart): what arrives then is counted, and must not arrive twice.
+			// is stopped, the service's three attempts (the sandbox's 1 s apart) may all fail: the event node reads
+			// what it missed when it starts again, so these too arrive, each once.
 			const running = sent.filter(({ at }) => at < down.from || at > down.to);
 			const stopped = sent.filter(({ at }) => at >= down.from && at <= down.to);
 			const seen = () => receiver.bodies.map((body) => markersIn(body, 'nr-update'));
@@ -645,12 +645,12 @@ async function nodeRedRun(
 			}).catch((error: Error) => `${error.message}: ${exactlyOnce(running, seen())}`);
 			assertEqual(result, 'none', `${running.length} inbound messages while Node-RED ran, each forwarded exactly once`);
 			const counts = stopped.map(({ marker }) => seen().filter((markers) => markers.includes(marker)).length);
-			assert(
-				counts.every((count) => count <= 1),
-				`a message sent during the restart was forwarded twice`,
-			);
 			restartLoss.push(
-				`${label}: restart ${((down.to - down.from) / 1000).toFixed(1)} s, ${stopped.length} inbound messages meanwhile, ${counts.filter((count) => count === 1).length} delivered by the service's retries, ${counts.filter((count) => count === 0).length} lost`,
+				`${label}: restart ${((down.to - down.from) / 1000).toFixed(1)} s, ${stopped.length} inbound messages meanwhile, ${counts.filter((count) => count === 1).length} forwarded (retries or catch-up), ${counts.filter((count) => count === 0).length} lost, ${counts.filter((count) => count > 1).length} twice`,
+			);
+			assert(
+				counts.every((count) => count === 1),
+				`messages sent during the restart forwarded ${JSON.stringify(counts)} times (each once expected)`,
 			);
 			return true;
 		});

@@ -161,7 +161,7 @@ function download(ctx: PublicRequestContext) {
 	const uid = ctx.params.file_uid ?? '';
 	const expires = Number(ctx.query.expires);
 	const signature = ctx.query.signature ?? '';
-	if (!Number.isFinite(expires) || signature !== ctx.runtime.renderer.signature(uid, expires)) {
+	if (!Number.isFinite(expires) || !ctx.runtime.renderer.signatureMatches(uid, expires, signature)) {
 		throw ApiError.coded('permission_denied', 'Access denied: invalid download signature');
 	}
 	if (Date.now() > expires) throw ApiError.coded('permission_denied', 'Access denied: the download link has expired');
