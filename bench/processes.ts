@@ -59,7 +59,7 @@ function startProcess(
 	).then(({ stdout }) => JSON.parse(stdout) as ProcessRun);
 }
 
-/** Longest time a process went without an answer, between `from` and its end. */
+/** Longest time a process went without an answer, from `from` (its start) to its end. */
 function longestGap(answers: number[], from: number): number {
 	const times = [from, ...answers.filter((at) => at >= from)].sort((a, b) => a - b);
 	return Math.max(0, ...times.slice(1).map((at, index) => at - times[index]!));
@@ -150,7 +150,8 @@ export async function runProcesses(sandbox: RunningSandbox, token: string, chatI
 						'429s': outcome.rateLimited,
 						'429 per 1,000 requests': (1000 * outcome.rateLimited) / outcome.requests,
 						'shares max / min': job === 'send' && processes > 1 ? Math.max(...shares) / Math.max(1, Math.min(...shares)) : '',
-						'longest wait s': Math.max(...outcome.runs.map((run) => longestGap(run.answers, outcome.startAt))) / 1000,
+						// A list answers once, at its end: its longest wait is its time.
+						'longest wait s': job === 'send' ? Math.max(...outcome.runs.map((run) => longestGap(run.answers, run.began))) / 1000 : '',
 					},
 				});
 				record(`processes.${job}.n${processes}.${scheme}.floor`, outcome.seconds / floor);

@@ -8,7 +8,7 @@
  * and nothing tells one process about the others but the service's refusals. So the bucket's rate
  * adapts: a refusal (429 or `rate_limit_exceeded`) lowers it, and clean answers raise it again toward
  * the ceiling, on a curve that stays near the rate that was refused before probing beyond it. A
- * process alone is never refused, and paces at the ceiling as before.
+ * process that is never refused paces at the ceiling, as before.
  */
 import { createHash } from 'crypto';
 import type { Timing } from '../catalogue/types';
