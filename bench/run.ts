@@ -4,7 +4,7 @@
  * ratios to the rate floor (a bare client firing at exactly the allowance) and to a careful sequential keep-alive
  * loop; each checks that the contestants produced the same data. Ends with one JSON line of every ratio.
  *
- * Options: --only=list,sends,shared,events,overhead,growth,load (default: all); --rounds=N for the listing (default 2).
+ * Options: --only=list,sends,shared,processes,mixed,events,overhead,growth,load (default: all); --rounds=N for the listing (default 2).
  * `npm run bench` builds first (the nodes run from dist/, as n8n loads them); `npx tsx bench/run.ts` uses dist/ as it
  * is. The real-n8n contestants run only when
  * test/e2e/runtimes.sh has installed n8n into ~/.cache/chat-messaging (a note is printed otherwise).
@@ -41,6 +41,7 @@ import {
 	type Send,
 } from './lib';
 import { runOverhead } from './overhead';
+import { runMixed, runProcesses } from './processes';
 import { startRealN8n, type RealN8n } from './real-n8n';
 
 const CHATS = 5_000;
@@ -407,7 +408,7 @@ async function main(): Promise<void> {
 	console.log(
 		`Chat Messaging benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('os')).cpus().length} cores)`,
 	);
-	const needsRateLimitedSandbox = ['list', 'sends', 'shared'].some(wanted);
+	const needsRateLimitedSandbox = ['list', 'sends', 'shared', 'processes', 'mixed'].some(wanted);
 	const sandbox = needsRateLimitedSandbox
 		? await startSandbox({
 				chats: CHATS,
@@ -427,7 +428,7 @@ async function main(): Promise<void> {
 		if (sandbox && wanted('list')) await listAll(sandbox, realN8n);
 		await realN8n?.stop();
 		realN8n = undefined;
-		if (sandbox && (wanted('sends') || wanted('shared'))) {
+		if (sandbox && ['sends', 'shared', 'processes', 'mixed'].some(wanted)) {
 			const reference = await sequentialList(sandbox.url, TOKEN);
 			const chatIds = reference.slice(0, 200);
 			if (wanted('sends')) await sends(sandbox, chatIds);
@@ -437,6 +438,8 @@ async function main(): Promise<void> {
 				const current = await sequentialList(sandbox.url, TOKEN);
 				await sharedPace(sandbox, current.slice(0, PAGE_SIZE), current);
 			}
+			if (wanted('processes')) await runProcesses(sandbox, TOKEN, chatIds);
+			if (wanted('mixed')) await runMixed(sandbox, TOKEN, chatIds);
 		}
 		if (wanted('events')) await runEventIntake();
 		if (wanted('overhead')) await runOverhead();

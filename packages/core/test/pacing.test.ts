@@ -1,5 +1,5 @@
-/** Client-side pacing: a burst of 10, then about 30 requests per second. */
-import { Executor, TokenBucket } from '../src';
+/** Client-side pacing: a burst of 10, then about 30 requests per second, lower while others use the token. */
+import { Executor, SERVICE_RATE_LIMIT, TokenBucket, type AdaptiveRate, type RateLimit } from '../src';
 import { ok, scripted, virtualTiming } from '../../../test/support/scripted-transport';
 
 describe('pacing', () => {
@@ -52,5 +52,94 @@ describe('pacing', () => {
 		const executor = new Executor({ baseUrl: 'https://x.io', transport, timing, rateLimit: false });
 		await Promise.all(Array.from({ length: 25 }, () => executor.run('workspace:get')));
 		expect(timing.sleeps).toEqual([]);
+	});
+});
+
+describe('adaptive pacing: the rate gives way to other users of the token', () => {
+	const adaptive: AdaptiveRate = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
+	const limit: RateLimit = { perSecond: 28, burst: 10, adaptive };
+
+	it('the service default adapts', () => {
+		expect(SERVICE_RATE_LIMIT.adaptive).toEqual(adaptive);
+	});
+
+	it('each refusal lowers the rate by the decrease factor', () => {
+		const bucket = new TokenBucket(limit, virtualTiming());
+		expect(bucket.perSecond).toBe(28);
+		expect(bucket.refused()).toBe(true);
+		expect(bucket.perSecond).toBeCloseTo(28 * 0.85);
+		// Two bursts meeting are refused several times at once: the rate goes down as far as the crowding is deep.
+		bucket.refused();
+		bucket.refused();
+		expect(bucket.perSecond).toBeCloseTo(28 * 0.85 ** 3);
+	});
+
+	it('clean answers raise it back: quickly, then flat just under the rate refused, then beyond it to the limit', () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(limit, timing);
+		bucket.refused(); // 28 → 23.8
+		bucket.refused(); // refused again at 23.8 → 20.23
+		const rateAfter = (seconds: number) => {
+			timing.clock.now += seconds * 1000;
+			bucket.answered();
+			return bucket.perSecond;
+		};
+		// The flat part: 0.96 × 23.8 = 22.85, reached after ∛((22.85 − 20.23) / 0.005) = 8.06 s.
+		const first = rateAfter(2);
+		expect(first).toBeGreaterThan(20.23);
+		expect(first).toBeLessThan(22);
+		const flat = rateAfter(6);
+		expect(flat).toBeGreaterThan(22.8);
+		expect(flat).toBeLessThanOrEqual(22.85);
+		expect(rateAfter(1)).toBeLessThan(22.9); // still about flat a second later
+		expect(rateAfter(3)).toBeGreaterThan(23.8); // then beyond the rate refused
+		expect(rateAfter(10)).toBe(28); // and never above the limit
+	});
+
+	it('refused at its full pace (perhaps its requests only bunched up on the way), it climbs back to that pace', () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(limit, timing);
+		bucket.refused(); // 28 → 23.8
+		timing.clock.now += 3000;
+		bucket.answered();
+		// ∛((28 − 23.8) / 0.005) = 9.4 s back to 28: after 3 s, most of the way already.
+		expect(bucket.perSecond).toBeGreaterThan(26.5);
+		timing.clock.now += 6500;
+		bucket.answered();
+		expect(bucket.perSecond).toBe(28);
+	});
+
+	it('only answers raise it: time without answers changes nothing until the next one', () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(limit, timing);
+		bucket.refused();
+		timing.clock.now += 60_000;
+		expect(bucket.perSecond).toBeCloseTo(23.8);
+		bucket.answered();
+		expect(bucket.perSecond).toBe(28);
+	});
+
+	it('never goes below the minimum; a refusal there cannot slow it down', () => {
+		const bucket = new TokenBucket(limit, virtualTiming());
+		for (let i = 0; i < 30; i++) bucket.refused();
+		expect(bucket.perSecond).toBe(1);
+		expect(bucket.refused()).toBe(false);
+		expect(bucket.perSecond).toBe(1);
+	});
+
+	it('a fixed rate (adaptive: false) stays as it is: the pacing before adaptation', () => {
+		const bucket = new TokenBucket({ ...limit, adaptive: false }, virtualTiming());
+		expect(bucket.refused()).toBe(false);
+		expect(bucket.perSecond).toBe(28);
+	});
+
+	it('grants at the lowered rate', async () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket({ ...limit, burst: 1 }, timing);
+		await bucket.take();
+		for (let i = 0; i < 4; i++) bucket.refused(); // 28 × 0.85⁴ = 14.6 per second
+		const start = timing.now();
+		for (let i = 0; i < 15; i++) await bucket.take();
+		expect(timing.now() - start).toBeGreaterThanOrEqual(1000); // 15 at 14.6/s, not 28/s
 	});
 });

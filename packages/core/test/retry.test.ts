@@ -2,7 +2,7 @@
  * Retries: only what cannot duplicate an effect. Reads and idempotent writes retry 429, 5xx and
  * network failures; a creating POST retries only a 429 or a connection refused before sending.
  */
-import { Executor, pacingKey, sharedBucket, TransportFailure } from '../src';
+import { Executor, pacingKey, SERVICE_RATE_LIMIT, sharedBucket, TransportFailure } from '../src';
 import { fail, ok, scripted, virtualTiming, type Step } from '../../../test/support/scripted-transport';
 
 const SEND = ['message:sendToPhone', { phone: '+4915112345678', text: 'hi' }] as const;
@@ -221,10 +221,38 @@ describe('retries', () => {
 });
 
 describe('pacing shared by the executors of one client', () => {
-	it('a 429 to one executor holds back the others of the same token', async () => {
+	it('a 429 to one executor slows the others of the same token without stopping them; the refused request waits its Retry-After', async () => {
 		const timing = virtualTiming();
 		const key = pacingKey('https://x.io', `token-${Math.random()}`);
-		const rateLimit = { perSecond: 1000, burst: 100 };
+		const rateLimit = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100 };
+		const bucket = sharedBucket(key, rateLimit, timing);
+		const pause = jest.spyOn(bucket, 'pause');
+		const refusedOnce = scripted(e429('2'), ok({}));
+		await new Executor({ baseUrl: 'https://x.io', transport: refusedOnce.transport, timing, rateLimit, pacingKey: key }).run(
+			'workspace:get',
+		);
+		expect(refusedOnce.requests).toHaveLength(2);
+		expect(timing.sleeps).toEqual([2200]); // Retry-After 2 s plus jitter, for the refused request
+		expect(pause).not.toHaveBeenCalled();
+		// Lowered to 850 by the refusal, and climbing back since the retry's clean answer 2.2 s later.
+		expect(bucket.perSecond).toBeGreaterThan(850);
+		expect(bucket.perSecond).toBeLessThan(900);
+
+		// Another executor of the same client goes on at once, at the lowered pace; one of another client keeps its own.
+		const sleepsBefore = timing.sleeps.length;
+		await new Executor({ baseUrl: 'https://x.io', transport: scripted(ok({})).transport, timing, rateLimit, pacingKey: key }).run(
+			'workspace:get',
+		);
+		expect(timing.sleeps.slice(sleepsBefore)).toEqual([]);
+		const otherKey = pacingKey('https://x.io', `another-${Math.random()}`);
+		new Executor({ baseUrl: 'https://x.io', transport: scripted(ok({})).transport, timing, rateLimit, pacingKey: otherKey });
+		expect(sharedBucket(otherKey, rateLimit, timing).perSecond).toBe(1000);
+	});
+
+	it('a 429 the pace cannot be lowered for (a fixed pace, or at its minimum) holds back every executor of the token for its Retry-After', async () => {
+		const timing = virtualTiming();
+		const key = pacingKey('https://x.io', `token-${Math.random()}`);
+		const rateLimit = { perSecond: 1000, burst: 100, adaptive: false as const };
 		const bucket = sharedBucket(key, rateLimit, timing);
 		const pause = jest.spyOn(bucket, 'pause');
 		const refusedOnce = scripted(e429('2'), ok({}));
@@ -246,14 +274,29 @@ describe('pacing shared by the executors of one client', () => {
 			'workspace:get',
 		);
 		expect(timing.sleeps.slice(sleepsBefore)).toEqual([2000]);
+
+		// At its minimum, an adaptive pace does the same.
+		const lowKey = pacingKey('https://x.io', `low-${Math.random()}`);
+		const low = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100 };
+		const lowBucket = sharedBucket(lowKey, low, timing);
+		while (lowBucket.refused());
+		const lowPause = jest.spyOn(lowBucket, 'pause');
+		await new Executor({
+			baseUrl: 'https://x.io',
+			transport: scripted(e429('2'), ok({})).transport,
+			timing,
+			rateLimit: low,
+			pacingKey: lowKey,
+		}).run('workspace:get');
+		expect(lowPause).toHaveBeenCalledWith(2200);
 	});
 
-	it('rate_limit_exceeded in another status than 429 pauses the same shared pacer', async () => {
+	it('rate_limit_exceeded in another status than 429 lowers the same shared pacer', async () => {
 		const timing = virtualTiming();
 		const key = pacingKey('https://x.io', `token-${Math.random()}`);
-		const rateLimit = { perSecond: 1000, burst: 100 };
+		const rateLimit = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100 };
 		const bucket = sharedBucket(key, rateLimit, timing);
-		const pause = jest.spyOn(bucket, 'pause');
+		const refused = jest.spyOn(bucket, 'refused');
 		const refusedOnce = scripted(
 			fail(403, { status: 'error', message: 'Rate limit exceeded', error_code: 'rate_limit_exceeded' }, { 'retry-after': '2' }),
 			ok({}),
@@ -261,7 +304,26 @@ describe('pacing shared by the executors of one client', () => {
 		await new Executor({ baseUrl: 'https://x.io', transport: refusedOnce.transport, timing, rateLimit, pacingKey: key }).run(
 			'workspace:get',
 		);
-		expect(pause).toHaveBeenCalledWith(2200);
+		expect(refused).toHaveBeenCalledTimes(1);
+		expect(timing.sleeps).toEqual([2200]);
+		expect(bucket.perSecond).toBeLessThan(900);
+	});
+
+	it('answers other than a refusal, errors included, are clean answers for the pace', async () => {
+		const timing = virtualTiming();
+		const key = pacingKey('https://x.io', `token-${Math.random()}`);
+		const rateLimit = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100 };
+		const bucket = sharedBucket(key, rateLimit, timing);
+		const answered = jest.spyOn(bucket, 'answered');
+		const refused = jest.spyOn(bucket, 'refused');
+		const notFound = scripted(fail(404, { status: 'error', message: 'Chat not found' }));
+		await expect(
+			new Executor({ baseUrl: 'https://x.io', transport: notFound.transport, timing, rateLimit, pacingKey: key }).run('chat:get', {
+				chat_id: 1,
+			}),
+		).rejects.toMatchObject({ httpStatus: 404 });
+		expect(answered).toHaveBeenCalledTimes(1);
+		expect(refused).not.toHaveBeenCalled();
 	});
 
 	it('keys by base URL and a hash of the token, never the token itself', () => {

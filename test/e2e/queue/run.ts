@@ -66,12 +66,15 @@ const figures: Record<string, unknown> = {};
 interface Counted {
 	/** `METHOD /path` (no query) → status → count. */
 	statuses: Map<string, Map<number, number>>;
+	/** Every POST: when it arrived and when its answer came (epoch ms), and the answer's status. */
+	posts: Array<{ at: number; answeredAt: number; status: number }>;
 }
 
 function startCountingProxy(target: string, port: number): Promise<{ server: Server; counted: Counted }> {
-	const counted: Counted = { statuses: new Map() };
+	const counted: Counted = { statuses: new Map(), posts: [] };
 	const base = new URL(target);
 	const server = createServer((req, res) => {
+		const at = Date.now();
 		const upstream = httpRequest(
 			{ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } },
 			(answer) => {
@@ -79,6 +82,7 @@ function startCountingProxy(target: string, port: number): Promise<{ server: Ser
 				const byStatus = counted.statuses.get(key) ?? new Map<number, number>();
 				byStatus.set(answer.statusCode ?? 0, (byStatus.get(answer.statusCode ?? 0) ?? 0) + 1);
 				counted.statuses.set(key, byStatus);
+				if (req.method === 'POST') counted.posts.push({ at, answeredAt: Date.now(), status: answer.statusCode ?? 0 });
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
 			},
@@ -758,6 +762,12 @@ async function main(): Promise<void> {
 		const before = answersBefore.get(endpoint) ?? new Map<number, number>();
 		const delta = Object.fromEntries([...answersOf(endpoint)].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
 		const storedSet = new Set(stored);
+		// The sending itself, as the service saw it: from the first send's arrival to the last one's answer.
+		const posts = (counted?.posts ?? []).filter((post) => post.at >= started);
+		const firstAt = Math.min(...posts.map((post) => post.at));
+		const spanMs = Math.max(...posts.map((post) => post.answeredAt)) - firstAt;
+		const refusedAt = posts.filter((post) => post.status === 429).map((post) => post.at - firstAt);
+		const rateLimited = delta[429] ?? 0;
 		const result = {
 			executions,
 			messages: total,
@@ -768,7 +778,17 @@ async function main(): Promise<void> {
 			perWorker,
 			ms,
 			sendAnswers: delta,
-			rateLimited: delta[429] ?? 0,
+			rateLimited,
+			/** Of every send request, the share refused for the rate. */
+			rateLimitedShare: rateLimited / (total + rateLimited),
+			/** The time against the floor, (messages − burst) / rate: the run's whole time, and the sending's span. */
+			floorS: (total - 10) / RATE_LIMIT,
+			timesFloor: ms / 1000 / ((total - 10) / RATE_LIMIT),
+			spanMs,
+			spanTimesFloor: spanMs / 1000 / ((total - 10) / RATE_LIMIT),
+			/** When the refusals came: within the first second (processes' first bursts meeting), and later. */
+			rateLimitedFirstSecond: refusedAt.filter((ms) => ms < 1000).length,
+			rateLimitedLater: refusedAt.filter((ms) => ms >= 1000).length,
 		};
 		figures[label] = result;
 		assert(
@@ -779,6 +799,12 @@ async function main(): Promise<void> {
 		return result;
 	};
 
+	const describeSends = (result: Awaited<ReturnType<typeof sendMessages>>) =>
+		`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
+		`sending ${result.spanMs} ms, ${result.spanTimesFloor.toFixed(2)}x); executions per worker ${result.perWorker.join(' / ')}; ` +
+		`answers ${JSON.stringify(result.sendAnswers)}: ${(100 * result.rateLimitedShare).toFixed(1)} % refused ` +
+		`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later)`;
+
 	await check(
 		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
 		async () => {
@@ -787,7 +813,7 @@ async function main(): Promise<void> {
 				result.perWorker.every((count) => count > 0),
 				`executions per worker: ${result.perWorker.join(' / ')}`,
 			);
-			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
+			return describeSends(result);
 		},
 	);
 
@@ -795,7 +821,7 @@ async function main(): Promise<void> {
 		`sends: one execution of ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} items (one worker, one pacer): every message stored once (429s reported)`,
 		async () => {
 			const result = await sendMessages('sendsOneExecution', 1, SEND_EXECUTIONS * SENDS_PER_EXECUTION);
-			return `${result.stored} stored once in ${result.ms} ms; executions per worker ${result.perWorker.join(' / ')}; answers ${JSON.stringify(result.sendAnswers)}`;
+			return describeSends(result);
 		},
 	);
 

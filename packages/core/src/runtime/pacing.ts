@@ -3,11 +3,18 @@
  * that concurrent pages and items do not earn 429s. A token bucket on injected time, shared by every
  * executor of one client in a process: the service counts per token, not per n8n execution or
  * Node-RED config node.
+ *
+ * Other processes may use the same token (n8n's queue-mode workers, a second Node-RED, an MCP server),
+ * and nothing tells one process about the others but the service's refusals. So the bucket's rate
+ * adapts: a refusal (429 or `rate_limit_exceeded`) lowers it, and clean answers raise it again toward
+ * the ceiling, on a curve that stays near the rate that was refused before probing beyond it. A
+ * process that is never refused paces at the ceiling, as before.
  */
 import { createHash } from 'crypto';
 import type { Timing } from '../catalogue/types';
 
 export interface RateLimit {
+	/** The most this process sends per second: the pace of a process alone. */
 	perSecond: number;
 	burst: number;
 	/**
@@ -16,14 +23,40 @@ export interface RateLimit {
 	 * early by the service's clock. Paid once per burst, not per request.
 	 */
 	burstMarginMs?: number;
+	/** How the rate gives way to other processes on the same token; `false` keeps it at `perSecond` (as before). */
+	adaptive?: AdaptiveRate | false;
+}
+
+/**
+ * The rate after refusals. Each refusal multiplies the rate by `decrease`. From the last refusal on, the rate climbs
+ * back along a cubic in the time since: quickly at first, flat around `settle` × the rate that was refused (the share
+ * the others left, less a margin as a process alone keeps below the service's limit), then faster and faster beyond
+ * it, to find out whether the others have gone. Within [`minPerSecond`, the limit's `perSecond`].
+ */
+export interface AdaptiveRate {
+	/** Factor per refusal (0–1). */
+	decrease: number;
+	/** Where the curve flattens, as a fraction of the rate that was refused (0–1, above `decrease`). */
+	settle: number;
+	/** Requests per second per second³ on the way up to the flat part: its length is ∛(rise / approach). */
+	approach: number;
+	/** Requests per second per second³ beyond the flat part. */
+	probe: number;
+	minPerSecond: number;
 }
 
 /**
  * The service allows about 30 per second with a burst of 10. Pacing exactly at 30 earns an occasional 429 from
  * arrival jitter (measured against the sandbox); 28 leaves the service's bucket 2 tokens a second to absorb it
  * (0 × 429 in `npm run bench`), while 27 with a burst of 9 cost a tenth of the floor on every long job.
+ * The adaptive part was tuned by measurement (docs/performance.md, "Processes sharing a token").
  */
-export const SERVICE_RATE_LIMIT: RateLimit = { perSecond: 28, burst: 10, burstMarginMs: 25 };
+export const SERVICE_RATE_LIMIT: RateLimit = {
+	perSecond: 28,
+	burst: 10,
+	burstMarginMs: 25,
+	adaptive: { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 },
+};
 
 export class TokenBucket {
 	private tokens: number;
@@ -31,6 +64,11 @@ export class TokenBucket {
 	private pausedUntil = 0;
 	/** Callers queue here so that tokens go out in call order. */
 	private queue: Promise<void> = Promise.resolve();
+	/** The pace now: the limit's, or less after refusals. */
+	private rate: number;
+	/** The last refusal, and the rate it refused: the origin of the climb back. */
+	private refusedAt = Number.NEGATIVE_INFINITY;
+	private refusedRate: number;
 
 	constructor(
 		private readonly limit: RateLimit,
@@ -38,16 +76,57 @@ export class TokenBucket {
 	) {
 		this.tokens = limit.burst;
 		this.updatedAt = timing.now();
+		this.rate = limit.perSecond;
+		this.refusedRate = limit.perSecond;
+	}
+
+	/** Requests per second this bucket grants now. */
+	get perSecond(): number {
+		return this.rate;
 	}
 
 	/**
-	 * The service answered 429: nobody sharing this bucket sends before `ms` from now (the answer
-	 * speaks for the client, so every executor of it waits, not only the one that was refused).
+	 * Nobody sharing this bucket sends before `ms` from now: after a refusal that slowing down cannot answer (see
+	 * `refused`), every executor of the client waits out the Retry-After, not only the one that was refused.
 	 */
 	pause(ms: number): void {
 		const until = this.timing.now() + ms;
 		if (until > this.pausedUntil) this.pausedUntil = until;
 		this.tokens = Math.min(this.tokens, 0);
+	}
+
+	/**
+	 * The service refused a request for its rate: someone else uses the token too. Every refusal lowers the rate, so
+	 * that several at once (two bursts meeting) lower it as far as the crowding is deep. False when the rate could not
+	 * go lower (fixed, or at its minimum): then only a pause answers the refusal.
+	 */
+	refused(): boolean {
+		const adaptive = this.limit.adaptive;
+		if (!adaptive) return false;
+		this.climb();
+		if (this.rate <= adaptive.minPerSecond) return false;
+		this.refusedRate = this.rate;
+		this.rate = Math.max(adaptive.minPerSecond, this.rate * adaptive.decrease);
+		this.refusedAt = this.timing.now();
+		return true;
+	}
+
+	/** The service answered (anything but a refusal for its rate): the rate climbs back along its curve. */
+	answered(): void {
+		this.climb();
+	}
+
+	private climb(): void {
+		const adaptive = this.limit.adaptive;
+		if (!adaptive || this.rate >= this.limit.perSecond) return;
+		const seconds = (this.timing.now() - this.refusedAt) / 1000;
+		// Refused at its full pace, which keeps below the service's limit already, a process may just have been unlucky
+		// (its requests bunched up on the way, on a busy machine): it returns to that pace. Refused below it, the others
+		// are there for sure, and it settles below the rate refused.
+		const flat = this.refusedRate >= this.limit.perSecond ? this.limit.perSecond : this.refusedRate * adaptive.settle;
+		const flatAt = Math.cbrt(Math.max(0, flat - this.refusedRate * adaptive.decrease) / adaptive.approach);
+		const curve = seconds < flatAt ? flat - adaptive.approach * (flatAt - seconds) ** 3 : flat + adaptive.probe * (seconds - flatAt) ** 3;
+		this.rate = Math.min(this.limit.perSecond, Math.max(this.rate, curve));
 	}
 
 	/** Resolves when one request may be sent. */
@@ -65,8 +144,9 @@ export class TokenBucket {
 				continue;
 			}
 			const now = this.timing.now();
+			const rate = this.rate;
 			// updatedAt lies ahead while a burst's margin runs (see burstMarginMs): no refill until then.
-			this.tokens = Math.min(this.limit.burst, this.tokens + (Math.max(0, now - this.updatedAt) / 1000) * this.limit.perSecond);
+			this.tokens = Math.min(this.limit.burst, this.tokens + (Math.max(0, now - this.updatedAt) / 1000) * rate);
 			this.updatedAt = Math.max(now, this.updatedAt);
 			if (this.tokens >= 1) {
 				const wasFull = this.tokens >= this.limit.burst;
@@ -74,13 +154,13 @@ export class TokenBucket {
 				if (wasFull && this.limit.burstMarginMs) this.updatedAt = now + this.limit.burstMarginMs;
 				return;
 			}
-			const wait = Math.ceil(((1 - this.tokens) / this.limit.perSecond) * 1000) + (this.updatedAt - now);
+			const wait = Math.ceil(((1 - this.tokens) / rate) * 1000) + (this.updatedAt - now);
 			await this.timing.sleep(wait);
 			// Woken later than one request's interval, the process was busy (an MCP server taking in a thousand calls at
 			// once): requests granted before may only now be leaving, and the time overslept, credited, would send a
 			// catch-up burst right behind them. Pace on from now as after a burst instead.
 			const woken = this.timing.now();
-			if (woken - (now + wait) > 1000 / this.limit.perSecond) this.updatedAt = woken + (this.limit.burstMarginMs ?? 0);
+			if (woken - (now + wait) > 1000 / rate) this.updatedAt = woken + (this.limit.burstMarginMs ?? 0);
 		}
 	}
 }

@@ -103,8 +103,9 @@ export class HttpExchange {
 	/**
 	 * One request through pacing and the retry rules; resolves with a success response, or throws
 	 * the mapped error. A service answer of `{status: "error"}` is an error whatever its status.
-	 * - A 429 was not processed: it is waited out (Retry-After plus jitter, and everyone sharing the
-	 *   pacer waits too) without using up an attempt, up to `maxRateLimitWaitMs` in total.
+	 * - A 429 was not processed: it is waited out (Retry-After plus jitter) without using up an attempt, up
+	 *   to `maxRateLimitWaitMs` in total, and it lowers the pace of everyone sharing the pacer; when the pace
+	 *   cannot go lower (fixed, or at its minimum), everyone sharing the pacer waits the Retry-After too.
 	 * - Other failures are retried when `mayRetry` allows, up to `maxAttempts`, or until `deadline`.
 	 * - A DELETE answered 404 after an attempt that may have gone through has done its work.
 	 */
@@ -147,16 +148,23 @@ export class HttpExchange {
 				});
 			}
 			const body = response.body;
+			const rateLimited = isRateLimited(response);
+			// A refusal slows this client down; one it cannot slow down for holds all of it back (below).
+			let slowedDown = false;
+			if (call.paced && bucket) {
+				if (rateLimited) slowedDown = bucket.refused();
+				else bucket.answered();
+			}
 			const ok = response.status >= 200 && response.status < 300 && !(isRecord(body) && body.status === 'error');
 			if (ok) return response;
 			if (response.status === 404 && mayHaveApplied && request.method === 'DELETE') {
 				return { status: 200, headers: response.headers, body: { status: 'ok', data: null } };
 			}
-			if (isRateLimited(response)) {
+			if (rateLimited) {
 				const wait = rateLimitWait(retry, timing, response);
 				if (wait !== undefined && rateLimitedMs + wait <= retry.maxRateLimitWaitMs) {
 					rateLimitedMs += wait;
-					if (call.paced) bucket?.pause(wait);
+					if (call.paced && !slowedDown) bucket?.pause(wait);
 					await timing.sleep(wait);
 					continue;
 				}

@@ -1,0 +1,87 @@
+/**
+ * Processes that share a token share the service's rate, without talking to each other: each paces itself and
+ * learns from the service's refusals. Modelled on virtual time (test/support/shared-token.ts: the sandbox's own
+ * rate limiter, 30 requests a second with a burst of 10, in front of executors with a bucket each, as separate
+ * processes have); nothing here depends on the machine's speed. `npm run bench` measures the same over real HTTP,
+ * with the executor in child processes.
+ */
+import { SERVICE_RATE_LIMIT, type RateLimit } from '../src';
+import { LimitedService, sendingProcess, VirtualClock } from '../../../test/support/shared-token';
+
+const FIXED: RateLimit = { ...SERVICE_RATE_LIMIT, adaptive: false };
+
+/** `processes` on one token sending `each` messages at once, `concurrency` at a time each; what the service saw. */
+async function share(processes: number, each: number, options: { rateLimit?: RateLimit; concurrency?: number } = {}) {
+	const clock = new VirtualClock();
+	const service = new LimitedService(clock);
+	const senders = Array.from({ length: processes }, (_, index) => sendingProcess(clock, service, index, options));
+	const start = clock.now;
+	await clock.run(Promise.all(senders.map((sender) => sender.send(each))));
+	const refused = service.records.filter((record) => record.refused).length;
+	return { clock, service, senders, start, seconds: (clock.now - start) / 1000, refused, requests: service.records.length };
+}
+
+/** Every message of every process stored exactly once: `sent` is each process's count. */
+function eachStoredOnce(service: LimitedService, sent: number[]): void {
+	const counts = sent.flatMap((each, index) => Array.from({ length: each }, (_, item) => service.stored.get(`p${index} ${item}`) ?? 0));
+	expect(counts.filter((count) => count !== 1)).toEqual([]);
+	expect(service.stored.size).toBe(counts.length);
+}
+
+describe('processes sharing a token', () => {
+	it('a process alone is never refused and keeps its full pace', async () => {
+		const { senders, refused } = await share(1, 300);
+		expect(refused).toBe(0);
+		expect(senders[0]!.bucket().perSecond).toBe(SERVICE_RATE_LIMIT.perSecond);
+	});
+
+	it.each([2, 4])('%i processes converge on sharing the rate: few refusals, every message stored once', async (processes) => {
+		const each = 1000 / processes;
+		const { service, refused, requests, seconds } = await share(processes, each, { concurrency: 40 });
+		// Each pacing at 28 a second as if alone, 2 processes had 236 of 1,236 requests refused, 4 had 1,461 of 2,461.
+		expect(refused / requests).toBeLessThan(processes === 2 ? 0.04 : 0.1);
+		eachStoredOnce(service, Array(processes).fill(each));
+		// Together they send at about the service's rate, refused requests included, not a multiple of it.
+		expect((requests - 10) / seconds).toBeLessThanOrEqual(30);
+	});
+
+	it('no process starves: over a minute each gets a share within 2x of the others; on average together they stay within the limit', async () => {
+		const { service, start, seconds, requests } = await share(4, 600, { concurrency: 8 });
+		const minute = [0, 1, 2, 3].map((index) => service.arrivals(start, start + 60_000, index).filter((r) => !r.refused).length);
+		expect(Math.max(...minute) / Math.min(...minute)).toBeLessThanOrEqual(2);
+		// Every request sent, refused ones included, beyond the first burst: at most the service's 30 a second.
+		expect((requests - 10) / seconds).toBeLessThanOrEqual(30);
+	});
+
+	it('a burst from one process does not hold the others up: they keep getting answers', async () => {
+		const clock = new VirtualClock();
+		const service = new LimitedService(clock);
+		const steady = sendingProcess(clock, service, 0, { concurrency: 8 });
+		const bursting = sendingProcess(clock, service, 1, { concurrency: 40 });
+		const answered: number[] = [];
+		const start = clock.now;
+		await clock.run(
+			Promise.all([steady.send(900, 'p0', () => answered.push(clock.now - start)), clock.sleep(10_000).then(() => bursting.send(200))]),
+		);
+		eachStoredOnce(service, [900, 200]);
+		const gaps = answered.slice(1).map((at, index) => at - answered[index]!);
+		// With a fixed pace, each refusal stopped the whole process for its Retry-After: answers stopped for 2.4 s.
+		expect(Math.max(...gaps)).toBeLessThan(1000);
+	});
+
+	it('once the others have gone, a process climbs back to its full pace', async () => {
+		const { clock, service, senders } = await share(2, 300, { concurrency: 40 });
+		const [alone] = senders;
+		expect(alone!.bucket().perSecond).toBeLessThan(SERVICE_RATE_LIMIT.perSecond);
+		const before = service.records.length;
+		await clock.run(alone!.send(600, 'alone'));
+		expect(alone!.bucket().perSecond).toBe(SERVICE_RATE_LIMIT.perSecond);
+		expect(service.records.slice(before).filter((record) => record.refused)).toEqual([]);
+	});
+
+	it('the fixed pace of before, for comparison: the same two processes are refused far more often', async () => {
+		const { refused, requests, service } = await share(2, 500, { rateLimit: FIXED, concurrency: 40 });
+		expect(refused / requests).toBeGreaterThan(0.1);
+		eachStoredOnce(service, [500, 500]);
+	});
+});
