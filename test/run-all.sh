@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test this repository has, installing what they need first:
 #   lint (TypeScript + ESLint + n8n's community-package scanner), the jest suites (real HTTP against
-#   the sandbox), n8n end to end (real n8n 2.x on Node 24, then in queue mode with PostgreSQL and
+#   the sandbox), the OpenAPI document against Prism and Spectral (npm run test:openapi:third-party), n8n end to end (real n8n 2.x on Node 24, then in queue mode with PostgreSQL and
 #   Redis: main, two workers, two webhook processes), Node-RED end to end (Node-RED 5 on
 #   Node 24 and 4 on Node 20), the Node-RED editor in a real browser (Debian's Chromium), both editors
 #   installing, updating and uninstalling the packages from a local registry (npm run test:e2e:registry) and the demo
@@ -56,7 +56,7 @@ stage runtimes bash test/e2e/runtimes.sh
 stage build npm run build
 stage lint npm run lint
 CHAT_MESSAGING_SKIP_BUILD=1 stage jest npx jest --ci  # built just above
-for script in test:e2e:n8n test:e2e:n8n-agents test:browser:n8n test:e2e:queue test:e2e:node-red test:browser test:e2e:registry test:demo; do
+for script in test:openapi:third-party test:e2e:n8n test:e2e:n8n-agents test:browser:n8n test:e2e:queue test:e2e:node-red test:browser test:e2e:registry test:demo; do
 	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
 done
 

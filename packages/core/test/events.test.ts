@@ -328,9 +328,18 @@ describe('checkReceiverUrl', () => {
 		['https://api.chat-messaging.example', 'https://n8n.example.com/webhook/x'],
 		['http://127.0.0.1:4010', 'http://127.0.0.1:5678/webhook/x'],
 		['http://localhost:4010', 'http://localhost:1880/chat-messaging/events/n1/'],
-		['http://192.168.1.5:4010', 'http://192.168.1.7:5678/webhook/x'],
+		['http://192.168.1.5:4010', 'https://192.168.1.7:5678/webhook/x'],
 	])('lets a service at %s deliver to %s', (service, receiver) => {
 		expect(() => checkReceiverUrl(service, receiver, HELP)).not.toThrow();
+	});
+
+	it.each([
+		['http://127.0.0.1:4010', 'http://example.com/webhook/x'],
+		['http://192.168.1.5:4010', 'http://192.168.1.7:5678/webhook/x'],
+	])('refuses a service at %s (the sandbox, which takes plain http on this machine only) delivering to %s', (service, receiver) => {
+		expect(() => checkReceiverUrl(service, receiver, HELP)).toThrow(
+			expect.objectContaining({ kind: 'input', message: expect.stringMatching(/is plain http away from this machine .*\. Do this\.$/) }),
+		);
 	});
 
 	it.each([

@@ -41,4 +41,12 @@ describe('tool results', () => {
 		expect(valid('file:delete', { deleted: true })).toBe(true);
 		expect(valid('file:delete', { deleted: false })).toBe(false);
 	});
+
+	it("one webhook's schema holds errors_counter, which the record leaves optional (the spec: GET /webhooks/{id} includes it)", () => {
+		const hook = { id: 3, event_type: 'chat:created', url: 'https://example.com/h', enabled: true };
+		expect(valid('webhook:get', { ...hook, errors_counter: 0 })).toBe(true);
+		expect(valid('webhook:get', hook)).toBe(false);
+		expect(valid('webhook:getAll', toolStructuredContent([hook]))).toBe(true);
+		expect(valid('webhook:get', { ...hook, errors_counter: 0, event_type: 'chat:deleted' })).toBe(false);
+	});
 });

@@ -47,6 +47,9 @@ const BAD: Row[] = [
 	['file:upload', { file: 'just text' }, 'file', /file bytes/],
 	['file:upload', { file: { data: new Uint8Array(1) } }, 'file', /file name/],
 	['webhook:update', { id: 'x' }, 'id', /whole number/],
+	// A reaction is one emoji (the sandbox and the API document say the same).
+	['reaction:set', { uid: 'u1', reaction: 'ok' }, 'reaction', /must be one emoji/],
+	['reaction:set', { uid: 'u1', reaction: '👍 👍' }, 'reaction', /must be one emoji/],
 	// The receiver-URL rule (a public service posts only to public HTTPS addresses); addresses here are data, never targets.
 	['webhook:create', { event_type: 'chat:created', url: 'http://hooks.example.com/in' }, 'url', /public HTTPS address.*is not HTTPS/],
 	['webhook:create', { event_type: 'chat:created', url: 'https://192.168.1.20/in' }, 'url', /is on this machine or a private network/],
@@ -132,7 +135,7 @@ describe('input validation', () => {
 		expect(recorder.requests).toHaveLength(1);
 	});
 
-	it('lets a service on this machine (the sandbox) post to any http(s) address, as the trigger and the event node do', async () => {
+	it('lets a service on this machine (the sandbox) post to plain http on this machine, as the trigger and the event node do', async () => {
 		const recorder = scripted(ok({ id: 1 }), ok({ id: 1 }));
 		const executor = new Executor({ baseUrl: 'http://127.0.0.1:4010', transport: recorder.transport, timing: virtualTiming() });
 		await executor.run('webhook:create', { event_type: 'chat:created', url: 'http://127.0.0.1:5678/hook' });
@@ -141,6 +144,29 @@ describe('input validation', () => {
 			'http://127.0.0.1:5678/hook',
 			'http://localhost:1880/hook',
 		]);
+	});
+
+	it.each([
+		['webhook:create', { event_type: 'chat:created', url: 'http://example.com/h' }],
+		['webhook:update', { id: 1, url: 'http://example.com/h' }],
+		['webhook:update', { id: 1, url: 'http://10.0.0.5/h' }],
+	])('refuses %s to plain http away from this machine even with the sandbox (which refuses it too): %j', async (operation, input) => {
+		const recorder = scripted(ok({ id: 1 }));
+		const executor = new Executor({ baseUrl: 'http://127.0.0.1:4010', transport: recorder.transport, timing: virtualTiming() });
+		const error = await executor.run(operation, input).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			kind: 'input',
+			field: 'url',
+			message: expect.stringMatching(/^URL: .*plain http away from this machine/),
+		});
+		expect(recorder.requests).toHaveLength(0);
+	});
+
+	it('lets a service on this machine post to https anywhere, private addresses included', async () => {
+		const recorder = scripted(ok({ id: 1 }));
+		const executor = new Executor({ baseUrl: 'http://127.0.0.1:4010', transport: recorder.transport, timing: virtualTiming() });
+		await executor.run('webhook:update', { id: 1, url: 'https://10.0.0.5/h' });
+		expect(recorder.requests).toHaveLength(1);
 	});
 
 	it('validates a remove-labels input before reading the current set', async () => {

@@ -64,7 +64,8 @@ describe('every tool returns what its output schema says', () => {
 		sandbox = await startSandbox({ tokens: [TOKEN], chats: 60, paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, seed: 5 });
 		const transport = new StdioClientTransport({
 			command: process.execPath,
-			args: [join(builtPackage('mcp-server').dir, 'dist', 'cli.js')],
+			// Every tool, not only the default toolsets: each one's result is checked.
+			args: [join(builtPackage('mcp-server').dir, 'dist', 'cli.js'), '--toolsets', 'all'],
 			env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN },
 			stderr: 'ignore',
 		});

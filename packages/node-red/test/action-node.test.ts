@@ -342,15 +342,17 @@ describe('errors reach Catch nodes with the service error code and HTTP status',
 	});
 
 	test('a validation error from the service (400 validation_error)', async () => {
+		// Only the service knows the names in use: renaming a chat to another's name is refused there, not before.
+		const [chat, other] = (await sandboxData(sbx, '/chats')).chats;
 		const run = await runAction(sbx, {
-			resource: 'webhook',
-			operation: 'create',
-			fields: fields({ event_type: 'chat:created', url: 'http://example.com/plain-http' }),
+			resource: 'chat',
+			operation: 'rename',
+			fields: fields({ chat_id: chat.id, name: other.name }),
 		});
 		expect(run.caught!.http_status).toBe(400);
 		expect(run.caught!.error_code).toBe('validation_error');
 		expect((run.caught!.error as any).code).toBe('validation_error');
-		expect((run.caught!.chatMessagingError as any).errors[0].fields).toEqual(['url']);
+		expect((run.caught!.chatMessagingError as any).errors[0].fields).toEqual(['name']);
 	});
 
 	test('bad input fails before any request, naming the field', async () => {

@@ -15,6 +15,7 @@ import {
 	COMPOSITES,
 	EVENT_TYPES,
 	FIELD_KINDS,
+	INTEGER_SCHEMA,
 	OPERATIONS,
 	RECORD_SCHEMAS,
 	RESOURCES,
@@ -33,7 +34,32 @@ export const API_VERSION = '1.3.0';
 
 const receiverUrl = receiverUrlSchema;
 const text = { type: 'string' };
+const int = INTEGER_SCHEMA;
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+
+/**
+ * A pattern's source matching letters in either case: JSON Schema patterns have no flags, so `https?` becomes
+ * `[Hh][Tt][Tt][Pp][Ss]?` (letters inside a class or after a backslash stay as they are).
+ */
+export function anyCase(source: string): string {
+	let out = '';
+	let inClass = false;
+	for (let index = 0; index < source.length; index += 1) {
+		const char = source[index];
+		if (char === '\\') {
+			out += char + (source[index + 1] ?? '');
+			index += 1;
+		} else if (inClass) {
+			out += char;
+			if (char === ']') inClass = false;
+		} else if (char === '[') {
+			out += char;
+			inClass = true;
+		} else out += /[a-z]/i.test(char) ? `[${char.toUpperCase()}${char.toLowerCase()}]` : char;
+	}
+	return out;
+}
+const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The schema of one field's value, from its kind and rules; an empty string where it means something (unassign). */
 export function fieldSchema(field: FieldDescriptor): Schema {
@@ -50,30 +76,47 @@ function kindSchema(field: FieldDescriptor): Schema {
 	const base: Schema = { description: field.description };
 	if (field.default !== undefined && field.kind !== 'binary') base.default = field.default;
 	const rule = FIELD_KINDS[field.kind];
+	if (field.pattern) {
+		// An editor's default that is no value of the service (the reaction's empty start) is not the service's default.
+		const { default: start, ...rest } = base;
+		const keep = typeof start === 'string' && field.pattern.test(start);
+		return { ...rest, ...(keep ? { default: start } : {}), type: 'string', pattern: field.pattern.source };
+	}
 	switch (field.kind) {
 		case 'integer':
 			return {
 				...base,
-				type: 'integer',
+				...int,
 				...(field.min !== undefined ? { minimum: field.min } : {}),
 				...(field.max !== undefined ? { maximum: field.max } : {}),
 			};
-		case 'options':
-			return { ...base, type: 'string', enum: (field.options ?? []).map((option) => option.value) };
+		case 'options': {
+			const values = (field.options ?? []).map((option) => option.value);
+			// The service takes these in any case: a pattern says so (an enum would refuse "Admin").
+			if (field.serviceIgnoresCase)
+				return {
+					...base,
+					description: `${field.description}: one of ${values.join(', ')}, in any case`,
+					type: 'string',
+					pattern: `^(${values.map((value) => anyCase(escapeRegExp(value))).join('|')})$`,
+				};
+			return { ...base, type: 'string', enum: values };
+		}
 		case 'stringList':
 			// Query lists travel as the spec's comma-separated strings; bodies as arrays.
 			return field.in === 'query'
 				? { ...base, type: 'string', description: `${field.description} (comma-separated)` }
-				: { ...base, type: 'array', items: text };
+				: { ...base, type: 'array', items: { type: 'string', pattern: '\\S' } };
 		case 'binary':
 			return { ...base, type: 'string', contentMediaType: 'application/octet-stream' };
-		default:
-			return {
-				...base,
-				...rule.schema,
-				// JSON Schema patterns have no flags: a case-insensitive rule (URLs) is stated by its format alone.
-				...(rule.pattern && !rule.pattern.flags.includes('i') ? { pattern: rule.pattern.source } : {}),
-			};
+		default: {
+			// JSON Schema patterns have no flags: a case-insensitive rule (URLs) is spelt out in both cases.
+			const pattern = rule.pattern && (rule.pattern.flags.includes('i') ? anyCase(rule.pattern.source) : rule.pattern.source);
+			// A string member of a body, when given, holds something: blank text is refused (where the spec is silent; an
+			// empty string that means something, such as unassigning, is allowed by fieldSchema).
+			const notBlank = !pattern && (field.in === 'body' || field.in === 'multipart') && rule.schema.type === 'string';
+			return { ...base, ...rule.schema, ...(pattern ? { pattern } : notBlank ? { pattern: '\\S' } : {}) };
+		}
 	}
 }
 
@@ -88,6 +131,9 @@ const ok = (data: Schema | undefined): Schema => ({
 	properties: { status: { const: 'ok' }, data: data ?? { description: 'Not shown by the spec' } },
 });
 
+/** The page parameter in the spec's words (the descriptor's text is written for the nodes, which page on their own). */
+const PAGE_DESCRIPTION = 'Page number, starting at 1; `data.has_more_pages` says whether another page follows';
+
 function parameters(op: OperationDescriptor): Schema[] {
 	return op.fields
 		.filter((field) => field.in === 'path' || field.in === 'query')
@@ -95,9 +141,18 @@ function parameters(op: OperationDescriptor): Schema[] {
 			name: field.name,
 			in: field.in,
 			required: field.in === 'path' || field.required === true,
-			description: field.description,
+			description: op.pagination?.pageParam === field.name ? PAGE_DESCRIPTION : field.description,
 			schema: { ...fieldSchema(field), description: undefined },
 		}));
+}
+
+/**
+ * A body member a friendly operation sends as `""` on this endpoint means something there (Reaction → Remove sends
+ * `reaction: ""`, which clears it): the document allows the empty string, as it does for `allowEmpty` fields.
+ */
+function emptyWhenFixed(op: OperationDescriptor, field: FieldDescriptor): FieldDescriptor {
+	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
+	return friendly.some((candidate) => candidate.fixedBody?.[field.name] === '') ? { ...field, allowEmpty: true } : field;
 }
 
 function requestBody(op: OperationDescriptor): Schema | undefined {
@@ -106,7 +161,9 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 	const multipart = fields.some((field) => field.in === 'multipart');
 	const schema: Schema = {
 		type: 'object',
-		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
+		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(emptyWhenFixed(op, field))])),
+		// A member the operation does not take is refused (the spec is silent; a misspelt field is caught, not ignored).
+		additionalProperties: false,
 		...(fields.some((field) => field.required) ? { required: fields.filter((field) => field.required).map((field) => field.name) } : {}),
 	};
 	if (op.requireOneOf) schema.anyOf = op.requireOneOf.map((name) => ({ required: [name] }));
@@ -120,13 +177,14 @@ function friendlyNote(op: OperationDescriptor): string {
 	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description}${candidate.wireNote ? `: ${candidate.wireNote}` : ''})`).join('; ')}.`;
 }
 
-function operationObject(op: OperationDescriptor): Schema {
+function operationObject(op: OperationDescriptor, alias?: string): Schema {
 	const id = operationId(op);
 	const body = requestBody(op);
 	return {
-		operationId: id.replace(':', '_'),
+		operationId: id.replace(':', '_') + (alias ? `_${alias.toLowerCase()}` : ''),
 		summary: op.action,
 		description:
+			(alias ? `The same as ${op.method} ${op.path} (the service answers ${alias} as an alias of ${op.method}).\n\n` : '') +
 			friendlyNote(op) +
 			(op.pagination
 				? `\n\nPaginated: pages of 50 from \`page=1\` while \`data.has_more_pages\` is true; a page holding nothing may be answered 404 "Entities not found".`
@@ -145,20 +203,25 @@ function operationObject(op: OperationDescriptor): Schema {
 const ERROR_RESPONSES: Record<string, string> = {
 	'400': 'InvalidParameters',
 	'401': 'Unauthorized',
+	'402': 'QuotaExceeded',
 	'403': 'AccessDenied',
 	'404': 'NotFound',
 	'429': 'RateLimited',
+	'500': 'InternalError',
 };
 
 /**
  * The error statuses of one operation: GET /chats lists 400, 401, 403 and 404; every endpoint needs the
  * bearer token (401) and takes parameters or a body (400); the service notes add 403 for another workspace's
- * resource or a plan feature and 429 for the request rate, on any request; a path naming a record answers 404
- * when it does not exist.
+ * resource or a plan feature and 429 for the request rate, on any request; `internal_error` (500) may come from
+ * any. A path naming a record answers 404 when it does not exist, so does a list page holding nothing (the
+ * spec's "entities not found" of GET /chats) and a send naming a chat, a JID or a file that does not exist.
+ * A send spends credits: `quota_exceeded` is 402 (the spec maps no code to a status; the sandbox's choice).
  */
 function errorStatuses(op: OperationDescriptor): string[] {
-	const statuses = ['400', '401', '403', '429'];
-	if (op.fields.some((field) => field.in === 'path') || (op.method === 'GET' && op.path === '/chats')) statuses.push('404');
+	const statuses = ['400', '401', '403', '429', '500'];
+	if (op.fields.some((field) => field.in === 'path') || op.pagination || op.sendsMessage) statuses.push('404');
+	if (op.sendsMessage) statuses.push('402');
 	return statuses.sort();
 }
 
@@ -172,7 +235,7 @@ function webhooks(): Schema {
 			data: {
 				type: 'object',
 				properties: {
-					chat_id: { type: 'integer' },
+					chat_id: int,
 					chat_name: text,
 					text: nullable(text),
 					message_uid: text,
@@ -188,7 +251,7 @@ function webhooks(): Schema {
 			event_type: { const: eventType },
 			chat: {
 				type: 'object',
-				properties: { chat_id: { type: 'integer' }, full_name: text, chat_url: text, is_group: { type: 'boolean' }, phone: nullable(text) },
+				properties: { chat_id: int, full_name: text, chat_url: text, is_group: { type: 'boolean' }, phone: nullable(text) },
 			},
 			chatapp_account: { type: 'object' },
 			message: {
@@ -201,7 +264,7 @@ function webhooks(): Schema {
 						type: 'array',
 						items: {
 							type: 'object',
-							properties: { temporary_download_url: text, filename: text, size: { type: 'integer' }, mimetype: text },
+							properties: { temporary_download_url: text, filename: text, size: int, mimetype: text },
 						},
 					},
 				},
@@ -228,6 +291,7 @@ export function buildOpenApi(version: string): Schema {
 	const paths: Record<string, Record<string, Schema>> = {};
 	for (const op of OPERATIONS.filter((candidate) => !candidate.friendlyOf)) {
 		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
+		for (const alias of op.methodAliases ?? []) paths[op.path][alias.toLowerCase()] = operationObject(op, alias);
 	}
 	return {
 		openapi: '3.1.0',
@@ -237,6 +301,7 @@ export function buildOpenApi(version: string): Schema {
 			description:
 				'Generated from the operation catalogue of the Chat Messaging nodes (packages/core/src/catalogue/resources). Every request needs `Authorization: Bearer <API_TOKEN>`.',
 			license: { name: 'MIT', identifier: 'MIT' },
+			contact: { name: 'Chat Messaging nodes', url: 'https://github.com/chat-messaging/chat-messaging-nodes' },
 		},
 		'x-package-version': version,
 		// Operations made of several calls (packages/core/src/catalogue/composites.ts): no one path describes them, so they are
@@ -258,10 +323,13 @@ export function buildOpenApi(version: string): Schema {
 		servers: [
 			{
 				url: '{baseUrl}',
-				description: "The live service: the address of the workspace's API (its API integration page), without a trailing slash",
+				description:
+					"The live service (production): the address of the workspace's API (its API integration page), without a trailing slash",
 				variables: { baseUrl: { default: 'https://api.chat-messaging.example', description: 'Base address of the live service' } },
+				'x-internal': false,
 			},
-			{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`)' },
+			// Plain http on loopback only: the sandbox is a local test double, never exposed.
+			{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`), on this machine only', 'x-internal': true },
 		],
 		security: [{ bearer: [] }],
 		tags: RESOURCES.map((resource) => ({ name: resource.key, description: resource.description })),
@@ -293,6 +361,20 @@ export function buildOpenApi(version: string): Schema {
 				},
 				RateLimited: {
 					description: 'Too many requests (`rate_limit_exceeded`): back off and retry',
+					headers: {
+						'Retry-After': {
+							description: 'Seconds to wait before the next request',
+							schema: { ...int, minimum: 0, maximum: 86_400 },
+						},
+					},
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				QuotaExceeded: {
+					description: 'Message quota exceeded (`quota_exceeded`): no credits left for the send',
+					content: { 'application/json': { schema: ref('Error') } },
+				},
+				InternalError: {
+					description: 'A fault of the service (`internal_error`)',
 					content: { 'application/json': { schema: ref('Error') } },
 				},
 			},

@@ -11,17 +11,21 @@ import fc from 'fast-check';
 import { ChatMessagingError, endpoints, Executor, FIELD_KINDS } from '@chat-messaging/core';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
-import { checkedTransport, OPENAPI } from '../../../test/support/openapi-check';
+import { checkedTransport, checkRequest, OPENAPI } from '../../../test/support/openapi-check';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 describe('the document', () => {
 	it("holds every endpoint of the catalogue (the spec's 31), the bearer scheme and the three events in both shapes", () => {
 		const documented = Object.entries(OPENAPI.paths).flatMap(([path, methods]) =>
-			Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+			Object.entries(methods)
+				.filter(([, op]) => !op.operationId.endsWith('_patch'))
+				.map(([method]) => `${method.toUpperCase()} ${path}`),
 		);
 		expect(documented.sort()).toEqual(endpoints().sort());
 		expect(documented).toHaveLength(31);
+		// Beside them, the alias the service notes give: PATCH answers as PUT on a message's reactions.
+		expect(OPENAPI.paths['/messages/{uid}/reactions'].patch?.operationId).toBe('reaction_set_patch');
 		expect((OPENAPI.components as { securitySchemes: unknown }).securitySchemes).toEqual({
 			bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
 		});
@@ -213,5 +217,166 @@ describe('against the sandbox', () => {
 			),
 			{ numRuns: 60 },
 		);
+	});
+});
+
+describe('the disagreements settled (packages/sandbox/README.md): the document and the sandbox say the same', () => {
+	let sandbox: Sandbox;
+	let chatId: number;
+	let messageUid: string;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ chats: 10, tokens: ['settled'], seed: 5, paceMs: 10 });
+		const executor = new Executor({
+			baseUrl: sandbox.url,
+			transport: fetchTransport,
+			timing: realTiming,
+			token: 'settled',
+			rateLimit: false,
+		});
+		const [chat] = (await executor.run('chat:getAll', { group: false, closed: false }, { returnAll: false, limit: 1 })) as Array<{
+			id: number;
+		}>;
+		chatId = chat.id;
+		messageUid = ((await executor.run('message:sendToChat', { chat_id: chatId, text: 'x' })) as { message_uid: string }).message_uid;
+	});
+	afterAll(() => sandbox.stop());
+
+	/** The document's verdict on a request (its findings) and the sandbox's answer to it. */
+	const both = async (method: string, path: string, body?: unknown) => {
+		const url = `${sandbox.url}${path.replace('{chat}', String(chatId)).replace('{message}', messageUid)}`;
+		const request = {
+			method: method as 'GET',
+			url,
+			headers: { authorization: 'Bearer settled', 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			timeoutMs: 10_000,
+		};
+		// The document's verdict: an undeclared query parameter is no violation of an OpenAPI document (the checker
+		// reports it only to hold the executor to the parameters it declares).
+		const findings = checkRequest(request).filter((finding) => !/query parameter \w+ is not in the document/.test(finding));
+		const response = await fetch(url, { method, headers: request.headers, body: request.body });
+		return { findings, status: response.status, body: (await response.json()) as Record<string, any> };
+	};
+
+	it.each([
+		['a date alone', 'GET', '/chats?created_after=2025-01-01', undefined],
+		['a date-time without a zone', 'GET', '/chats?created_before=2025-01-01T10:00:00', undefined],
+		[
+			"the records' own format as a filter",
+			'GET',
+			`/chats/{chat}/messages?after=${encodeURIComponent('2025-06-02 10:00:00 +0000')}`,
+			undefined,
+		],
+		['an unknown body member', 'PATCH', '/chats/{chat}', { responsible_email: 'x@example.com' }],
+		['text ""', 'POST', '/messages', { phone: '+4915112345678', text: '' }],
+		['blank text beside a file', 'POST', '/chats/{chat}/messages', { text: ' ', file_uid: 'f_1' }],
+		['a blank label', 'POST', '/chats/{chat}/labels', { labels: ['ok', ' '] }],
+		['a blank first name', 'POST', '/workspace/invitations', { email: 'a@example.com', first_name: '' }],
+		['download_url ftp://', 'POST', '/files', { download_url: 'ftp://files.example.com/a.pdf' }],
+		['a reaction that is a word', 'PUT', '/messages/{message}/reactions', { reaction: 'ok' }],
+		['plain http away from this machine', 'POST', '/webhooks', { event_type: 'chat:created', url: 'http://example.com/h' }],
+	])('both refuse %s', async (_, method, path, body: unknown) => {
+		const { findings, status } = await both(method, path, body);
+		expect(findings).not.toEqual([]);
+		expect(status).toBe(400);
+	});
+
+	it.each([
+		[
+			'a role in capitals (service notes: case-insensitive)',
+			'POST',
+			'/workspace/invitations',
+			{ email: 'caps@example.com', role: 'Admin' },
+		],
+		['PATCH on reactions (service notes: an alias of PUT)', 'PATCH', '/messages/{message}/reactions', { reaction: '👍' }],
+		['an unknown query parameter, ignored', 'GET', '/chats?colour=red', undefined],
+		['a date-time with an offset', 'GET', `/chats?created_after=${encodeURIComponent('2025-01-01T10:00:00+01:00')}`, undefined],
+	])('both allow %s', async (_, method, path, body: unknown) => {
+		const { findings, status } = await both(method, path, body);
+		expect(findings).toEqual([]);
+		expect(status).toBe(200);
+	});
+
+	it("states validation items' fields as strings, as the spec does, and the sandbox sends them so", async () => {
+		const { body } = await both('PUT', '/chats/{chat}/labels', { labels: ['ok', 42] });
+		expect(body.errors).toEqual([{ fields: ['labels', '1'], msg: expect.any(String) }]);
+		const error = (OPENAPI.components as { schemas: Record<string, any> }).schemas.Error;
+		expect(error.properties.errors.items.properties.fields.items).toEqual({ type: 'string' });
+	});
+});
+
+describe('what the spec and the service notes give, the document states', () => {
+	const doc = OPENAPI as unknown as {
+		paths: Record<string, Record<string, { responses: Record<string, any>; parameters?: Array<{ name: string; description: string }> }>>;
+		components: { schemas: Record<string, any>; responses: Record<string, any> };
+	};
+	it('the statuses the service answers: 402 on sends, 404 where a name, JID, file or page finds nothing, 500 everywhere, Retry-After on 429', () => {
+		for (const [path, methods] of Object.entries(doc.paths))
+			for (const [method, op] of Object.entries(methods))
+				expect([`${method} ${path}`, Object.keys(op.responses)]).toEqual([`${method} ${path}`, expect.arrayContaining(['500', '429'])]);
+		for (const path of ['/messages', '/messages/to_chat_name', '/messages/to_jid', '/chats/{chat_id}/messages'])
+			expect(Object.keys(doc.paths[path].post.responses)).toEqual(expect.arrayContaining(['402', '404']));
+		expect(Object.keys(doc.paths['/files'].get.responses)).toContain('404');
+		expect(doc.components.responses.RateLimited.headers['Retry-After'].schema.type).toBe('integer');
+	});
+
+	it('GET /webhooks/{id} includes errors_counter; event types, message statuses and record timestamps are constrained', () => {
+		const one = doc.paths['/webhooks/{id}'].get.responses['200'].content['application/json'].schema.properties.data;
+		expect(one.allOf[1].required).toEqual(['errors_counter']);
+		expect(doc.components.schemas.Webhook.properties.event_type.enum).toEqual(['message:received:new', 'message:sent:new', 'chat:created']);
+		expect(doc.components.schemas.StatusHistoryItem.properties.status.enum).toEqual(['queued', 'sent', 'delivered', 'read', 'failed']);
+		const pattern = new RegExp(doc.components.schemas.Chat.properties.created_timestamp.pattern as string);
+		expect(pattern.test('2025-06-02 10:00:00 +0200')).toBe(true);
+		expect(pattern.test('2025-06-02T10:00:00Z')).toBe(false);
+	});
+
+	it('the message, account, workspace and teammate records hold every field the service notes give', () => {
+		const fields = (name: string) => Object.keys(doc.components.schemas[name].properties);
+		expect(fields('Message')).toEqual(
+			expect.arrayContaining([
+				'uid',
+				'chat_id',
+				'timestamp',
+				'sender_phone',
+				'sender_name',
+				'recipient_phone',
+				'recipient_name',
+				'from_me',
+				'status',
+				'origin',
+				'has_attachment',
+				'message_type',
+				'text',
+				'attachment_url',
+				'attachment_filename',
+				'reply_to',
+				'reactions',
+			]),
+		);
+		expect(fields('Account')).toEqual(
+			expect.arrayContaining(['id', 'phone', 'connected_on', 'status', 'owner_name', 'owner_email', 'account_name']),
+		);
+		expect(fields('Workspace')).toEqual(
+			expect.arrayContaining([
+				'workspace_id',
+				'display_name',
+				'plan',
+				'messaging_quota',
+				'api_calls_quota',
+				'seats',
+				'non_recurring_quota',
+			]),
+		);
+		expect(fields('Teammate')).toEqual(
+			expect.arrayContaining(['user_id', 'display_name', 'email', 'status', 'created_at', 'role', 'chatapp_accounts']),
+		);
+	});
+
+	it('the page parameter speaks of the API, not of a node', () => {
+		for (const path of ['/chats', '/files', '/chats/{chat_id}/messages']) {
+			const page = doc.paths[path].get.parameters!.find((parameter) => parameter.name === 'page')!;
+			expect(page.description).not.toMatch(/node/i);
+			expect(page.description).toMatch(/has_more_pages/);
+		}
 	});
 });

@@ -6,15 +6,18 @@ import { WEBHOOK_PAYLOADS } from './options';
 import { parseDateTime } from './time';
 
 /**
- * Request schemas. Objects are strict: an unknown body field or query parameter is a validation error, so a
- * client that misspells a field (e.g. `responsible_email` in a PATCH) learns it at once instead of silently
- * getting nothing done.
+ * Request schemas. Bodies are strict: an unknown body field is a validation error, so a client that misspells a
+ * field (e.g. `responsible_email` in a PATCH) learns it at once instead of silently getting nothing done. Unknown
+ * query parameters are ignored, as on every other path (an OpenAPI document cannot close a query, so a stricter
+ * sandbox would refuse what the API's description allows). A string member, when given, holds something: blank
+ * text is refused, except where an empty string means something (`responsible: ""` unassigns, `reaction: ""` clears).
  */
 
 export function toValidationItems(error: z.ZodError): ValidationItem[] {
 	const items: ValidationItem[] = [];
 	for (const issue of error.issues) {
-		const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+		// The spec's validation item: `fields` is an array of string (keys, and indexes written as strings).
+		const path = issue.path.map((p) => String(p));
 		if (issue.code === 'unrecognized_keys') {
 			for (const key of issue.keys) items.push({ fields: [...path, key], msg: `Unknown field "${key}"` });
 		} else {
@@ -48,7 +51,7 @@ export const queryPage = z
 export const queryDateTime = z.string().transform((value, ctx) => {
 	const ms = parseDateTime(value);
 	if (ms === null) {
-		ctx.addIssue({ code: 'custom', message: 'Must be a date-time (ISO 8601)' });
+		ctx.addIssue({ code: 'custom', message: 'Must be a date-time with a time zone (RFC 3339), e.g. 2026-01-31T09:00:00Z' });
 		return z.NEVER;
 	}
 	return ms;
@@ -62,7 +65,7 @@ export const queryList = z.string().transform((v) =>
 		.filter((s) => s.length > 0),
 );
 
-export const chatListQuery = z.strictObject({
+export const chatListQuery = z.object({
 	label: queryList.optional(),
 	chatapp_account_id: queryList.optional(),
 	group: queryBoolean.optional(),
@@ -77,7 +80,7 @@ export const chatListQuery = z.strictObject({
 	created_before: queryDateTime.optional(),
 });
 
-export const messageListQuery = z.strictObject({
+export const messageListQuery = z.object({
 	from_me: queryBoolean.optional(),
 	after: queryDateTime.optional(),
 	before: queryDateTime.optional(),
@@ -85,12 +88,16 @@ export const messageListQuery = z.strictObject({
 	page: queryPage.optional(),
 });
 
-export const fileListQuery = z.strictObject({
+export const fileListQuery = z.object({
 	filename: z.string().optional(),
 	page: queryPage.optional(),
 });
 
 // ---- bodies ----
+
+/** A string that holds more than white space (the value itself is kept as given). */
+const notBlank = (what: string) =>
+	z.string({ error: `${what} must be a string` }).refine((value) => value.trim().length > 0, `${what} must not be empty`);
 
 const nonEmpty = (what: string) =>
 	z
@@ -115,10 +122,9 @@ export const labelsBody = z.strictObject({
 
 export const noteBody = z.strictObject({ text: nonEmpty('Text').max(10_000, 'Text is too long') });
 
-const text = z.string({ error: 'Text must be a string' }).max(10_000, 'Text is too long');
-const fileUid = z.string({ error: 'file_uid must be a string' }).min(1, 'file_uid must not be empty');
-const needsContent = (b: { text?: string | undefined; file_uid?: string | undefined }) =>
-	(b.text !== undefined && b.text.trim().length > 0) || b.file_uid !== undefined;
+const text = notBlank('Text').pipe(z.string().max(10_000, 'Text is too long'));
+const fileUid = notBlank('file_uid');
+const needsContent = (b: { text?: string | undefined; file_uid?: string | undefined }) => b.text !== undefined || b.file_uid !== undefined;
 const contentIssue = { message: 'A message needs text or file_uid', path: ['text'] };
 
 export const sendToPhoneBody = z
@@ -128,12 +134,12 @@ export const sendToPhoneBody = z
 		file_uid: fileUid.optional(),
 		label: label.optional(),
 		chat_name: nonEmpty('chat_name').max(200).optional(),
-		chatapp_account_id: z.string().min(1).optional(),
+		chatapp_account_id: notBlank('chatapp_account_id').optional(),
 	})
 	.refine(needsContent, contentIssue);
 
 export const sendToChatBody = z
-	.strictObject({ text: text.optional(), file_uid: fileUid.optional(), reply_to: z.string().min(1).optional(), label: label.optional() })
+	.strictObject({ text: text.optional(), file_uid: fileUid.optional(), reply_to: notBlank('reply_to').optional(), label: label.optional() })
 	.refine(needsContent, contentIssue);
 
 export const sendToChatNameBody = z
@@ -147,7 +153,7 @@ export const sendToJidBody = z
 			.regex(/^[\w.:-]+@(c\.us|g\.us|s\.whatsapp\.net|broadcast|newsletter)$/, 'Invalid JID, expected <id>@<server>'),
 		text: text.optional(),
 		file_uid: fileUid.optional(),
-		reply_to: z.string().min(1).optional(),
+		reply_to: notBlank('reply_to').optional(),
 	})
 	.refine(needsContent, contentIssue);
 
@@ -171,8 +177,8 @@ export const fileFromUrlBody = z.strictObject({
 
 export const invitationBody = z.strictObject({
 	email: z.email({ error: 'A valid email is required' }),
-	first_name: z.string().max(100).optional(),
-	last_name: z.string().max(100).optional(),
+	first_name: notBlank('first_name').pipe(z.string().max(100)).optional(),
+	last_name: notBlank('last_name').pipe(z.string().max(100)).optional(),
 	team_title: z.string().trim().min(1).max(100).optional(),
 	role: z
 		.string()

@@ -23,8 +23,12 @@ export function isoUtc(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-const SPEC_FORMAT = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) ([+-])(\d{2})(\d{2})$/;
-const ISO_FORMAT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+/**
+ * RFC 3339 date-time: date, `T` (or `t`, or a space, as RFC 3339 allows), time with seconds, an optional fraction
+ * and a time zone (`Z`, `±HH:MM`, `±HHMM` or `±HH`). What the spec calls `string date-time`, and what an OpenAPI
+ * validator accepts for `format: date-time`.
+ */
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /**
  * Whether the value's leading `YYYY-MM-DD` names a day that exists. Date.parse rolls an impossible day over
@@ -37,22 +41,16 @@ function isCalendarDate(value: string): boolean {
 }
 
 /**
- * Parses a date-time query value. Accepts ISO 8601 (a date alone means midnight UTC, a time without an
- * offset means UTC) and the spec's own record format, so a client can feed back what it read.
+ * Parses a date-time query value: RFC 3339 only (the spec's `date-time`). A date alone, a time without a zone
+ * and the records' own `YYYY-MM-DD HH:MM:SS ±ZZZZ` are refused: the first two would have to be read in some
+ * zone the client never named, and the third is no date-time in the sense of the spec's filter type.
  */
 export function parseDateTime(value: string): number | null {
-	const trimmed = value.trim();
-	if (!isCalendarDate(trimmed)) return null;
-	const spec = SPEC_FORMAT.exec(trimmed);
-	if (spec) {
-		const ms = Date.parse(`${spec[1]}T${spec[2]}${spec[3]}${spec[4]}:${spec[5]}`);
-		return Number.isNaN(ms) ? null : ms;
-	}
-	if (!ISO_FORMAT.test(trimmed)) return null;
-	let normalized = trimmed.replace(' ', 'T');
-	if (/^\d{4}-\d{2}-\d{2}$/.test(normalized)) normalized += 'T00:00:00Z';
-	else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(normalized)) normalized += 'Z';
-	normalized = normalized.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-	const ms = Date.parse(normalized);
+	const match = RFC3339.exec(value.trim());
+	if (!match || !isCalendarDate(match[1])) return null;
+	const [, date, hour, minute, second, fraction = '', zone, sign, zoneHours, zoneMinutes = '00'] = match;
+	if (+hour > 23 || +minute > 59 || +second > 59 || +(zoneHours ?? 0) > 23 || +zoneMinutes > 59) return null;
+	const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${sign}${zoneHours}:${zoneMinutes}`;
+	const ms = Date.parse(`${date}T${hour}:${minute}:${second}${fraction}${offset}`);
 	return Number.isNaN(ms) ? null : ms;
 }

@@ -186,12 +186,28 @@ describe('GET /chats', () => {
 			['created_before=2025-02-29T10:00:00Z', 'created_before'],
 			['created_after=2026-04-31%2010:00:00%20%2B0200', 'created_after'],
 			['created_after=2026-13-01', 'created_after'],
-			['colour=red', 'colour'],
+			// The spec's `date-time`: a date alone, a time without a zone and the records' own format are no date-times.
+			['created_after=2025-01-01', 'created_after'],
+			['created_after=2025-01-01T10:00:00', 'created_after'],
+			['created_before=2025-06-02%2010:00:00%20%2B0000', 'created_before'],
 		]) {
 			const res = await call(sbx, 'GET', `/chats?${query}`);
 			expect(res.status).toBe(400);
 			expect(res.body.error_code).toBe('validation_error');
 			expect(res.body.errors[0].fields).toEqual([field]);
+		}
+	});
+
+	test('an unknown query parameter is ignored, as an OpenAPI document describes a query (it cannot close one)', async () => {
+		const res = await call(sbx, 'GET', '/chats?colour=red&closed=false');
+		expect(res.status).toBe(200);
+		expect(res.body.data.chats.every((chat: { closed: boolean }) => !chat.closed)).toBe(true);
+	});
+
+	test('date-times with a zone are read as RFC 3339 (T, t or a space; Z, ±HH:MM or ±HHMM)', async () => {
+		for (const value of ['2025-01-01T10:00:00Z', '2025-01-01 10:00:00+01:00', '2025-01-01t10:00:00.5-0130']) {
+			const res = await call(sbx, 'GET', `/chats?created_after=${encodeURIComponent(value)}`);
+			expect(res.status).toBe(200);
 		}
 	});
 });

@@ -137,7 +137,7 @@ export const FIELD_KINDS: Readonly<Record<FieldKind, FieldKindRule>> = {
 		// The shape an editor can check (any https address, plain http on this machine for the sandbox); whether
 		// the service can post there needs the service's address too (receiverUrlProblem).
 		pattern: /^(https:\/\/[^/?#\s]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?([/?#]|$))/,
-		hint: 'A public HTTPS address the service can post to (a service on this machine, such as the sandbox, posts to any http(s) address)',
+		hint: 'A public HTTPS address the service can post to (the local sandbox also posts to plain http on 127.0.0.1, localhost or [::1])',
 		message: 'must be a public HTTPS address the service can post to',
 		schema: { type: 'string', format: 'uri' },
 		clientType: 'string',
@@ -237,13 +237,18 @@ export function isPrivateHost(hostname: string): boolean {
  * The receiver-URL rule, for every place that gives the service an address to post events to (the
  * n8n trigger, the Node-RED event node, Webhook Create / Update): why the service could not post to
  * `receiverUrl`, or undefined when it can. The service posts only to public HTTPS addresses (spec,
- * delivery rule 1); a service on this machine or its network (the sandbox) is exempt, since it reaches
- * private addresses too. Without a service address the service is taken to be the public one.
+ * delivery rule 1). A service on this machine or its network (the sandbox) also reaches private HTTPS
+ * addresses, and plain http on this machine only (the kind's pattern, which the API document states too).
+ * Without a service address the service is taken to be the public one.
  */
 export function receiverUrlProblem(receiverUrl: string, serviceBaseUrl?: string): string | undefined {
 	if (!isHttpUrl(receiverUrl)) return 'is not an http(s) URL';
-	if (serviceBaseUrl && isHttpUrl(serviceBaseUrl) && isPrivateHost(new URL(serviceBaseUrl).hostname)) return undefined;
 	const receiver = new URL(receiverUrl);
+	if (serviceBaseUrl && isHttpUrl(serviceBaseUrl) && isPrivateHost(new URL(serviceBaseUrl).hostname)) {
+		return matchesKind('receiverUrl', receiverUrl)
+			? undefined
+			: 'is plain http away from this machine (http only on 127.0.0.1, localhost or [::1])';
+	}
 	if (receiver.protocol !== 'https:') return 'is not HTTPS';
 	if (isPrivateHost(receiver.hostname)) return 'is on this machine or a private network';
 	return undefined;

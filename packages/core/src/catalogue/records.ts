@@ -3,15 +3,25 @@
  * them each endpoint's answer holds. Written once here for every generator that states a result — the
  * OpenAPI document (as components it refers to) and the MCP tools' output schemas (inlined, see toolResults.ts).
  */
-import { FIELD_KINDS } from './fields';
+import { EVENT_TYPES, FIELD_KINDS } from './fields';
 import type { RecordKind } from './types';
 
 /** A JSON Schema (the subset draft-07 and 2020-12 read alike: no $schema, $defs or prefixItems). */
 export type JsonSchema = Record<string, unknown>;
 
 const text = { type: 'string' };
+/** Every integer of the API is an id, a count or a size: 64-bit (ids are numbered in the millions and beyond). */
+export const INTEGER_SCHEMA: Readonly<JsonSchema> = { type: 'integer', format: 'int64' };
+const int = INTEGER_SCHEMA;
 const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
-const SPEC_TIMESTAMP = { type: 'string', description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`' };
+/** The spec's record timestamps: `YYYY-MM-DD HH:MM:SS ±ZZZZ` in the workspace's time zone. */
+const SPEC_TIMESTAMP = {
+	type: 'string',
+	pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$',
+	description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`',
+};
+/** The message statuses (spec, Message status). */
+const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed'];
 
 /**
  * An address the service posts events to: a public HTTPS address (spec, delivery rule 1); the local sandbox
@@ -43,7 +53,7 @@ export const RECORD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 			'photo',
 		],
 		properties: {
-			id: { type: 'integer' },
+			id: int,
 			name: text,
 			phone: nullable(text),
 			jid: text,
@@ -70,38 +80,56 @@ export const RECORD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 						name: text,
 						phone: text,
 						role: text,
-						chat_id: { ...nullable({ type: 'integer' }), description: "The member's one-to-one chat, null if none" },
+						chat_id: { ...nullable(int), description: "The member's one-to-one chat, null if none" },
 					},
 				},
 			},
 			is_allowed_to_message: { type: 'boolean' },
 		},
 	},
+	// The message record as the service notes give it.
 	Message: {
 		type: 'object',
 		required: ['uid', 'chat_id', 'status'],
 		properties: {
 			uid: text,
-			chat_id: { type: 'integer' },
+			chat_id: int,
 			timestamp: SPEC_TIMESTAMP,
+			sender_phone: nullable(text),
+			sender_name: nullable(text),
+			recipient_phone: nullable(text),
+			recipient_name: nullable(text),
 			from_me: { type: 'boolean' },
-			status: { type: 'string', enum: ['queued', 'sent', 'delivered', 'read', 'failed'] },
-			text: nullable(text),
+			status: { type: 'string', enum: MESSAGE_STATUSES },
+			origin: { ...text, description: 'Where the message came from, e.g. `Public API`' },
 			has_attachment: { type: 'boolean' },
+			message_type: text,
+			text: nullable(text),
 			attachment_url: nullable(text),
 			attachment_filename: nullable(text),
 			reply_to: nullable(text),
+			reactions: { type: 'object', additionalProperties: int, description: 'Count per emoji' },
 		},
 	},
 	StatusHistoryItem: {
 		type: 'object',
 		required: ['status', 'timestamp'],
-		properties: { status: text, timestamp: { type: 'string', format: 'date-time' } },
+		properties: { status: { type: 'string', enum: MESSAGE_STATUSES }, timestamp: { type: 'string', format: 'date-time' } },
 	},
 	Reactions: {
 		type: 'object',
 		required: ['reactions', 'users', 'total'],
-		properties: { reactions: { type: 'object' }, users: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } },
+		properties: {
+			reactions: { type: 'object', additionalProperties: int, description: 'Count per emoji' },
+			users: {
+				type: 'array',
+				items: {
+					type: 'object',
+					properties: { name: nullable(text), phone: nullable(text), reaction: text, current: { type: 'boolean' } },
+				},
+			},
+			total: int,
+		},
 	},
 	File: {
 		type: 'object',
@@ -109,37 +137,65 @@ export const RECORD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 		properties: {
 			uid: text,
 			filename: text,
-			size: { type: 'integer' },
+			size: int,
 			mimetype: text,
 			uploaded_by_email: nullable(text),
 			uploaded_at: SPEC_TIMESTAMP,
 			temporary_download_url: text,
 		},
 	},
+	// The chat-app account, workspace and teammate records as the service notes give them.
 	Account: {
 		type: 'object',
 		required: ['id'],
-		properties: { id: text, phone: nullable(text), status: text, account_name: nullable(text) },
+		properties: {
+			id: text,
+			phone: nullable(text),
+			connected_on: nullable(SPEC_TIMESTAMP),
+			status: text,
+			owner_name: nullable(text),
+			owner_email: nullable(text),
+			account_name: nullable(text),
+		},
 	},
 	Workspace: {
 		type: 'object',
 		required: ['workspace_id'],
-		properties: { workspace_id: {}, display_name: text, plan: text, messaging_quota: { type: 'object' } },
+		properties: {
+			workspace_id: {},
+			display_name: text,
+			plan: text,
+			messaging_quota: {
+				type: 'object',
+				properties: { total: int, used: int, period_start: SPEC_TIMESTAMP, period_end: SPEC_TIMESTAMP },
+			},
+			api_calls_quota: { type: 'object', properties: { total: nullable(int), used: int } },
+			seats: { type: 'object', properties: { total: nullable(int), used: int } },
+			non_recurring_quota: { type: 'object', properties: { remaining_balance: int, last_updated_at: nullable(SPEC_TIMESTAMP) } },
+		},
 	},
 	Teammate: {
 		type: 'object',
 		required: ['user_id', 'email'],
-		properties: { user_id: {}, display_name: text, email: text, status: text, role: text },
+		properties: {
+			user_id: {},
+			display_name: text,
+			email: text,
+			status: text,
+			created_at: SPEC_TIMESTAMP,
+			role: text,
+			chatapp_accounts: { type: 'array', items: text, description: 'The chat-app accounts (wid) the teammate works with' },
+		},
 	},
 	Webhook: {
 		type: 'object',
 		required: ['id', 'event_type', 'url', 'enabled'],
 		properties: {
-			id: { type: 'integer' },
-			event_type: text,
+			id: int,
+			event_type: { type: 'string', enum: EVENT_TYPES.map((event) => event.value) },
 			url: receiverUrlSchema('Public HTTPS address receiving the POSTs'),
 			enabled: { type: 'boolean' },
-			errors_counter: { type: 'integer' },
+			errors_counter: { ...int, description: 'Deliveries that failed after all attempts; starts at 0' },
 		},
 	},
 	SendAnswer: { type: 'object', required: ['message_uid'], properties: { message_uid: text } },
@@ -169,7 +225,8 @@ export const RECORD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 				items: {
 					type: 'object',
 					required: ['fields', 'msg'],
-					properties: { fields: { type: 'array', items: { type: ['string', 'integer'] } }, msg: text },
+					// The spec: "array of string, path of the offending field from the request root, keys or indexes".
+					properties: { fields: { type: 'array', items: text }, msg: text },
 				},
 			},
 		},
@@ -189,11 +246,13 @@ export const RECORD_SCHEMA_OF: Readonly<Record<RecordKind, string>> = {
 export type SchemaOrRecord = string | JsonSchema;
 
 /**
- * What `data` of an endpoint's success answer holds: one record, or many — as an array, or as the array in
- * `member` (`paged`: with has_more_pages; `inMember`: only ever so; otherwise either way, as the service
- * notes leave it open and the executor unwraps both).
+ * What `data` of an endpoint's success answer holds: one record (`required`: with members the record leaves
+ * optional but this answer always holds), or many — as an array, or as the array in `member` (`paged`: with
+ * has_more_pages; `inMember`: only ever so; otherwise either way, as the service notes leave it open and the
+ * executor unwraps both).
  */
-export type AnswerShape = { one: SchemaOrRecord } | { many: SchemaOrRecord; member?: string; paged?: boolean; inMember?: boolean };
+export type AnswerShape =
+	{ one: SchemaOrRecord; required?: readonly string[] } | { many: SchemaOrRecord; member?: string; paged?: boolean; inMember?: boolean };
 
 /** `data` of each endpoint's success answer, by operation id, where the spec or the service notes show it. */
 export const SERVICE_ANSWERS: Readonly<Record<string, AnswerShape>> = {
@@ -216,14 +275,21 @@ export const SERVICE_ANSWERS: Readonly<Record<string, AnswerShape>> = {
 	'workspace:get': { one: 'Workspace' },
 	'teammate:getAll': { many: 'Teammate', member: 'teammates' },
 	'webhook:create': { one: 'Webhook' },
-	'webhook:get': { one: 'Webhook' },
+	// The spec: one subscription "includes `errors_counter`".
+	'webhook:get': { one: 'Webhook', required: ['errors_counter'] },
 	'webhook:getAll': { many: 'Webhook', member: 'webhooks' },
 };
 
 /** The schema of an answer's `data`, records given by `ref` (a `$ref` in a document, the record itself inline). */
 export function answerSchema(shape: AnswerShape, ref: (name: string) => JsonSchema): JsonSchema {
 	const resolve = (schema: SchemaOrRecord) => (typeof schema === 'string' ? ref(schema) : schema);
-	if ('one' in shape) return resolve(shape.one);
+	if ('one' in shape) {
+		const record = resolve(shape.one);
+		if (!shape.required) return record;
+		// A reference cannot be amended in place: the document states the extra members beside it.
+		if ('$ref' in record) return { allOf: [record, { required: shape.required }] };
+		return { ...record, required: [...((record.required as string[] | undefined) ?? []), ...shape.required] };
+	}
 	const array = { type: 'array', items: resolve(shape.many) };
 	if (!shape.member) return array;
 	if (shape.paged)

@@ -63,6 +63,14 @@ export interface FieldDescriptor {
 	sendDefault?: boolean;
 	/** Allowed values for `options` (matched case-insensitively, sent as listed here). */
 	options?: readonly FieldOption[];
+	/** The service itself takes the `options` values in any case (service notes: invitation roles); the API document says so. */
+	serviceIgnoresCase?: boolean;
+	/**
+	 * What the service takes beyond the kind's rule (a reaction is one emoji): checked before sending, with
+	 * `patternMessage` as the error, and stated in the API document.
+	 */
+	pattern?: RegExp;
+	patternMessage?: string;
 	/** An empty value is a value: `responsible: ""` unassigns, an empty label set clears the labels. */
 	allowEmpty?: boolean;
 	/** Replaces "is required" when the field is missing, to point at the right operation. */
@@ -154,6 +162,8 @@ export interface OperationDescriptor {
 	method: HttpMethod;
 	/** Path relative to the base URL, with `{placeholders}` for path fields. */
 	path: string;
+	/** Other methods the service answers the same way on this path (service notes: PATCH for the reaction PUT); documented, never sent. */
+	methodAliases?: readonly HttpMethod[];
 	fields: readonly FieldDescriptor[];
 	/** Body members every call sends (friendly operations: `close` sends `{closed: true}`). */
 	fixedBody?: Readonly<Record<string, unknown>>;

@@ -23,7 +23,8 @@ export interface ValidationContext {
 	timeZone?: string;
 	/**
 	 * The service's base URL, for the receiver-URL rule: a service on this machine (the sandbox) posts to
-	 * any http(s) address, the public one only to public HTTPS. Without it the service is taken to be public.
+	 * any https address and to plain http on this machine, the public one only to public HTTPS. Without it the
+	 * service is taken to be public.
 	 */
 	serviceUrl?: string;
 }
@@ -159,8 +160,12 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 export function coerceField(field: FieldDescriptor, value: unknown, context: ValidationContext = {}): unknown {
 	switch (field.kind) {
 		case 'string':
-		case 'text':
-			return asText(field, value);
+		case 'text': {
+			const text = asText(field, value);
+			if (field.pattern && !field.pattern.test(text.trim()))
+				throw fieldError(field, `${field.patternMessage ?? 'has the wrong form'}, got ${describe(value)}`);
+			return field.pattern ? text.trim() : text;
+		}
 		case 'integer': {
 			const number = typeof value === 'string' && matchesKind('integer', value.trim()) ? Number(value.trim()) : value;
 			if (typeof number !== 'number' || !Number.isInteger(number))

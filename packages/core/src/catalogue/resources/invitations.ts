@@ -31,7 +31,11 @@ export const invitationResource: ResourceDescriptor = {
 				field('body', 'first_name', 'First Name', 'string', 'First name of the person to invite'),
 				field('body', 'last_name', 'Last Name', 'string', 'Last name of the person to invite'),
 				field('body', 'team_title', 'Team', 'string', 'Team to join; the service uses "Default team" when empty'),
-				field('body', 'role', 'Role', 'options', 'Role of the new member', { options: ROLES, default: 'teammate' }),
+				field('body', 'role', 'Role', 'options', 'Role of the new member', {
+					options: ROLES,
+					default: 'teammate',
+					serviceIgnoresCase: true,
+				}),
 			],
 		},
 		{

@@ -29,6 +29,7 @@ export const reactionResource: ResourceDescriptor = {
 			description: "Sets the workspace user's reaction (to take it back, use Remove)",
 			method: 'PUT',
 			path: '/messages/{uid}/reactions',
+			methodAliases: ['PATCH'],
 			effect: 'idempotent',
 			fields: [
 				reactionUid,
@@ -37,6 +38,9 @@ export const reactionResource: ResourceDescriptor = {
 					required: true,
 					default: '',
 					requiredMessage: 'is required (to take your reaction back, use the Remove operation)',
+					// One emoji (a pictograph or a flag, with its modifiers), no spaces.
+					pattern: /^(?=[\s\S]*[\p{Extended_Pictographic}\p{Regional_Indicator}])\S{1,32}$/u,
+					patternMessage: 'must be one emoji, e.g. 👍',
 				}),
 			],
 		},
