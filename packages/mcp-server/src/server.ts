@@ -24,6 +24,7 @@ import {
 	operationOutput,
 	isRecord,
 	type BinaryInput,
+	type CatalogueOperation,
 	type CompositeRunOptions,
 	type Executor,
 	type FieldDescriptor,
@@ -38,6 +39,8 @@ export const SERVER_NAME = 'chat-messaging';
 export interface ServerOptions {
 	executor: Executor;
 	version: string;
+	/** The operations offered as tools: the catalogue, unless a test passes a changed copy. */
+	operations?: readonly CatalogueOperation[];
 }
 
 /**
@@ -271,7 +274,7 @@ function progressReporter(
 
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation. */
 export function createServer(options: ServerOptions): Server {
-	const tools = catalogueTools();
+	const tools = catalogueTools(options.operations);
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(
 		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },

@@ -1,8 +1,9 @@
 /**
  * The third generator over the catalogue: an OpenAPI 3.1 document of the service. Every endpoint,
  * parameter and body field (kind, format, pattern, bounds, allowed values, defaults) comes from the
- * descriptors in api/; what the descriptors do not hold — the response records the spec and the
- * service notes show, the error body, the webhook payloads — is written here once.
+ * descriptors in packages/core/src/catalogue, and so does what each endpoint answers (its descriptor's `answer`);
+ * what the descriptors do not hold — the schemas of the records the spec and the service notes show, the
+ * error body, the webhook payloads — is written here once.
  *
  * `tsx packages/openapi/src/openapi.ts <out.json>` writes it (npm run build does, into dist/openapi.json and the
  * sandbox package).
@@ -14,11 +15,12 @@ import {
 	COMPOSITES,
 	EVENT_TYPES,
 	FIELD_KINDS,
-	OPERATIONS,
 	RESOURCES,
 	operationId,
+	type AnswerRecord,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type ResourceDescriptor,
 } from '@chat-messaging/core';
 
 type Schema = Record<string, unknown>;
@@ -100,7 +102,7 @@ const list = (key: string, item: string): Schema => ({
 });
 
 /** Records the spec and the service notes show; members they leave out are allowed (and not relied on). */
-const RECORDS: Record<string, Schema> = {
+const RECORDS: Record<AnswerRecord | 'Error', Schema> = {
 	Chat: {
 		type: 'object',
 		required: [
@@ -153,6 +155,7 @@ const RECORDS: Record<string, Schema> = {
 			is_allowed_to_message: { type: 'boolean' },
 		},
 	},
+	LabelSet: { type: 'object', required: ['labels'], properties: { labels: { type: 'array', items: text } } },
 	Message: {
 		type: 'object',
 		required: ['uid', 'chat_id', 'status'],
@@ -252,30 +255,22 @@ const RECORDS: Record<string, Schema> = {
 	},
 };
 
-/** `data` of each endpoint's success answer, where the spec or the service notes show it. */
-const ANSWERS: Record<string, Schema> = {
-	'chat:getAll': list('chats', 'Chat'),
-	'chat:get': ref('Chat'),
-	'label:get': { type: 'object', required: ['labels'], properties: { labels: { type: 'array', items: text } } },
-	'message:sendToPhone': ref('SendAnswer'),
-	'message:sendToChat': ref('SendAnswer'),
-	'message:sendToChatName': ref('SendAnswer'),
-	'message:sendToJid': ref('SendAnswer'),
-	'message:get': ref('Message'),
-	'message:getStatusHistory': { type: 'array', items: ref('StatusHistoryItem') },
-	'message:getAll': list('messages', 'Message'),
-	'reaction:get': ref('Reactions'),
-	'file:getAll': list('files', 'File'),
-	'file:uploadFromUrl': ref('File'),
-	'file:upload': ref('File'),
-	'file:get': ref('File'),
-	'account:getAll': arrayOrMember('chatapp_accounts', 'Account'),
-	'workspace:get': ref('Workspace'),
-	'teammate:getAll': arrayOrMember('teammates', 'Teammate'),
-	'webhook:create': ref('Webhook'),
-	'webhook:get': ref('Webhook'),
-	'webhook:getAll': arrayOrMember('webhooks', 'Webhook'),
-};
+/** `data` of an endpoint's success answer, as its descriptor says (where the spec or the service notes show it). */
+function answerSchema(op: OperationDescriptor): Schema | undefined {
+	const answer = op.answer;
+	if (!answer) return undefined;
+	switch (answer.shape) {
+		case 'record':
+			return ref(answer.record);
+		case 'array':
+			return { type: 'array', items: ref(answer.record) };
+		case 'page':
+			if (!op.pagination) throw new Error(`${operationId(op)}: a page answer needs the descriptor's pagination`);
+			return list(op.pagination.itemsKey, answer.record);
+		case 'arrayOrMember':
+			return arrayOrMember(answer.member, answer.record);
+	}
+}
 
 const ok = (data: Schema | undefined): Schema => ({
 	type: 'object',
@@ -309,20 +304,20 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 }
 
 /** What the nodes offer on top of one endpoint, documented with it (no duplicate paths). */
-function friendlyNote(op: OperationDescriptor): string {
-	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
+function friendlyNote(op: OperationDescriptor, operations: readonly OperationDescriptor[]): string {
+	const friendly = operations.filter((candidate) => candidate.friendlyOf === operationId(op));
 	if (!friendly.length) return op.description;
 	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description}${candidate.wireNote ? `: ${candidate.wireNote}` : ''})`).join('; ')}.`;
 }
 
-function operationObject(op: OperationDescriptor): Schema {
+function operationObject(op: OperationDescriptor, operations: readonly OperationDescriptor[]): Schema {
 	const id = operationId(op);
 	const body = requestBody(op);
 	return {
 		operationId: id.replace(':', '_'),
 		summary: op.action,
 		description:
-			friendlyNote(op) +
+			friendlyNote(op, operations) +
 			(op.pagination
 				? `\n\nPaginated: pages of 50 from \`page=1\` while \`data.has_more_pages\` is true; a page holding nothing may be answered 404 "Entities not found".`
 				: ''),
@@ -330,7 +325,7 @@ function operationObject(op: OperationDescriptor): Schema {
 		...(parameters(op).length ? { parameters: parameters(op) } : {}),
 		...(body ? { requestBody: body } : {}),
 		responses: {
-			'200': { description: 'OK', content: { 'application/json': { schema: ok(ANSWERS[id]) } } },
+			'200': { description: 'OK', content: { 'application/json': { schema: ok(answerSchema(op)) } } },
 			...Object.fromEntries(errorStatuses(op).map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
 			default: { $ref: '#/components/responses/Error' },
 		},
@@ -419,10 +414,12 @@ function webhooks(): Schema {
 	);
 }
 
-export function buildOpenApi(version: string): Schema {
+/** The document of a catalogue (the real one unless a test passes a changed copy). */
+export function buildOpenApi(version: string, resources: readonly ResourceDescriptor[] = RESOURCES): Schema {
+	const operations = resources.flatMap((resource) => resource.operations);
 	const paths: Record<string, Record<string, Schema>> = {};
-	for (const op of OPERATIONS.filter((candidate) => !candidate.friendlyOf)) {
-		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
+	for (const op of operations.filter((candidate) => !candidate.friendlyOf)) {
+		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, operations);
 	}
 	return {
 		openapi: '3.1.0',
@@ -459,7 +456,7 @@ export function buildOpenApi(version: string): Schema {
 			{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`)' },
 		],
 		security: [{ bearer: [] }],
-		tags: RESOURCES.map((resource) => ({ name: resource.key, description: resource.description })),
+		tags: resources.map((resource) => ({ name: resource.key, description: resource.description })),
 		paths,
 		webhooks: webhooks(),
 		components: {

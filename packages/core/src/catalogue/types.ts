@@ -182,7 +182,33 @@ export interface OperationDescriptor {
 	sendsMessage?: boolean;
 	/** The kind of record it returns (one, or a list): adapters offer the Output choice of output.ts for it. */
 	returns?: RecordKind;
+	/** What the service answers, where the spec or the service notes show it (an endpoint's own descriptor only). */
+	answer?: AnswerDescriptor;
 }
+
+/** The records the spec and the service notes show, by the names the OpenAPI document gives their schemas. */
+export type AnswerRecord =
+	| 'Chat'
+	| 'LabelSet'
+	| 'Message'
+	| 'StatusHistoryItem'
+	| 'Reactions'
+	| 'File'
+	| 'Account'
+	| 'Workspace'
+	| 'Teammate'
+	| 'Webhook'
+	| 'SendAnswer';
+
+/**
+ * What `data` of an endpoint's success answer holds, where the spec or the service notes show it (the
+ * OpenAPI document's response is made from it; an endpoint without one reads "not shown by the spec").
+ * - `record`: one record; `array`: an array of records;
+ * - `page`: a page of a list, the records under the pagination's `itemsKey` beside `has_more_pages`;
+ * - `arrayOrMember`: a list the spec does not show: the array itself, or an object holding it under `member`.
+ */
+export type AnswerDescriptor =
+	{ shape: 'record' | 'array' | 'page'; record: AnswerRecord } | { shape: 'arrayOrMember'; record: AnswerRecord; member: string };
 
 export interface ResourceDescriptor {
 	key: ResourceKey;

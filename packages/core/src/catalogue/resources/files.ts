@@ -19,6 +19,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'List uploaded files',
 			method: 'GET',
 			path: '/files',
+			answer: { shape: 'page', record: 'File' },
 			effect: 'read',
 			unwrap: 'files',
 			returns: 'file',
@@ -33,6 +34,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'The service downloads the file from a public URL',
 			method: 'POST',
 			path: '/files',
+			answer: { shape: 'record', record: 'File' },
 			effect: 'create',
 			returns: 'file',
 			fields: [
@@ -50,6 +52,7 @@ export const fileResource: ResourceDescriptor = {
 			wireNote: 'multipart/form-data',
 			method: 'POST',
 			path: '/files_upload',
+			answer: { shape: 'record', record: 'File' },
 			effect: 'create',
 			returns: 'file',
 			fields: [
@@ -66,6 +69,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'The file record with a temporary download URL',
 			method: 'GET',
 			path: '/files/{uid}',
+			answer: { shape: 'record', record: 'File' },
 			effect: 'read',
 			returns: 'file',
 			fields: [fileUid],

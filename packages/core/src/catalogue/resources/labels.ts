@@ -25,6 +25,7 @@ export const labelResource: ResourceDescriptor = {
 			description: 'The labels of one chat',
 			method: 'GET',
 			path: '/chats/{chat_id}/labels',
+			answer: { shape: 'record', record: 'LabelSet' },
 			effect: 'read',
 			unwrap: 'labels',
 			fields: [chatId],

@@ -14,6 +14,7 @@ export const teammateResource: ResourceDescriptor = {
 			description: 'List the team members of the workspace',
 			method: 'GET',
 			path: '/workspace/teammates',
+			answer: { shape: 'arrayOrMember', record: 'Teammate', member: 'teammates' },
 			effect: 'read',
 			unwrap: 'teammates',
 			returns: 'teammate',

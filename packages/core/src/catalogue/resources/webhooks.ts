@@ -21,6 +21,7 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'Subscribe an HTTPS endpoint to one event type',
 			method: 'POST',
 			path: '/webhooks',
+			answer: { shape: 'record', record: 'Webhook' },
 			effect: 'create',
 			fields: [
 				field('body', 'event_type', 'Event Type', 'options', 'Event to deliver', {
@@ -40,6 +41,7 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'List the webhook subscriptions',
 			method: 'GET',
 			path: '/webhooks',
+			answer: { shape: 'arrayOrMember', record: 'Webhook', member: 'webhooks' },
 			effect: 'read',
 			// The spec does not show this response: `data` may be the array itself or hold `webhooks`.
 			unwrap: 'webhooks',
@@ -53,6 +55,7 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'One subscription, with its errors_counter',
 			method: 'GET',
 			path: '/webhooks/{id}',
+			answer: { shape: 'record', record: 'Webhook' },
 			effect: 'read',
 			fields: [webhookId],
 		},

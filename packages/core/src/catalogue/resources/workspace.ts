@@ -14,6 +14,7 @@ export const workspaceResource: ResourceDescriptor = {
 			description: 'Workspace info, plan and message quota utilisation',
 			method: 'GET',
 			path: '/workspace',
+			answer: { shape: 'record', record: 'Workspace' },
 			effect: 'read',
 			fields: [],
 		},
