@@ -26,19 +26,22 @@ import { editorHtml, editorMessages } from '../packages/node-red/editor/html';
 import { editorHelp } from '../packages/node-red/editor/help';
 import { buildOpenApi } from '../packages/openapi/src/openapi';
 
-const pin: OperationDescriptor = {
+/** Named to sort first: n8n lists operations alphabetically, and what a node opens on must not move. */
+const archive: OperationDescriptor = {
 	resource: 'chat',
-	operation: 'pin',
-	name: 'Pin',
-	action: 'Pin a chat',
-	description: 'Pin the chat to the top of the list',
+	operation: 'archive',
+	name: 'Archive',
+	action: 'Archive a chat',
+	description: 'Move the chat out of the inbox into the archive',
 	method: 'PUT',
-	path: '/chats/{chat_id}/pin',
+	path: '/chats/{chat_id}/archive',
 	answer: { shape: 'record', record: 'Chat' },
 	effect: 'idempotent',
-	fields: [chatId, field('body', 'until', 'Pinned Until', 'dateTime', 'When the pin ends; empty pins it for good')],
+	fields: [chatId, field('body', 'until', 'Archived Until', 'dateTime', 'When the chat returns; empty archives it for good')],
 };
-const withPin: readonly ResourceDescriptor[] = RESOURCES.map((r) => (r.key === 'chat' ? { ...r, operations: [...r.operations, pin] } : r));
+const withArchive: readonly ResourceDescriptor[] = RESOURCES.map((r) =>
+	r.key === 'chat' ? { ...r, operations: [...r.operations, archive] } : r,
+);
 
 const operationOptions = (properties: INodeProperties[], resource: string): INodePropertyOptions[] =>
 	properties
@@ -48,19 +51,22 @@ const shownFor = (properties: INodeProperties[], operation: string): INodeProper
 	properties.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
 
 test("the n8n action node's version 2 offers it, with its fields", () => {
-	const properties = chatMessagingV2Properties(withPin);
-	expect(operationOptions(properties, 'chat').find((o) => o.value === 'pin')).toMatchObject({ name: 'Pin', action: 'Pin a chat' });
-	const shown = shownFor(properties, 'pin');
+	const properties = chatMessagingV2Properties(withArchive);
+	expect(operationOptions(properties, 'chat').find((o) => o.value === 'archive')).toMatchObject({
+		name: 'Archive',
+		action: 'Archive a chat',
+	});
+	const shown = shownFor(properties, 'archive');
 	expect(shown.map((p) => p.name)).toEqual(expect.arrayContaining(['chat_id', 'additionalFields']));
 	const additional = shown.find((p) => p.name === 'additionalFields')!;
 	expect((additional.options as INodeProperties[]).map((o) => [o.name, o.type])).toEqual([['until', 'dateTime']]);
-	expect(shownFor(chatMessagingV2Properties(), 'pin')).toEqual([]);
+	expect(shownFor(chatMessagingV2Properties(), 'archive')).toEqual([]);
 });
 
 test('version 1 does not grow: its operations are the fixed list the UI contract holds', () => {
-	const properties = buildProperties(withPin);
-	expect(operationOptions(properties, 'chat').map((o) => o.value)).not.toContain('pin');
-	expect(shownFor(properties, 'pin')).toEqual([]);
+	const properties = buildProperties(withArchive);
+	expect(operationOptions(properties, 'chat').map((o) => o.value)).not.toContain('archive');
+	expect(shownFor(properties, 'archive')).toEqual([]);
 	expect(properties).toEqual(buildProperties());
 
 	const saved = readContract().n8n.nodes['@chat-messaging/n8n-nodes-chat-messaging.chatMessaging']!.versions['1']!;
@@ -72,45 +78,45 @@ test('version 1 does not grow: its operations are the fixed list the UI contract
 });
 
 test('the Node-RED dialog and help offer it, with its fields and their rules', () => {
-	const html = editorHtml(withPin);
+	const html = editorHtml(withArchive);
 	const { catalogue, definitions } = loadEditor(html);
-	const op = catalogue.resources.find((r) => r.key === 'chat')?.operations.find((o) => o.id === 'chat:pin');
+	const op = catalogue.resources.find((r) => r.key === 'chat')?.operations.find((o) => o.id === 'chat:archive');
 	expect(op?.fields.map((f) => [f.name, f.kind, f.required])).toEqual([
 		['chat_id', 'integer', true],
 		['until', 'dateTime', false],
 	]);
-	expect(html).toContain('id="cm-op-chat-pin"');
-	expect(html).toContain('id="node-input-cm-chat-pin-until"');
-	expect(editorMessages(withPin)['chat-messaging'].fields.chat!.pin).toMatchObject({ until: { label: 'Pinned Until' } });
-	expect(editorHelp(withPin)).toContain('<code>PUT /chats/{chat_id}/pin</code>');
+	expect(html).toContain('id="cm-op-chat-archive"');
+	expect(html).toContain('id="node-input-cm-chat-archive-until"');
+	expect(editorMessages(withArchive)['chat-messaging'].fields.chat!.archive).toMatchObject({ until: { label: 'Archived Until' } });
+	expect(editorHelp(withArchive)).toContain('<code>PUT /chats/{chat_id}/archive</code>');
 	const validate = definitions['chat-messaging']!.defaults!.fields!.validate as (this: object, v: object) => unknown;
-	expect(validate.call({ resource: 'chat', operation: 'pin' }, { chat_id: { value: 'x', type: 'str' } })).toEqual([
+	expect(validate.call({ resource: 'chat', operation: 'archive' }, { chat_id: { value: 'x', type: 'str' } })).toEqual([
 		'Chat ID: must be a whole number',
 	]);
 });
 
 test('the OpenAPI document describes it, its answer from the descriptor', () => {
-	const paths = buildOpenApi('0.0.0', withPin).paths as Record<string, Record<string, Record<string, unknown>>>;
-	const put = paths['/chats/{chat_id}/pin']?.put as {
+	const paths = buildOpenApi('0.0.0', withArchive).paths as Record<string, Record<string, Record<string, unknown>>>;
+	const put = paths['/chats/{chat_id}/archive']?.put as {
 		operationId: string;
 		requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
 		responses: { '200': { content: { 'application/json': { schema: { properties: { data: unknown } } } } } };
 	};
-	expect(put.operationId).toBe('chat_pin');
+	expect(put.operationId).toBe('chat_archive');
 	expect(Object.keys(put.requestBody.content['application/json'].schema.properties)).toEqual(['until']);
 	expect(put.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Chat' });
 	const unanswered = buildOpenApi(
 		'0.0.0',
-		RESOURCES.map((r) => (r.key === 'chat' ? { ...r, operations: [...r.operations, { ...pin, answer: undefined }] } : r)),
+		RESOURCES.map((r) => (r.key === 'chat' ? { ...r, operations: [...r.operations, { ...archive, answer: undefined }] } : r)),
 	);
-	expect((unanswered.paths as typeof paths)['/chats/{chat_id}/pin']!.put!.responses).toMatchObject({
+	expect((unanswered.paths as typeof paths)['/chats/{chat_id}/archive']!.put!.responses).toMatchObject({
 		'200': { content: { 'application/json': { schema: { properties: { data: { description: 'Not shown by the spec' } } } } } },
 	});
-	expect((buildOpenApi('0.0.0').paths as typeof paths)['/chats/{chat_id}/pin']).toBeUndefined();
+	expect((buildOpenApi('0.0.0').paths as typeof paths)['/chats/{chat_id}/archive']).toBeUndefined();
 });
 
-/** A loopback service answering the pin: what the client and the MCP tool send, over real HTTP. */
-async function pinService(): Promise<{
+/** A loopback service answering the archive: what the client and the MCP tool send, over real HTTP. */
+async function archiveService(): Promise<{
 	url: string;
 	requests: Array<{ method: string; url: string; body: string }>;
 	close: () => Promise<void>;
@@ -122,7 +128,7 @@ async function pinService(): Promise<{
 		request.on('end', () => {
 			requests.push({ method: request.method ?? '', url: request.url ?? '', body });
 			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ status: 'ok', data: { id: 7, pinned: true } }));
+			response.end(JSON.stringify({ status: 'ok', data: { id: 7, archived: true } }));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -131,23 +137,23 @@ async function pinService(): Promise<{
 }
 
 test('the client has it as a method, in its typings too, and it sends the request', async () => {
-	expect(clientTypes(withPin)).toMatch(/\tpin\(input: \{[^}]*chat_id: number[^}]*until\?: string/);
-	expect(clientTypes()).not.toMatch(/\tpin\(/);
-	const service = await pinService();
+	expect(clientTypes(withArchive)).toMatch(/\tarchive\(input: \{[^}]*chat_id: number[^}]*until\?: string/);
+	expect(clientTypes()).not.toMatch(/\tarchive\(/);
+	const service = await archiveService();
 	try {
-		const client = createClient({ baseUrl: service.url, token: 'fixture-token', transport: fetchTransport }, withPin);
-		await expect(client.chats!.pin!({ chat_id: 7, until: '2030-01-02T03:04:05Z' })).resolves.toEqual({ id: 7, pinned: true });
-		expect(service.requests).toEqual([{ method: 'PUT', url: '/chats/7/pin', body: JSON.stringify({ until: '2030-01-02T03:04:05Z' }) }]);
-		expect(createClient({ baseUrl: service.url, token: 't' }).chats!.pin).toBeUndefined();
+		const client = createClient({ baseUrl: service.url, token: 'fixture-token', transport: fetchTransport }, withArchive);
+		await expect(client.chats!.archive!({ chat_id: 7, until: '2030-01-02T03:04:05Z' })).resolves.toEqual({ id: 7, archived: true });
+		expect(service.requests).toEqual([{ method: 'PUT', url: '/chats/7/archive', body: JSON.stringify({ until: '2030-01-02T03:04:05Z' }) }]);
+		expect(createClient({ baseUrl: service.url, token: 't' }).chats!.archive).toBeUndefined();
 	} finally {
 		await service.close();
 	}
 });
 
 test("the MCP server lists it as a tool, and the SDK's client calls it", async () => {
-	const operations = [...withPin.flatMap((r) => r.operations), ...COMPOSITES];
-	expect(catalogueTools().some((tool) => tool.name === 'chat_pin')).toBe(false);
-	const service = await pinService();
+	const operations = [...withArchive.flatMap((r) => r.operations), ...COMPOSITES];
+	expect(catalogueTools().some((tool) => tool.name === 'chat_archive')).toBe(false);
+	const service = await archiveService();
 	const executor = new Executor({ baseUrl: service.url, token: 'fixture-token', transport: fetchTransport, timing: realTiming });
 	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 	const server = createMcpServer({ executor, version: '0.0.0', operations });
@@ -156,15 +162,15 @@ test("the MCP server lists it as a tool, and the SDK's client calls it", async (
 		await server.connect(serverSide);
 		await client.connect(clientSide);
 		const { tools } = await client.listTools();
-		const tool = tools.find((candidate) => candidate.name === 'chat_pin');
+		const tool = tools.find((candidate) => candidate.name === 'chat_archive');
 		expect(tool).toMatchObject({ annotations: { readOnlyHint: false, idempotentHint: true } });
 		expect(tool?.inputSchema).toMatchObject({
 			required: ['chat_id'],
 			properties: { chat_id: { type: 'integer' }, until: { type: 'string' } },
 		});
-		const result = await client.callTool({ name: 'chat_pin', arguments: { chat_id: 7 } });
+		const result = await client.callTool({ name: 'chat_archive', arguments: { chat_id: 7 } });
 		expect(result.isError).toBeFalsy();
-		expect(service.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /chats/7/pin']);
+		expect(service.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /chats/7/archive']);
 	} finally {
 		await client.close();
 		await server.close();
@@ -172,19 +178,19 @@ test("the MCP server lists it as a tool, and the SDK's client calls it", async (
 	}
 });
 
-test('the UI contract records it as an addition to version 2 and the Node-RED node, which passes', () => {
-	const diff = compareContracts(currentContract(overridesFor(RESOURCES)), currentContract(overridesFor(withPin)));
+test('the UI contract records it as an addition to version 2 and the Node-RED node, which passes (what a node opens on stays)', () => {
+	const diff = compareContracts(currentContract(overridesFor(RESOURCES)), currentContract(overridesFor(withArchive)));
 	expect(diff.breaking).toEqual([]);
 	expect(diff.additions).toEqual([
-		"chatMessaging v2: option 'pin' of 'operation' (shown for resource 'chat')",
+		"chatMessaging v2: option 'archive' of 'operation' (shown for resource 'chat')",
 		// The tool variant describes it to a model from the same descriptor.
-		"chatMessaging v2: parameter 'toolDescription' (shown for @tool true, resource 'chat', operation 'pin')",
-		"chatMessaging v2: parameter 'chat_id' (shown for resource 'chat', operation 'pin')",
-		"chatMessaging v2: parameter 'additionalFields' (shown for resource 'chat', operation 'pin')",
-		"chatMessaging v2.1: option 'pin' of 'operation' (shown for resource 'chat')",
-		"chatMessaging v2.1: parameter 'toolDescription' (shown for @tool true, resource 'chat', operation 'pin')",
-		"chatMessaging v2.1: parameter 'chat_id' (shown for resource 'chat', operation 'pin')",
-		"chatMessaging v2.1: parameter 'additionalFields' (shown for resource 'chat', operation 'pin')",
-		"chat-messaging: operation 'chat:pin'",
+		"chatMessaging v2: parameter 'toolDescription' (shown for @tool true, resource 'chat', operation 'archive')",
+		"chatMessaging v2: parameter 'chat_id' (shown for resource 'chat', operation 'archive')",
+		"chatMessaging v2: parameter 'additionalFields' (shown for resource 'chat', operation 'archive')",
+		"chatMessaging v2.1: option 'archive' of 'operation' (shown for resource 'chat')",
+		"chatMessaging v2.1: parameter 'toolDescription' (shown for @tool true, resource 'chat', operation 'archive')",
+		"chatMessaging v2.1: parameter 'chat_id' (shown for resource 'chat', operation 'archive')",
+		"chatMessaging v2.1: parameter 'additionalFields' (shown for resource 'chat', operation 'archive')",
+		"chat-messaging: operation 'chat:archive'",
 	]);
 });
