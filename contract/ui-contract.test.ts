@@ -129,3 +129,23 @@ test('every version of the versioned action node is part of the contract', () =>
 	expect(versions[1]![1].properties.some((p) => p.name === 'sendTo')).toBe(true);
 	expect(saved.n8n.nodes['@chat-messaging/n8n-nodes-chat-messaging.chatMessaging']!.versions['2']).toBeDefined();
 });
+
+test("a parameter kept for a version by an '@version' condition it meets is the same parameter; one the version does not meet is gone", () => {
+	const trigger = '@chat-messaging/n8n-nodes-chat-messaging.chatMessagingTrigger';
+	// Version 1 as it was before its Options collection was kept for it by a condition.
+	const unconditioned = copy(saved);
+	const first = unconditioned.n8n.nodes[trigger]!.versions['1']!;
+	unconditioned.n8n.nodes[trigger]!.versions['1'] = first
+		.filter((parameter) => parameter.name !== 'options' || JSON.stringify(parameter.show) === '{"@version":[1]}')
+		.map((parameter) => (parameter.name === 'options' ? { ...parameter, show: undefined } : parameter));
+	const kept = copy(unconditioned);
+	for (const parameter of kept.n8n.nodes[trigger]!.versions['1']!) if (parameter.name === 'options') parameter.show = { '@version': [1] };
+	expect(compareContracts(unconditioned, kept).breaking).toEqual([]);
+	const moved = copy(unconditioned);
+	moved.n8n.nodes[trigger]!.versions['1'] = moved.n8n.nodes[trigger]!.versions['1']!.filter(
+		(parameter) => parameter.name !== 'options' || parameter.show === undefined,
+	).map((parameter) => (parameter.name === 'options' ? { ...parameter, show: { '@version': [{ _cnd: { gte: 1.1 } }] } } : parameter));
+	expect(compareContracts(unconditioned, moved).breaking).toEqual([
+		"chatMessagingTrigger v1: parameter 'options' is gone: workflows saved with it would lose its value",
+	]);
+});

@@ -34,4 +34,5 @@ export * from './runtime/waiting';
 export * from './runtime/lookups';
 export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
 export * from './catalogue/inbox';
+export * from './catalogue/eventFilters';
 export * from './runtime/inbox';

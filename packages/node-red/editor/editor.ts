@@ -596,6 +596,8 @@
 						`Poll every: at least ${CATALOGUE.eventNode.minPollSeconds} second`,
 				),
 			},
+			// Event filters: a flow saved without them holds none, which passes every event (the runtime reads them so too).
+			...Object.fromEntries(CATALOGUE.eventNode.filterOptions.map((option) => [option.name, { value: option.default }])),
 			...Object.fromEntries(
 				CATALOGUE.eventNode.inboxOptions.map((option) => [
 					option.name,
@@ -632,7 +634,7 @@
 			if (!node.mode) $('#node-input-mode').val(CATALOGUE.eventNode.defaultMode);
 			if (node.pollSeconds === undefined || node.pollSeconds === '')
 				$('#node-input-pollSeconds').val(CATALOGUE.eventNode.defaultPollSeconds);
-			for (const option of CATALOGUE.eventNode.inboxOptions) {
+			for (const option of [...CATALOGUE.eventNode.filterOptions, ...CATALOGUE.eventNode.inboxOptions]) {
 				if (node[option.name] !== undefined) continue;
 				const $input = $(`#node-input-${option.name}`);
 				if (option.type === 'boolean') $input.prop('checked', option.default === true);

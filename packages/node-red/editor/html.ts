@@ -13,6 +13,7 @@ import {
 	DEFAULT_OUTPUT,
 	DEFAULT_REPLY_TIMEOUT_S,
 	DEFAULT_WAIT_TIMEOUT_S,
+	EVENT_FILTER_OPTIONS,
 	EVENT_TYPES,
 	FIELD_KINDS,
 	fieldHint,
@@ -50,11 +51,12 @@ export const CHOICES = {
 	eventModes: EVENT_MODES.map((mode) => ({ value: mode.value, name: mode.name })),
 };
 
-/** The event node's settings besides its event types: Mode, the poll interval and the inbox options (core catalogue). */
+/** The event node's settings besides its event types: Mode, the poll interval, the event filters and the inbox options (core catalogue). */
 export const EVENT_NODE = {
 	defaultMode: DEFAULT_EVENT_MODE,
 	defaultPollSeconds: DEFAULT_POLL_SECONDS,
 	minPollSeconds: MIN_POLL_SECONDS,
+	filterOptions: EVENT_FILTER_OPTIONS.map((option) => ({ name: option.name, type: option.type, default: option.default })),
 	inboxOptions: INBOX_OPTIONS.map((option) => ({
 		name: option.name,
 		type: option.type,
@@ -464,6 +466,32 @@ const inboxRow = (option: (typeof INBOX_OPTIONS)[number]): string =>
     <div class="cm-field-help" ${i18n(`chat-messaging-event.inbox.${option.name}.help`)}></div>
   </div>`;
 
+const FILTER_ICONS: Record<string, string> = {
+	labels: 'fa-tags',
+	accountIds: 'fa-mobile',
+	chatType: 'fa-users',
+	ignoreOwnMessages: 'fa-reply',
+};
+
+/** One event filter's row: its widget by type, label and help from the core's descriptor (through the messages). */
+const filterRow = (option: (typeof EVENT_FILTER_OPTIONS)[number]): string => {
+	const id = `node-input-${option.name}`;
+	const widget =
+		option.type === 'boolean'
+			? `<input type="checkbox" id="${id}" style="width:auto">
+    <span ${i18n(`chat-messaging-event.filter.${option.name}.label`)}></span>`
+			: option.type === 'options'
+				? `<select id="${id}" style="width:70%">
+${(option.options ?? []).map((choice) => `      <option value="${escapeHtml(choice.value)}" ${i18n(`chat-messaging-event.filter.${option.name}.${messageKey(choice.value)}`)}></option>`).join('\n')}
+    </select>`
+				: `<input type="text" id="${id}" placeholder="${escapeHtml(option.placeholder ?? '')}" style="width:70%">`;
+	return `  <div class="form-row cm-filter-row">
+    ${label(id, FILTER_ICONS[option.name] ?? 'fa-filter', `chat-messaging-event.label.${option.name}`)}
+    ${widget}
+    <div class="cm-field-help" ${i18n(`chat-messaging-event.filter.${option.name}.help`)}></div>
+  </div>`;
+};
+
 const eventTemplate = `<script type="text/html" data-template-name="chat-messaging-event">
 ${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
@@ -493,6 +521,7 @@ ${CHOICES.events
     <input type="checkbox" id="node-input-downloadAttachments" style="width:auto">
     <span ${i18n('chat-messaging-event.downloadAttachments', '[html]')}></span>
   </div>
+${EVENT_FILTER_OPTIONS.map(filterRow).join('\n')}
 ${INBOX_OPTIONS.map(inboxRow).join('\n')}
   <div class="form-tips cm-webhook-tip" ${i18n('chat-messaging-event.tip', '[html]')}></div>
   <div class="form-tips cm-poll-tip" ${i18n('chat-messaging-event.pollTip', '[html]')}></div>
@@ -588,7 +617,21 @@ export function editorMessages(resources: readonly ResourceDescriptor[] = RESOUR
 				skipAssigned: 'Takeover',
 				teammateQuietMinutes: 'Teammate wrote',
 				burstQuietSeconds: 'Burst',
+				labels: 'Labels',
+				accountIds: 'Accounts',
+				chatType: 'Chats',
+				ignoreOwnMessages: 'API sends',
 			},
+			filter: Object.fromEntries(
+				EVENT_FILTER_OPTIONS.map((option) => [
+					option.name,
+					{
+						label: option.displayName,
+						help: option.description.replace(/^Whether to s/, 'S'),
+						...Object.fromEntries((option.options ?? []).map((choice) => [messageKey(choice.value), choice.name])),
+					},
+				]),
+			),
 			events: Object.fromEntries(CHOICES.events.map((event) => [messageKey(event.value), event.name])),
 			mode: Object.fromEntries(CHOICES.eventModes.map((mode) => [mode.value, mode.name])),
 			pollHelp:
