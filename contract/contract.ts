@@ -493,6 +493,13 @@ function compareFields(
 	}
 }
 
+/**
+ * Node-RED properties a flow cannot run without: the runtime refuses a node lacking them (no operation to run;
+ * packages/node-red/test/action-node.test.ts), so their editor default is only what a new node starts with, and
+ * changing it changes no saved or hand-written flow.
+ */
+const NEEDED_TO_RUN: Readonly<Record<string, readonly string[]>> = { 'chat-messaging': ['resource', 'operation'] };
+
 function compareNodeRed(
 	saved: Record<string, NodeRedTypeContract>,
 	current: Record<string, NodeRedTypeContract>,
@@ -506,7 +513,9 @@ function compareNodeRed(
 		}
 		for (const [name, value] of Object.entries(before.defaults)) {
 			if (!(name in after.defaults)) diff.breaking.push(`${type}: property '${name}' is gone: flows saved with it would lose its value`);
-			else if (!same(value, after.defaults[name])) {
+			else if (!same(value, after.defaults[name]) && NEEDED_TO_RUN[type]?.includes(name)) {
+				diff.additions.push(`${type}: new nodes start with ${name} ${JSON.stringify(after.defaults[name])} (a flow cannot run without it)`);
+			} else if (!same(value, after.defaults[name])) {
 				diff.breaking.push(
 					`${type}: default of '${name}' changed from ${JSON.stringify(value)} to ${JSON.stringify(after.defaults[name])}: ` +
 						'flows written without it (imported JSON) would run differently',

@@ -149,3 +149,14 @@ test("a parameter kept for a version by an '@version' condition it meets is the 
 		"chatMessagingTrigger v1: parameter 'options' is gone: workflows saved with it would lose its value",
 	]);
 });
+
+test("the action node's operation default only starts new nodes (a flow cannot run without one); any other default is held", () => {
+	const changed = copy(saved);
+	changed.nodeRed['chat-messaging']!.defaults.operation = 'getAll';
+	changed.nodeRed['chat-messaging']!.defaults.limit = 100;
+	const diff = compareContracts(saved, changed);
+	expect(diff.breaking).toEqual([
+		"chat-messaging: default of 'limit' changed from 50 to 100: flows written without it (imported JSON) would run differently",
+	]);
+	expect(diff.additions).toEqual(['chat-messaging: new nodes start with operation "getAll" (a flow cannot run without it)']);
+});

@@ -131,7 +131,7 @@
 
 	/** A field's row: by its key (the wire name, or for Send one told apart from a namesake). */
 	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.key}`;
-	const SEND_ID = 'message:send';
+	const SEND_ID = `${CATALOGUE.send.resource}:${CATALOGUE.send.operation}`;
 	/** The first Send To choice (packages/core/src/catalogue/send.ts DEFAULT_SEND_TO). */
 	const DEFAULT_SEND_TO = CATALOGUE.sendTargets[0]?.value ?? 'phone';
 	/** The send operations Send replaces in the list (still shown for a node saved with one). */
@@ -347,9 +347,10 @@
 		defaults: {
 			name: { value: '' },
 			config: { value: '', type: 'chat-messaging-config', required: true },
-			resource: { value: 'message', required: true },
+			// A new node starts on Send (Send To: its first choice, Phone Number); a saved one keeps its operation.
+			resource: { value: CATALOGUE.send.resource, required: true },
 			operation: {
-				value: 'sendToChat',
+				value: CATALOGUE.send.operation,
 				required: true,
 				validate: validator<ActionNode, string>(function (v) {
 					return !!operationsById[`${this.resource}:${v}`] || 'Choose an operation';

@@ -150,6 +150,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		},
 		kinds: editorKinds(),
 		eventNode: EVENT_NODE,
+		// The catalogue's Send (packages/core/src/catalogue/composites.ts): what a new action node starts on.
+		send: { resource: SEND_COMPOSITE.resource, operation: SEND_COMPOSITE.operation },
 		// In packages/core/src/catalogue/send.ts order: the first is DEFAULT_SEND_TO.
 		sendTargets: SEND_TARGETS.map((target) => ({ value: target.value, name: target.name, operation: target.operation })),
 		resources: editorResources(resources).map((resource) => ({
