@@ -2,7 +2,7 @@
  * Editor side of the Chat Messaging nodes (runs in the Node-RED editor, in the browser).
  * packages/node-red/editor/html.ts transpiles this file into packages/node-red/dist/index.html after the catalogue
  * metadata (`CHAT_MESSAGING_CATALOGUE`: operations, fields, validation patterns and defaults, all
- * generated from api/) and the edit templates generated from it. A plain script (no imports): the
+ * generated from the catalogue in packages/core) and the edit templates generated from it. A plain script (no imports): the
  * editor loads it inline, without a bundler; editor-env.d.ts types what the editor provides.
  */
 (function () {
@@ -399,7 +399,7 @@
 			waitFor: { value: '' },
 			// Which send runs for operation "send" (packages/core/src/catalogue/send.ts); the four send operations keep working.
 			sendTo: { value: DEFAULT_SEND_TO },
-			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
+			// Send and wait for reply: 3 outputs while on, as the switch node changes its outputs.
 			waitForReply: { value: false },
 			// New nodes wait an hour as n8n does; a flow saved without the property keeps 300 s (packages/node-red/src/action.ts).
 			replyTimeout: {
