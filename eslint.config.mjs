@@ -35,6 +35,35 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The sandbox is written from the spec alone, so it and the core check each other (docs/architecture.md): it
+		// never imports the core, nor a package built from it.
+		files: ['packages/sandbox/**/*.ts'],
+		ignores: ['packages/sandbox/test/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['@chat-messaging/*/*'], message: 'Import the package itself (its index exports what others may use).' },
+						{
+							group: [
+								'@chat-messaging/*',
+								'!@chat-messaging/sandbox',
+								'**/core/**',
+								'**/client/**',
+								'**/n8n/**',
+								'**/node-red/**',
+								'**/mcp-server/**',
+								'**/openapi/**',
+							],
+							message: 'The sandbox is written from the spec alone: it never imports the core or a package built from it.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		// CommonJS, as jest loads it.
 		files: ['**/*.js'],
 		rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,7 +1,7 @@
 /**
  * Growth at 0 ms without a limit: Return All over 1k / 5k / 20k chats, the executor (pacing off) and a bare
  * sequential loop, each in a fresh process (its time and peak memory), interleaved; then the sandbox's own cost per
- * page at 1k / 5k / 20k / 100k chats (bench/sandbox-growth.bench.ts, issue 12 item 5). Linear is the goal: time and
+ * page at 1k / 5k / 20k / 100k chats (bench/sandbox-growth.bench.ts). Linear is the goal: time and
  * memory per chat about constant, a page of a big workspace about the cost of a page of a small one.
  */
 import { execFile, execFileSync } from 'node:child_process';

@@ -206,7 +206,7 @@ export const record = (key: string, value: number) => {
 	ratios[key] = Math.round(value * 1000) / 1000;
 };
 
-/** Targets of issue 12, checked at the end of the run and printed (met or missed), never thrown. */
+/** The performance targets (docs/performance.md), checked at the end of the run and printed (met or missed), never thrown. */
 export const targets: Array<{ name: string; value: number; limit: number; met: boolean }> = [];
 export function target(name: string, value: number, limit: number): void {
 	targets.push({ name, value: Math.round(value * 1000) / 1000, limit, met: value <= limit });

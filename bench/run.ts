@@ -312,7 +312,7 @@ const SHARED_SENDS = 100;
  * Two runs of one platform in this one process, on the same base URL and token, at once: one lists all chats, the other
  * sends SHARED_SENDS messages. Two n8n executions (one pacer: the n8n package's), then two Node-RED flows, each action
  * node with its own configuration node (one pacer: the Node-RED package's). Each pair: near the floor of the sum, no
- * 429. (Each package carries its own copy of api/, so an n8n and a Node-RED on one token never share a pace: that
+ * 429. (Each package carries its own copy of the core, so an n8n and a Node-RED on one token never share a pace: that
  * takes the service's 429s, which the executor waits out.)
  */
 async function sharedPace(sandbox: RunningSandbox, chatIds: number[], reference: number[]): Promise<void> {
@@ -449,7 +449,7 @@ async function main(): Promise<void> {
 		await realN8n?.stop();
 		await sandbox?.stop();
 	}
-	console.log('\nTargets (issue 12)');
+	console.log('\nTargets');
 	for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.value} (target ≤ ${t.limit})`);
 	console.log(`\nTotal ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
 	console.log(JSON.stringify({ bench: 'chat-messaging', ratios, targets: Object.fromEntries(targets.map((t) => [t.name, t.met])) }));

@@ -11,6 +11,9 @@ import { editorHtml } from '../packages/node-red/editor/html';
 import type { ContractOverrides } from './contract';
 
 export const overridesFor = (resources: readonly ResourceDescriptor[]): ContractOverrides => ({
-	n8nProperties: { chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources) } },
+	// Versions 2 and 2.1 share their properties (their differences are `@version` conditions).
+	n8nProperties: {
+		chatMessaging: { 1: buildProperties(resources), 2: chatMessagingV2Properties(resources), 2.1: chatMessagingV2Properties(resources) },
+	},
 	nodeRedEditorHtml: editorHtml(resources),
 });

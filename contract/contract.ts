@@ -287,10 +287,37 @@ const describe = (condition: Condition): string =>
 		.join(', ');
 const shownFor = (parameter: ParameterContract): string => (parameter.show ? ` (shown for ${describe(parameter.show)})` : '');
 
-/** Whether `after` is shown wherever `before` was: it asks no more of the other parameters. */
-function covers(after: ParameterContract, before: ParameterContract): boolean {
-	const showOk = Object.entries(after.show ?? {}).every(([name, allowed]) =>
-		(before.show?.[name] ?? [undefined]).every((value) => allowed.some((a) => same(a, value))),
+/** Whether a node version meets an `@version` condition's allowed values (a number, or n8n's `_cnd` comparisons). */
+function versionMeets(version: number, allowed: unknown[]): boolean {
+	return allowed.some((value) => {
+		if (typeof value === 'number') return value === version;
+		const cnd = (value as { _cnd?: Record<string, number> } | null)?._cnd;
+		if (!cnd) return false;
+		return Object.entries(cnd).every(([op, bound]) =>
+			op === 'gte'
+				? version >= bound
+				: op === 'gt'
+					? version > bound
+					: op === 'lte'
+						? version <= bound
+						: op === 'lt'
+							? version < bound
+							: op === 'eq'
+								? version === bound
+								: false,
+		);
+	});
+}
+
+/**
+ * Whether `after` is shown wherever `before` was: it asks no more of the other parameters. In a given version an
+ * `@version` condition that version meets asks nothing (a parameter kept for version 1 while a later one gets another).
+ */
+function covers(after: ParameterContract, before: ParameterContract, version?: number): boolean {
+	const showOk = Object.entries(after.show ?? {}).every(
+		([name, allowed]) =>
+			(name === '@version' && version !== undefined && versionMeets(version, allowed)) ||
+			(before.show?.[name] ?? [undefined]).every((value) => allowed.some((a) => same(a, value))),
 	);
 	const hideOk = Object.entries(after.hide ?? {}).every(([name, hidden]) =>
 		hidden.every((value) => (before.hide?.[name] ?? []).some((b) => same(b, value))),
@@ -322,19 +349,26 @@ function explainedBy(parameter: ParameterContract, removed: RemovedValue[]): boo
 
 const isEmpty = (value: unknown): boolean => value === '' || value === null || value === undefined;
 
-function compareParameters(where: string, before: ParameterContract[], after: ParameterContract[], diff: ContractDiff, path = ''): void {
+function compareParameters(
+	where: string,
+	before: ParameterContract[],
+	after: ParameterContract[],
+	diff: ContractDiff,
+	path = '',
+	version?: number,
+): void {
 	const removed: RemovedValue[] = [];
 	const matched = new Set<ParameterContract>();
 	const missing: ParameterContract[] = [];
 	for (const old of before) {
-		const candidates = after.filter((p) => p.name === old.name && covers(p, old));
+		const candidates = after.filter((p) => p.name === old.name && covers(p, old, version));
 		const now = candidates.find((p) => same(p.show, old.show) && same(p.hide, old.hide)) ?? candidates[0];
 		if (!now) {
 			missing.push(old);
 			continue;
 		}
 		matched.add(now);
-		compareParameter(where, old, now, diff, path, removed);
+		compareParameter(where, old, now, diff, path, removed, version);
 	}
 	for (const old of missing) {
 		if (explainedBy(old, removed)) continue;
@@ -364,6 +398,7 @@ function compareParameter(
 	diff: ContractDiff,
 	path: string,
 	removed: RemovedValue[],
+	version?: number,
 ): void {
 	const name = `'${path}${old.name}'${shownFor(old)}`;
 	if (old.type !== now.type) {
@@ -392,7 +427,7 @@ function compareParameter(
 	if (old.members || now.members) {
 		// Members are shown where their collection is: messages name that place.
 		const placed = (members: ParameterContract[] = []) => members.map((member) => ({ ...member, show: member.show ?? old.show }));
-		compareParameters(where, placed(old.members), placed(now.members), diff, `${path}${old.name}.`);
+		compareParameters(where, placed(old.members), placed(now.members), diff, `${path}${old.name}.`, version);
 	}
 }
 
@@ -409,7 +444,7 @@ function compareN8n(saved: N8nContract, current: N8nContract, diff: ContractDiff
 				diff.breaking.push(`${short} version ${version} is gone: workflows saved with it would fail to load`);
 				continue;
 			}
-			compareParameters(`${short} v${version}`, parameters, now.versions[version], diff);
+			compareParameters(`${short} v${version}`, parameters, now.versions[version], diff, '', Number(version));
 		}
 		for (const version of Object.keys(now.versions).filter((v) => !node.versions[v])) diff.additions.push(`${short} version ${version}`);
 		for (const credential of node.credentials.filter((c) => !now.credentials.includes(c))) {
@@ -458,6 +493,13 @@ function compareFields(
 	}
 }
 
+/**
+ * Node-RED properties a flow cannot run without: the runtime refuses a node lacking them (no operation to run;
+ * packages/node-red/test/action-node.test.ts), so their editor default is only what a new node starts with, and
+ * changing it changes no saved or hand-written flow.
+ */
+const NEEDED_TO_RUN: Readonly<Record<string, readonly string[]>> = { 'chat-messaging': ['resource', 'operation'] };
+
 function compareNodeRed(
 	saved: Record<string, NodeRedTypeContract>,
 	current: Record<string, NodeRedTypeContract>,
@@ -471,7 +513,9 @@ function compareNodeRed(
 		}
 		for (const [name, value] of Object.entries(before.defaults)) {
 			if (!(name in after.defaults)) diff.breaking.push(`${type}: property '${name}' is gone: flows saved with it would lose its value`);
-			else if (!same(value, after.defaults[name])) {
+			else if (!same(value, after.defaults[name]) && NEEDED_TO_RUN[type]?.includes(name)) {
+				diff.additions.push(`${type}: new nodes start with ${name} ${JSON.stringify(after.defaults[name])} (a flow cannot run without it)`);
+			} else if (!same(value, after.defaults[name])) {
 				diff.breaking.push(
 					`${type}: default of '${name}' changed from ${JSON.stringify(value)} to ${JSON.stringify(after.defaults[name])}: ` +
 						'flows written without it (imported JSON) would run differently',

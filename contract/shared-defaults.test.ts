@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
-import { DEFAULT_REPLY_TIMEOUT_S, LIST_DEFAULTS } from '@chat-messaging/core';
+import { DEFAULT_REPLY_TIMEOUT_S, EVENT_FILTER_OPTIONS, LIST_DEFAULTS } from '@chat-messaging/core';
 import { loadEditor, n8nNodes, NODE_RED_EDITOR, type EditorDefinition } from './contract';
 
 const UNIT_SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86400 };
@@ -82,4 +82,48 @@ test('a default changed on one platform only is reported, naming it', () => {
 		'replyTimeout: n8n v2 3600, Node-RED 300',
 		'replyTimeout: n8n v2.1 3600, Node-RED 300',
 	]);
+});
+
+test('the event filters: the same names, choices and defaults in both triggers and the Node-RED event node, as the catalogue defines them', () => {
+	const expected = EVENT_FILTER_OPTIONS.map((option) => ({
+		name: option.name,
+		default: option.default,
+		values: option.options?.map((choice) => choice.value),
+	}));
+	const n8nFilters = (type: string, version: number) => {
+		const node = n8nNodes().find((candidate) => candidate.name === type && candidate.version === version)!;
+		// The Options collection this version shows (the webhook trigger's differ by `@version`).
+		const members = node.description.properties
+			.filter((property) => property.name === 'options')
+			.filter((property) => {
+				const shown = property.displayOptions?.show?.['@version'] as unknown[] | undefined;
+				return (
+					!shown ||
+					shown.some(
+						(value) => value === version || (typeof value === 'object' && version >= (value as { _cnd: { gte: number } })._cnd.gte),
+					)
+				);
+			})
+			.flatMap((property) => property.options as INodeProperties[]);
+		return EVENT_FILTER_OPTIONS.map((option) => {
+			const member = members.find((candidate) => candidate.name === option.name);
+			return (
+				member && {
+					name: member.name,
+					default: member.default,
+					values: (member.options as Array<{ value: string }> | undefined)?.map((choice) => choice.value),
+				}
+			);
+		});
+	};
+	expect(n8nFilters('chatMessagingTrigger', 1.1)).toEqual(expected);
+	expect(n8nFilters('chatMessagingPollTrigger', 1)).toEqual(expected);
+	const event = loadEditor(html).definitions['chat-messaging-event']!;
+	const catalogue = loadEditor(html).catalogue as unknown as { eventNode: { filterOptions: Array<{ name: string }> } };
+	expect(catalogue.eventNode.filterOptions.map((option) => option.name)).toEqual(expected.map((option) => option.name));
+	for (const option of expected) {
+		expect([option.name, event.defaults?.[option.name]?.value]).toEqual([option.name, option.default]);
+		for (const value of option.values ?? [])
+			expect(html).toContain(`<option value="${value}" data-i18n="chat-messaging-event.filter.${option.name}.${value}">`);
+	}
 });

@@ -9,6 +9,8 @@ import { compareContracts, currentContract, descriptionsByVersion, readContract,
 import { ChatMessaging } from '../packages/n8n/nodes/ChatMessaging/ChatMessaging.node';
 
 const saved = readContract();
+/** The contract the catalogue as it stands gives: what a changed descriptor is compared with. */
+const fromCatalogue = currentContract(overridesFor(RESOURCES));
 const copy = (contract: UiContract): UiContract => JSON.parse(JSON.stringify(contract)) as UiContract;
 
 /** The catalogue with one operation changed, as a developer might edit its descriptor. */
@@ -37,33 +39,42 @@ test('the nodes keep the committed contract', () => {
 
 test('a renamed operation value fails, naming what it breaks on each platform (and nothing else)', () => {
 	const renamed = withOperation('chat', 'close', (op) => ({ ...op, operation: 'closeChat' }));
-	const diff = compareContracts(saved, currentContract(overridesFor(renamed)));
+	const diff = compareContracts(fromCatalogue, currentContract(overridesFor(renamed)));
+	// Output is shown for the chat operations that return a chat, by name: its conditions name 'close' too.
+	const withOutput = RESOURCES.find((resource) => resource.key === 'chat')!
+		.operations.filter((op) => op.returns)
+		.map((op) => `'${op.operation}'`)
+		.join(' or ');
 	expect(diff.breaking).toEqual([
 		"chatMessaging v1: workflows saved with operation 'close' of resource 'chat' would fail to load (the option is gone)",
-		"chatMessaging v2: workflows saved with operation 'close' of resource 'chat' would fail to load (the option is gone)",
-		// Output is shown for the chat operations by name: its conditions name 'close' too.
-		...['@version {"_cnd":{"lt":2.1}}', '@version {"_cnd":{"gte":2.1}}', "output 'selected'"].map(
-			(condition, index) =>
-				`chatMessaging v2: parameter '${index < 2 ? 'output' : 'outputFields'}' (shown for resource 'chat', operation 'getAll' or 'get' or 'update' or 'close' or 'reopen' or 'assign' or 'unassign' or 'markRead' or 'markUnread' or 'rename' or 'setAiAutoresponse', ${condition}) is gone: workflows saved with it would lose its value`,
-		),
+		...['v2', 'v2.1'].flatMap((version) => [
+			`chatMessaging ${version}: workflows saved with operation 'close' of resource 'chat' would fail to load (the option is gone)`,
+			...['@version {"_cnd":{"lt":2.1}}', '@version {"_cnd":{"gte":2.1}}', "output 'selected'"].map(
+				(condition, index) =>
+					`chatMessaging ${version}: parameter '${index < 2 ? 'output' : 'outputFields'}' (shown for resource 'chat', operation ${withOutput}, ${condition}) is gone: workflows saved with it would lose its value`,
+			),
+		]),
 		"chat-messaging: flows saved with operation 'close' of resource 'chat' would fail (unknown operation)",
 	]);
 	expect(diff.additions).toEqual(
 		expect.arrayContaining([
-			"chatMessaging v1: option 'closeChat' of 'operation' (shown for resource 'chat')",
-			"chatMessaging v1: parameter 'chat_id' (shown for resource 'chat', operation 'closeChat')",
+			"chatMessaging v2: option 'closeChat' of 'operation' (shown for resource 'chat')",
+			"chatMessaging v2: parameter 'chat_id' (shown for resource 'chat', operation 'closeChat')",
 			"chat-messaging: operation 'chat:closeChat'",
 		]),
 	);
+	// Version 1's operations are fixed: a renamed one is gone from it, never added under its new name.
+	expect(diff.additions.filter((addition) => addition.startsWith('chatMessaging v1:'))).toEqual([]);
 });
 
 test('an added optional field passes; an added required one fails on both platforms', () => {
 	const optional = withOperation('chat', 'get', (op) => ({ ...op, fields: [...op.fields, extraField({})] }));
-	const added = compareContracts(saved, currentContract(overridesFor(optional)));
+	const added = compareContracts(fromCatalogue, currentContract(overridesFor(optional)));
 	expect(added.breaking).toEqual([]);
 	expect(added.additions).toEqual([
 		"chatMessaging v1: parameter 'filters' (shown for resource 'chat', operation 'get')",
 		"chatMessaging v2: parameter 'filters' (shown for resource 'chat', operation 'get')",
+		"chatMessaging v2.1: parameter 'filters' (shown for resource 'chat', operation 'get')",
 		"chat-messaging: field 'include_archived' of operation 'chat:get'",
 	]);
 
@@ -71,9 +82,10 @@ test('an added optional field passes; an added required one fails on both platfo
 		...op,
 		fields: [...op.fields, extraField({ kind: 'string', required: true })],
 	}));
-	expect(compareContracts(saved, currentContract(overridesFor(required))).breaking).toEqual([
+	expect(compareContracts(fromCatalogue, currentContract(overridesFor(required))).breaking).toEqual([
 		"chatMessaging v1: required parameter 'include_archived' (shown for resource 'chat', operation 'get') is new: workflows saved before it would fail to run without it",
 		"chatMessaging v2: required parameter 'include_archived' (shown for resource 'chat', operation 'get') is new: workflows saved before it would fail to run without it",
+		"chatMessaging v2.1: required parameter 'include_archived' (shown for resource 'chat', operation 'get') is new: workflows saved before it would fail to run without it",
 		"chat-messaging: required field 'include_archived' of operation 'chat:get' is new: flows saved before it would fail",
 	]);
 });
@@ -116,4 +128,35 @@ test('every version of the versioned action node is part of the contract', () =>
 	expect(versions[0]![1].properties.some((p) => p.name === 'sendTo')).toBe(false);
 	expect(versions[1]![1].properties.some((p) => p.name === 'sendTo')).toBe(true);
 	expect(saved.n8n.nodes['@chat-messaging/n8n-nodes-chat-messaging.chatMessaging']!.versions['2']).toBeDefined();
+});
+
+test("a parameter kept for a version by an '@version' condition it meets is the same parameter; one the version does not meet is gone", () => {
+	const trigger = '@chat-messaging/n8n-nodes-chat-messaging.chatMessagingTrigger';
+	// Version 1 as it was before its Options collection was kept for it by a condition.
+	const unconditioned = copy(saved);
+	const first = unconditioned.n8n.nodes[trigger]!.versions['1']!;
+	unconditioned.n8n.nodes[trigger]!.versions['1'] = first
+		.filter((parameter) => parameter.name !== 'options' || JSON.stringify(parameter.show) === '{"@version":[1]}')
+		.map((parameter) => (parameter.name === 'options' ? { ...parameter, show: undefined } : parameter));
+	const kept = copy(unconditioned);
+	for (const parameter of kept.n8n.nodes[trigger]!.versions['1']!) if (parameter.name === 'options') parameter.show = { '@version': [1] };
+	expect(compareContracts(unconditioned, kept).breaking).toEqual([]);
+	const moved = copy(unconditioned);
+	moved.n8n.nodes[trigger]!.versions['1'] = moved.n8n.nodes[trigger]!.versions['1']!.filter(
+		(parameter) => parameter.name !== 'options' || parameter.show === undefined,
+	).map((parameter) => (parameter.name === 'options' ? { ...parameter, show: { '@version': [{ _cnd: { gte: 1.1 } }] } } : parameter));
+	expect(compareContracts(unconditioned, moved).breaking).toEqual([
+		"chatMessagingTrigger v1: parameter 'options' is gone: workflows saved with it would lose its value",
+	]);
+});
+
+test("the action node's operation default only starts new nodes (a flow cannot run without one); any other default is held", () => {
+	const changed = copy(saved);
+	changed.nodeRed['chat-messaging']!.defaults.operation = 'getAll';
+	changed.nodeRed['chat-messaging']!.defaults.limit = 100;
+	const diff = compareContracts(saved, changed);
+	expect(diff.breaking).toEqual([
+		"chat-messaging: default of 'limit' changed from 50 to 100: flows written without it (imported JSON) would run differently",
+	]);
+	expect(diff.additions).toEqual(['chat-messaging: new nodes start with operation "getAll" (a flow cannot run without it)']);
 });

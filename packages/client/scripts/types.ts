@@ -12,6 +12,7 @@ import {
 	type CompositeDescriptor,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type ResourceDescriptor,
 } from '@chat-messaging/core';
 import { groupName, methodName } from '../src';
 
@@ -65,14 +66,16 @@ function compositeMethod(composite: CompositeDescriptor): string {
 	return `${comment(`${composite.action}. ${composite.description}`, '\t\t')}\t\t${methodName(composite)}(input: {\n${input}\n\t\t}): Promise<Record<string, unknown>>;`;
 }
 
-export function clientTypes(): string {
-	const groups = RESOURCES.map((resource) => {
-		const methods = [
-			...resource.operations.map(method),
-			...COMPOSITES.filter((composite) => composite.resource === resource.key).map(compositeMethod),
-		];
-		return `${comment(resource.description, '\t')}\t${groupName(resource.key)}: {\n${methods.join('\n')}\n\t};`;
-	}).join('\n');
+export function clientTypes(resources: readonly ResourceDescriptor[] = RESOURCES): string {
+	const groups = resources
+		.map((resource) => {
+			const methods = [
+				...resource.operations.map(method),
+				...COMPOSITES.filter((composite) => composite.resource === resource.key).map(compositeMethod),
+			];
+			return `${comment(resource.description, '\t')}\t${groupName(resource.key)}: {\n${methods.join('\n')}\n\t};`;
+		})
+		.join('\n');
 	return `// Generated from the operation catalogue by packages/client/scripts/types.ts: do not edit.
 
 export interface ClientOptions {

@@ -15,6 +15,7 @@ import {
 	RESOURCES,
 	type Attachment,
 	type OperationDescriptor,
+	type ResourceDescriptor,
 	type ResourceKey,
 	type RunOptions,
 	type Transport,
@@ -50,7 +51,11 @@ export const methodName = (op: Pick<OperationDescriptor, 'operation'>): string =
 
 type Method = (input?: Record<string, unknown>, options?: RunOptions & SendOptions) => Promise<unknown>;
 
-export function createClient(options: ClientOptions): Record<string, Record<string, Method>> & { executor: Executor } {
+/** Every operation of the catalogue as a method (the catalogue a test passes, else the real one). */
+export function createClient(
+	options: ClientOptions,
+	resources: readonly ResourceDescriptor[] = RESOURCES,
+): Record<string, Record<string, Method>> & { executor: Executor } {
 	const executor = new Executor({
 		baseUrl: options.baseUrl,
 		token: options.token,
@@ -59,7 +64,7 @@ export function createClient(options: ClientOptions): Record<string, Record<stri
 		pacingKey: pacingKey(options.baseUrl.trim().replace(/\/+$/, ''), options.token),
 	});
 	const client: Record<string, Record<string, Method>> = {};
-	for (const resource of RESOURCES) {
+	for (const resource of resources) {
 		const group: Record<string, Method> = (client[groupName(resource.key)] = {});
 		for (const op of resource.operations) {
 			group[methodName(op)] = (input = {}, callOptions = {}) =>

@@ -3,6 +3,8 @@
  * nor Node-RED; the platform packages, the client and the MCP server are built on this surface alone
  * (they import `@chat-messaging/core`, never a file inside it).
  */
+import { registerCompositeHandlers } from './runtime/operations/composites';
+
 export * from './catalogue/types';
 export * from './catalogue/catalogue';
 export * from './catalogue/fields';
@@ -18,6 +20,7 @@ export * from './runtime/errors';
 export * from './runtime/executor';
 export {
 	compositeVariantOf,
+	registerCompositeHandlers,
 	runSend,
 	runSendAndWaitForReply,
 	planSendAndWaitForReply,
@@ -28,6 +31,8 @@ export {
 	type ReplyWaitPlan,
 	type ReplyWaitResult,
 } from './runtime/operations/composites';
+// The composites' handlers, each registered on its descriptor, before any executor runs one.
+registerCompositeHandlers();
 export * from './runtime/pacing';
 export * from './runtime/events';
 export * from './runtime/eventFilter';
@@ -38,4 +43,5 @@ export * from './runtime/lookups';
 export * from './runtime/fileLinks';
 export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
 export * from './catalogue/inbox';
+export * from './catalogue/eventFilters';
 export * from './runtime/inbox';

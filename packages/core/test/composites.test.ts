@@ -3,6 +3,7 @@
  * through `Executor.run(id, input)` against the sandbox over real HTTP.
  */
 import {
+	ALL_COMPOSITES,
 	CATALOGUE,
 	COMPOSITES,
 	DEFAULT_REPLY_TIMEOUT_S,
@@ -174,4 +175,16 @@ describe('composites run through Executor.run against the sandbox', () => {
 		expect(error.message).toMatch(message);
 		expect(requests).toEqual([]);
 	});
+});
+
+test('every composite has its handler, registered on its descriptor: a run reaches its input checks', async () => {
+	const executor = new Executor({
+		baseUrl: 'http://127.0.0.1:9',
+		token: 'unused',
+		transport: () => Promise.reject(new Error('no request was expected')),
+		timing: { sleep: () => Promise.resolve(), now: () => 0, random: () => 0 },
+	});
+	for (const composite of ALL_COMPOSITES) {
+		await expect(executor.run(composite, {})).rejects.toMatchObject({ kind: 'input' });
+	}
 });

@@ -28,6 +28,7 @@ import {
 	redactReceiverUrls,
 	redactSubscriptionUrl,
 	type BinaryInput,
+	type CatalogueOperation,
 	type CompositeRunOptions,
 	type Executor,
 	type FieldDescriptor,
@@ -43,8 +44,12 @@ export const SERVER_NAME = 'chat-messaging';
 export interface ServerOptions {
 	executor: Executor;
 	version: string;
-	/** The tools this server offers (a scope's `selectTools`); left out: the catalogue's default toolsets. */
+	/**
+	 * The tools this server offers (a scope's `selectTools`); left out: the catalogue's default toolsets, of the
+	 * catalogue's operations or of `operations` (a changed copy a test passes).
+	 */
 	tools?: readonly CatalogueTool[];
+	operations?: readonly CatalogueOperation[];
 	/**
 	 * Whether to ask the user, through the client's form elicitation, before a call no operation can undo or an
 	 * administrative write (the catalogue's `needsConfirmation`). On unless turned off; a client without
@@ -339,7 +344,7 @@ async function confirmed(
 
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
-	const tools = options.tools ?? selectTools(catalogueTools());
+	const tools = options.tools ?? selectTools(catalogueTools(options.operations));
 	const confirm = options.confirm !== false;
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(

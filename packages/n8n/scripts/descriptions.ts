@@ -22,7 +22,9 @@ export function sourceNodes(): Array<{ name: string; version: number; descriptio
 		const [NodeClass] = Object.values(exported);
 		if (!NodeClass) throw new Error(`${file} exports no node class`);
 		const node = new NodeClass();
-		const versions = 'nodeVersions' in node ? Object.entries(node.nodeVersions) : [[String(node.description.version), node] as const];
+		// A node serving several versions from one description (`version: [1, 1.1]`) is listed at each.
+		const served = 'nodeVersions' in node ? [] : [node.description.version].flat();
+		const versions = 'nodeVersions' in node ? Object.entries(node.nodeVersions) : served.map((version) => [String(version), node] as const);
 		return versions.map(([version, type]) => ({
 			name: node.description.name,
 			version: Number(version),

@@ -39,6 +39,7 @@ test('every node, at every version, has no node-parameter finding', () => {
 		'chatMessaging v2',
 		'chatMessaging v2.1',
 		'chatMessagingTrigger v1',
+		'chatMessagingTrigger v1.1',
 		'chatMessagingPollTrigger v1',
 	]);
 	expect(findings(descriptionsSource(nodes))).toEqual([]);

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { INBOX_OPTIONS } from '@chat-messaging/core';
+import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { ChatMessagingPollTrigger } from '../nodes/ChatMessagingPollTrigger/ChatMessagingPollTrigger.node';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
@@ -71,8 +71,17 @@ describe('panel guidance', () => {
 		expect(evaluate({ events: ['message:sent:new'] })).toBe('Message Sent');
 	});
 
-	it('keeps the existing parameters and adds Options', () => {
-		expect(properties.map((property) => property.name)).toEqual(['publicUrlNotice', 'events', 'downloadAttachments', 'options']);
+	it('keeps the existing parameters and adds Options: version 1 with Ignore Group Messages, later ones with Chat Type', () => {
+		expect(properties.map((property) => property.name)).toEqual(['publicUrlNotice', 'events', 'downloadAttachments', 'options', 'options']);
+		expect(trigger.description.version).toEqual([1, 1.1]);
+		const [first, later] = properties.filter((property) => property.name === 'options');
+		const members = (collection: INodeProperties | undefined) => (collection?.options as INodeProperties[]).map((option) => option.name);
+		expect(first?.displayOptions?.show?.['@version']).toEqual([1]);
+		expect(members(first)).toContain('ignoreGroupMessages');
+		expect(members(first)).not.toContain('chatType');
+		// Version 1.1 offers the event filters by the catalogue's names, as the Poll Trigger and the Node-RED event node do.
+		expect(members(later)).toEqual(expect.arrayContaining(EVENT_FILTER_OPTIONS.map((option) => option.name)));
+		expect(members(later)).not.toContain('ignoreGroupMessages');
 	});
 });
 
@@ -101,6 +110,30 @@ describe('Options narrow the events', () => {
 			message: { message_uid: 'G3', text: 'x' },
 		};
 		expect(await started(live, { ignoreGroupMessages: true })).toBe(0); // decided from the delivery: chat 999999999 does not exist
+	});
+
+	it('keeps direct chats only, or group chats only, with Chat Type', async () => {
+		expect(await started(specDelivery('message:received:new', group.id, 'T1'), { chatType: 'direct' })).toBe(0);
+		expect(await started(specDelivery('message:received:new', direct.id, 'T2'), { chatType: 'direct' })).toBe(1);
+		expect(await started(specDelivery('message:received:new', group.id, 'T3'), { chatType: 'group' })).toBe(1);
+		expect(await started(specDelivery('message:received:new', direct.id, 'T4'), { chatType: 'group' })).toBe(0);
+		expect(await started(specDelivery('message:received:new', direct.id, 'T5'), { chatType: 'any' })).toBe(1);
+	});
+
+	it('passes an event with a Chat Type it does not offer on, naming the option in filter_error (the delivery is never lost)', async () => {
+		const answer = await callWebhook({
+			query: { secret: SECRET },
+			body: specDelivery('message:received:new', direct.id, 'T6'),
+			events: ['message:received:new'],
+			staticData: { secret: SECRET },
+			parameters: { options: { chatType: 'channels' } },
+			credentials,
+			workflowId: `options-${Math.random()}`,
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.items).toEqual([
+			expect.objectContaining({ message_uid: 'T6', filter_error: expect.stringMatching(/^Chat Type: must be one of any, direct, group/) }),
+		]);
 	});
 
 	it('keeps only chats with one of the labels, case-insensitively', async () => {

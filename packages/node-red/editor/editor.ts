@@ -2,7 +2,7 @@
  * Editor side of the Chat Messaging nodes (runs in the Node-RED editor, in the browser).
  * packages/node-red/editor/html.ts transpiles this file into packages/node-red/dist/index.html after the catalogue
  * metadata (`CHAT_MESSAGING_CATALOGUE`: operations, fields, validation patterns and defaults, all
- * generated from api/) and the edit templates generated from it. A plain script (no imports): the
+ * generated from the catalogue in packages/core) and the edit templates generated from it. A plain script (no imports): the
  * editor loads it inline, without a bundler; editor-env.d.ts types what the editor provides.
  */
 (function () {
@@ -131,7 +131,7 @@
 
 	/** A field's row: by its key (the wire name, or for Send one told apart from a namesake). */
 	const rowId = (op: Operation, field: Field): string => `node-input-cm-${op.resource}-${op.operation}-${field.key}`;
-	const SEND_ID = 'message:send';
+	const SEND_ID = `${CATALOGUE.send.resource}:${CATALOGUE.send.operation}`;
 	/** The first Send To choice (packages/core/src/catalogue/send.ts DEFAULT_SEND_TO). */
 	const DEFAULT_SEND_TO = CATALOGUE.sendTargets[0]?.value ?? 'phone';
 	/** The send operations Send replaces in the list (still shown for a node saved with one). */
@@ -347,9 +347,10 @@
 		defaults: {
 			name: { value: '' },
 			config: { value: '', type: 'chat-messaging-config', required: true },
-			resource: { value: 'message', required: true },
+			// A new node starts on Send (Send To: its first choice, Phone Number); a saved one keeps its operation.
+			resource: { value: CATALOGUE.send.resource, required: true },
 			operation: {
-				value: 'sendToChat',
+				value: CATALOGUE.send.operation,
 				required: true,
 				validate: validator<ActionNode, string>(function (v) {
 					return !!operationsById[`${this.resource}:${v}`] || 'Choose an operation';
@@ -398,7 +399,7 @@
 			waitFor: { value: '' },
 			// Which send runs for operation "send" (packages/core/src/catalogue/send.ts); the four send operations keep working.
 			sendTo: { value: DEFAULT_SEND_TO },
-			// Send and wait for reply (issue 11): 3 outputs while on, as the switch node changes its outputs.
+			// Send and wait for reply: 3 outputs while on, as the switch node changes its outputs.
 			waitForReply: { value: false },
 			// New nodes wait an hour as n8n does; a flow saved without the property keeps 300 s (packages/node-red/src/action.ts).
 			replyTimeout: {
@@ -596,6 +597,8 @@
 						`Poll every: at least ${CATALOGUE.eventNode.minPollSeconds} second`,
 				),
 			},
+			// Event filters: a flow saved without them holds none, which passes every event (the runtime reads them so too).
+			...Object.fromEntries(CATALOGUE.eventNode.filterOptions.map((option) => [option.name, { value: option.default }])),
 			...Object.fromEntries(
 				CATALOGUE.eventNode.inboxOptions.map((option) => [
 					option.name,
@@ -632,7 +635,7 @@
 			if (!node.mode) $('#node-input-mode').val(CATALOGUE.eventNode.defaultMode);
 			if (node.pollSeconds === undefined || node.pollSeconds === '')
 				$('#node-input-pollSeconds').val(CATALOGUE.eventNode.defaultPollSeconds);
-			for (const option of CATALOGUE.eventNode.inboxOptions) {
+			for (const option of [...CATALOGUE.eventNode.filterOptions, ...CATALOGUE.eventNode.inboxOptions]) {
 				if (node[option.name] !== undefined) continue;
 				const $input = $(`#node-input-${option.name}`);
 				if (option.type === 'boolean') $input.prop('checked', option.default === true);

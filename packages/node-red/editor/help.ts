@@ -4,7 +4,7 @@
  * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
  * operations by name and shows the details of the selected node's operation only.
  */
-import { findOperation, INBOX_OPTIONS, operationId, RESOURCES, SEND_TARGETS } from '@chat-messaging/core';
+import { EVENT_FILTER_OPTIONS, findOperation, INBOX_OPTIONS, operationId, RESOURCES, SEND_TARGETS } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
 import { CHOICES, editorResources, escapeHtml, SEND_DESCRIPTOR } from './html';
 
@@ -131,6 +131,12 @@ const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event
   once, shaped as a webhook event. The cursor is stored in <code>&lt;user dir&gt;/chat-messaging/</code> (Node-RED's default context
   store is memory), so a redeploy or a restart neither repeats nor skips an event; the first deploy starts from now. A flow saved
   before Mode existed keeps webhook mode.</p>
+  <h3>Filters</h3>
+  <p>In both modes, the same as the n8n triggers' options; all pass every event by default. A filter that needs the chat or the message
+  reads it (one request) when the event lacks it; when that read fails, the event is emitted with <code>msg.filterError</code>.</p>
+  <dl class="message-properties">
+${EVENT_FILTER_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}${option.options ? ` (${option.options.map((choice) => escapeHtml(choice.name)).join(', ')})` : ''}</dd>`).join('\n')}
+  </dl>
   <h3>Inbox options</h3>
   <p>All off by default, in both modes.</p>
   <dl class="message-properties">

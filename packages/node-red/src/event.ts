@@ -57,6 +57,7 @@ import {
 import { resolveConfig, type ConfigNode } from './config';
 import { asChatMessagingError, errorStatusText } from './errors';
 import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, POLL_SOURCE_OF, readEventMode, readPollSeconds, type EventMode } from './eventSettings';
+import { eventFilterGate } from './eventSettings';
 import { NodeStateStore } from './state';
 import type { HttpApp, HttpRequest, HttpResponse, NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from './types';
 
@@ -234,11 +235,13 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 	let mode: EventMode = DEFAULT_EVENT_MODE;
 	let pollSeconds = DEFAULT_POLL_SECONDS;
 	let inbox: InboxOptions = INBOX_OFF;
+	let passesFilter = eventFilterGate({});
 	let settingsProblem: unknown;
 	try {
 		mode = readEventMode(definition.mode);
 		pollSeconds = readPollSeconds(definition.pollSeconds);
 		inbox = readInboxOptions(definition);
+		passesFilter = eventFilterGate(definition);
 	} catch (error) {
 		settingsProblem = error;
 	}
@@ -277,7 +280,9 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 
 	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
 	const emit = async (event: ChatEvent, extra: Record<string, unknown> = {}) => {
-		const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra };
+		const verdict = await passesFilter(executor, event);
+		if (!verdict) return;
+		const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
 		if (downloadAttachments && executor && event.event_type.startsWith('message:')) {
 			try {
 				const files = await downloadEventAttachments(executor, event);

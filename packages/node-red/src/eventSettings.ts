@@ -1,9 +1,19 @@
 /**
- * The event node's own settings besides the event types: how events arrive (Mode) and how often polling
- * looks. Read by the runtime (event.ts) and written into the editor (editor/html.ts) from here, so the
- * dialog and the runtime agree. A flow saved before Mode existed has no `mode`: it keeps webhook mode.
+ * The event node's own settings besides the event types: how events arrive (Mode), how often polling
+ * looks, and the event filters. Read by the runtime (event.ts) and written into the editor (editor/html.ts)
+ * from here, so the dialog and the runtime agree. A flow saved before Mode existed has no `mode`: it keeps
+ * webhook mode; one saved before the filters existed holds none of them: it passes every event.
  */
-import { inputError, POLL_EVENT_TYPES, type PollSource } from '@chat-messaging/core';
+import {
+	eventPassesFilter,
+	inputError,
+	isFilterEmpty,
+	POLL_EVENT_TYPES,
+	readEventFilter,
+	type ChatEvent,
+	type Executor,
+	type PollSource,
+} from '@chat-messaging/core';
 
 export type EventMode = 'webhook' | 'polling';
 
@@ -39,3 +49,26 @@ export function readPollSeconds(value: unknown): number {
 export const POLL_SOURCE_OF: Readonly<Record<string, PollSource>> = Object.fromEntries(
 	Object.entries(POLL_EVENT_TYPES).map(([source, eventType]) => [eventType, source as PollSource]),
 );
+
+/** What the filter says of an event: dropped (null), or what its msg carries besides (a failed lookup's `filterError`). */
+export type FilterVerdict = Record<string, unknown> | null;
+
+/**
+ * The node's event filters (the core catalogue's EVENT_FILTER_OPTIONS, saved as node properties), evaluated by
+ * the core's eventPassesFilter in both modes. Throws at once, naming the property, when a saved value is not
+ * one it offers. A lookup that fails does not lose the event: it goes on with `msg.filterError`.
+ */
+export function eventFilterGate(
+	definition: Record<string, unknown>,
+): (executor: Executor | undefined, event: ChatEvent) => Promise<FilterVerdict> {
+	const filter = readEventFilter(definition);
+	if (isFilterEmpty(filter)) return () => Promise.resolve({});
+	return async (executor, event) => {
+		if (!executor) return {};
+		try {
+			return (await eventPassesFilter(executor, event, filter)) ? {} : null;
+		} catch (error) {
+			return { filterError: (error as Error).message };
+		}
+	};
+}

@@ -523,4 +523,9 @@ test('an unknown operation is reported on the node and as an input error', async
 	expect(response.status).toBe(200); // the sandbox is still fine: nothing was sent
 });
 
+test('a flow written without its operation does not run (its editor default only starts new nodes)', async () => {
+	const run = await runAction(sbx, { resource: 'message', fields: {} });
+	expect(run.caught!.chatMessagingError).toMatchObject({ kind: 'input', field: 'operation' });
+});
+
 export type { NodeMessage };

@@ -2,7 +2,7 @@
  * The event node in polling mode and with the inbox options, in the real Node-RED runtime (test helper)
  * against the sandbox over real HTTP: no subscription, each message once across a stop/start (the cursor
  * in the user dir) and a redeploy; burst batching and human takeover in polling mode; human takeover in
- * webhook mode.
+ * webhook mode; the event filters (the core catalogue's, as the n8n triggers offer them) in both modes.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -187,4 +187,55 @@ test('webhook mode with takeover: a chat where a teammate just wrote is skipped,
 	await out.waitFor(1);
 	await new Promise((resolve) => setTimeout(resolve, 700));
 	expect(texts(out.messages)).toEqual(['nobody answered me']);
+});
+
+/** A chat labelled vip and one without labels, both direct chats of new numbers, made before the node starts. */
+async function twoChats(): Promise<void> {
+	const vip = await incoming({ phone: '+4915177720001', text: 'before the node', name: 'Vip' });
+	await sandboxCall(sbx, 'POST', `/chats/${vip.chat_id}/labels`, { labels: ['vip'] });
+	await incoming({ phone: '+4915177720002', text: 'before the node', name: 'Plain' });
+}
+
+test('polling with Labels and Chat Type: only the events of matching chats are emitted', async () => {
+	await twoChats();
+	const out = await load({ ...POLLING, labels: 'VIP', chatType: 'direct' });
+	await waitFor('the first poll to place the cursor at "now"', () => existsSync(stateFile()));
+	await incoming({ phone: '+4915177720002', text: 'not labelled' });
+	await incoming({ phone: '+4915177720001', text: 'labelled vip' });
+	await out.waitFor(1);
+	await nextPoll();
+	expect(texts(out.messages)).toEqual(['labelled vip']);
+});
+
+test('polling with Chat Type "group": no direct chat gets through', async () => {
+	await twoChats();
+	const out = await load({ ...POLLING, chatType: 'group' });
+	await waitFor('the first poll to place the cursor at "now"', () => existsSync(stateFile()));
+	await incoming({ phone: '+4915177720001', text: 'direct one' });
+	await nextPoll();
+	await nextPoll();
+	expect(out.messages).toEqual([]);
+});
+
+test('webhook mode with Labels: only the events of chats having one of them are emitted', async () => {
+	await twoChats();
+	const out = await load({ events: ['message:received:new'], labels: 'other, vip' }, nodeHttp.url);
+	await waitFor('the subscription', async () => (await sandboxData(sbx, '/webhooks')).webhooks.length === 1);
+	await incoming({ phone: '+4915177720002', text: 'not labelled' });
+	await incoming({ phone: '+4915177720001', text: 'labelled vip' });
+	await out.waitFor(1);
+	await new Promise((resolve) => setTimeout(resolve, 800));
+	expect(texts(out.messages)).toEqual(['labelled vip']);
+});
+
+test('a Chat Type the node does not offer stops it at deploy, naming the property, and subscribes to nothing', async () => {
+	await load({ events: ['message:received:new'], chatType: 'channels' }, nodeHttp.url);
+	const logged = await waitFor('the node to log the setting at fault', () =>
+		helper
+			.log()
+			.args.map((args) => args[0] as { id?: string; level?: number; msg?: unknown })
+			.find((entry) => entry.id === 'ev' && entry.level === 20),
+	);
+	expect(String(logged.msg)).toMatch(/Chat Type/);
+	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
 });

@@ -1,5 +1,5 @@
 /**
- * Flows saved before issue 11 (the example flows as they were, kept verbatim in
+ * Flows saved with the first release (the example flows as they were, kept verbatim in
  * fixtures/flows-saved-before-issue-11.json) are users' data: their action nodes still load and run
  * with the property names, operation keys and values they hold, and their event nodes still subscribe.
  * Only the config node is pointed at the sandbox (and one attachment URL at a local file server).

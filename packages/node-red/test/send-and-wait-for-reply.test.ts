@@ -1,5 +1,5 @@
 /**
- * Send and wait for reply in Node-RED (issue 11 item 6): the action node sends, emits the send's result
+ * Send and wait for reply in Node-RED: the action node sends, emits the send's result
  * on output 1, then the customer's next message in that chat on output 2, or the time-out on output 3.
  * The customer's message is made in the sandbox (POST /_sandbox/incoming), as a customer would write.
  */

@@ -1,9 +1,9 @@
 /**
  * The third generator over the catalogue: an OpenAPI 3.1 document of the service. Every endpoint,
  * parameter and body field (kind, format, pattern, bounds, allowed values, defaults) comes from the
- * descriptors in api/, the response records and each endpoint's answer from the core's records.ts (the MCP
- * tools' output schemas are made from them too); what neither holds — the error responses, the webhook
- * payloads — is written here once.
+ * descriptors in packages/core/src/catalogue, and so does what each endpoint answers (its descriptor's `answer`,
+ * made a schema by the core's records.ts, which holds the response records too; the MCP tools' output schemas are
+ * made from them as well); what neither holds — the error responses, the webhook payloads — is written here once.
  *
  * `tsx packages/openapi/src/openapi.ts <out.json>` writes it (npm run build does, into dist/openapi.json and the
  * sandbox package).
@@ -16,15 +16,14 @@ import {
 	EVENT_TYPES,
 	FIELD_KINDS,
 	INTEGER_SCHEMA,
-	OPERATIONS,
 	RECORD_SCHEMAS,
 	RESOURCES,
-	SERVICE_ANSWERS,
 	answerSchema,
 	operationId,
 	receiverUrlSchema,
 	type FieldDescriptor,
 	type OperationDescriptor,
+	type ResourceDescriptor,
 } from '@chat-messaging/core';
 
 type Schema = Record<string, unknown>;
@@ -121,9 +120,6 @@ function kindSchema(field: FieldDescriptor): Schema {
 }
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const ANSWERS: Record<string, Schema> = Object.fromEntries(
-	Object.entries(SERVICE_ANSWERS).map(([id, shape]) => [id, answerSchema(shape, ref)]),
-);
 
 const ok = (data: Schema | undefined): Schema => ({
 	type: 'object',
@@ -150,18 +146,18 @@ function parameters(op: OperationDescriptor): Schema[] {
  * A body member a friendly operation sends as `""` on this endpoint means something there (Reaction → Remove sends
  * `reaction: ""`, which clears it): the document allows the empty string, as it does for `allowEmpty` fields.
  */
-function emptyWhenFixed(op: OperationDescriptor, field: FieldDescriptor): FieldDescriptor {
-	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
+function emptyWhenFixed(op: OperationDescriptor, operations: readonly OperationDescriptor[], field: FieldDescriptor): FieldDescriptor {
+	const friendly = operations.filter((candidate) => candidate.friendlyOf === operationId(op));
 	return friendly.some((candidate) => candidate.fixedBody?.[field.name] === '') ? { ...field, allowEmpty: true } : field;
 }
 
-function requestBody(op: OperationDescriptor): Schema | undefined {
+function requestBody(op: OperationDescriptor, operations: readonly OperationDescriptor[]): Schema | undefined {
 	const fields = op.fields.filter((field) => field.in === 'body' || field.in === 'multipart');
 	if (!fields.length) return undefined;
 	const multipart = fields.some((field) => field.in === 'multipart');
 	const schema: Schema = {
 		type: 'object',
-		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(emptyWhenFixed(op, field))])),
+		properties: Object.fromEntries(fields.map((field) => [field.name, fieldSchema(emptyWhenFixed(op, operations, field))])),
 		// A member the operation does not take is refused (the spec is silent; a misspelt field is caught, not ignored).
 		additionalProperties: false,
 		...(fields.some((field) => field.required) ? { required: fields.filter((field) => field.required).map((field) => field.name) } : {}),
@@ -171,21 +167,21 @@ function requestBody(op: OperationDescriptor): Schema | undefined {
 }
 
 /** What the nodes offer on top of one endpoint, documented with it (no duplicate paths). */
-function friendlyNote(op: OperationDescriptor): string {
-	const friendly = OPERATIONS.filter((candidate) => candidate.friendlyOf === operationId(op));
+function friendlyNote(op: OperationDescriptor, operations: readonly OperationDescriptor[]): string {
+	const friendly = operations.filter((candidate) => candidate.friendlyOf === operationId(op));
 	if (!friendly.length) return op.description;
 	return `${op.description}\n\nThe nodes also offer: ${friendly.map((candidate) => `**${candidate.name}** (${candidate.description}${candidate.wireNote ? `: ${candidate.wireNote}` : ''})`).join('; ')}.`;
 }
 
-function operationObject(op: OperationDescriptor, alias?: string): Schema {
+function operationObject(op: OperationDescriptor, operations: readonly OperationDescriptor[], alias?: string): Schema {
 	const id = operationId(op);
-	const body = requestBody(op);
+	const body = requestBody(op, operations);
 	return {
 		operationId: id.replace(':', '_') + (alias ? `_${alias.toLowerCase()}` : ''),
 		summary: op.action,
 		description:
 			(alias ? `The same as ${op.method} ${op.path} (the service answers ${alias} as an alias of ${op.method}).\n\n` : '') +
-			friendlyNote(op) +
+			friendlyNote(op, operations) +
 			(op.pagination
 				? `\n\nPaginated: pages of 50 from \`page=1\` while \`data.has_more_pages\` is true; a page holding nothing may be answered 404 "Entities not found".`
 				: ''),
@@ -193,7 +189,7 @@ function operationObject(op: OperationDescriptor, alias?: string): Schema {
 		...(parameters(op).length ? { parameters: parameters(op) } : {}),
 		...(body ? { requestBody: body } : {}),
 		responses: {
-			'200': { description: 'OK', content: { 'application/json': { schema: ok(ANSWERS[id]) } } },
+			'200': { description: 'OK', content: { 'application/json': { schema: ok(answerSchema(op, ref)) } } },
 			...Object.fromEntries(errorStatuses(op).map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]}` }])),
 			default: { $ref: '#/components/responses/Error' },
 		},
@@ -287,11 +283,13 @@ function webhooks(): Schema {
 	);
 }
 
-export function buildOpenApi(version: string): Schema {
+/** The document of a catalogue (the real one unless a test passes a changed copy). */
+export function buildOpenApi(version: string, resources: readonly ResourceDescriptor[] = RESOURCES): Schema {
+	const operations = resources.flatMap((resource) => resource.operations);
 	const paths: Record<string, Record<string, Schema>> = {};
-	for (const op of OPERATIONS.filter((candidate) => !candidate.friendlyOf)) {
-		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
-		for (const alias of op.methodAliases ?? []) paths[op.path][alias.toLowerCase()] = operationObject(op, alias);
+	for (const op of operations.filter((candidate) => !candidate.friendlyOf)) {
+		(paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, operations);
+		for (const alias of op.methodAliases ?? []) paths[op.path][alias.toLowerCase()] = operationObject(op, operations, alias);
 	}
 	return {
 		openapi: '3.1.0',
@@ -332,7 +330,7 @@ export function buildOpenApi(version: string): Schema {
 			{ url: 'http://127.0.0.1:4010', description: 'The local sandbox (`npm run sandbox`), on this machine only', 'x-internal': true },
 		],
 		security: [{ bearer: [] }],
-		tags: RESOURCES.map((resource) => ({ name: resource.key, description: resource.description })),
+		tags: resources.map((resource) => ({ name: resource.key, description: resource.description })),
 		paths,
 		webhooks: webhooks(),
 		components: {

@@ -1,5 +1,5 @@
 /**
- * Editor cases of issue 11 items 4-6, run by editor.ts (`npm run test:browser:n8n`) in the same n8n and
+ * Editor cases of the triggers, run by editor.ts (`npm run test:browser:n8n`) in the same n8n and
  * Chromium page: the trigger panel opens with the public-HTTPS notice and the canvas names the event
  * ("Message Received"); the Poll Trigger's panel explains polling and "Fetch Test Event" shows a real
  * item read through the recording proxy; Send and Wait for Reply shows its chat picker and Wait Using.

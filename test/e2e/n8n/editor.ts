@@ -314,7 +314,7 @@ async function main(): Promise<void> {
 		return `choices ${JSON.stringify(labels)}; Open → ${open}; Any → ${any}; ${shot}`;
 	});
 
-	// Issue 11 items 4-6 (editor-trigger-cases.ts), in the same editor session.
+	// The triggers' editor cases (editor-trigger-cases.ts), in the same editor session.
 	if (page) await runTriggerEditorCases({ page, base, check, shoot, requests: () => proxy?.requests ?? [] });
 
 	await browser?.close();

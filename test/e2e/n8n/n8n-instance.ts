@@ -68,6 +68,13 @@ const E2E_OWNER: OwnerAccount = { email: 'owner@example.com', firstName: 'End', 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** n8n exited at start because its task broker's port was taken between choosing and binding it. */
+export class BrokerPortTaken extends Error {
+	constructor(readonly port: number) {
+		super(`n8n's task broker port ${port} was taken before n8n bound it`);
+	}
+}
+
 export class N8nInstance {
 	readonly baseUrl: string;
 	private server?: ChildProcess;
@@ -83,7 +90,7 @@ export class N8nInstance {
 		private readonly n8nBin: string,
 		readonly userFolder: string,
 		readonly port: number,
-		private readonly brokerPort: number,
+		private brokerPort: number,
 		private readonly logDir: string,
 	) {
 		this.baseUrl = `http://127.0.0.1:${port}`;
@@ -167,8 +174,23 @@ export class N8nInstance {
 		return { cli };
 	}
 
-	/** `n8n start`, logging to a file, resolved once /healthz/readiness answers 200. */
-	async start(timeoutMs = 90_000): Promise<number> {
+	/**
+	 * `n8n start`, logging to a file, resolved once /healthz/readiness answers 200. The task broker's port was
+	 * chosen free but is bound only now: another process on a busy machine may have taken it meanwhile, and n8n
+	 * then exits saying so. It is started again on another free port (nothing outside n8n uses that one).
+	 */
+	async start(timeoutMs = 90_000, attempts = 4): Promise<number> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.startOnce(timeoutMs);
+			} catch (error) {
+				if (!(error instanceof BrokerPortTaken) || attempt >= attempts) throw error;
+				this.brokerPort = await freePort();
+			}
+		}
+	}
+
+	private async startOnce(timeoutMs: number): Promise<number> {
 		const started = Date.now();
 		this.serverLog = createWriteStream(join(this.logDir, 'n8n-start.log'), { flags: 'a' });
 		const child = spawn(join(this.nodeBin, 'node'), [this.n8nBin, 'start'], {
@@ -180,10 +202,16 @@ export class N8nInstance {
 		this.live.add(child);
 		child.stdout?.pipe(this.serverLog, { end: false });
 		child.stderr?.pipe(this.serverLog, { end: false });
+		let output = '';
+		child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		let exited = false;
 		this.serverExit = new Promise((resolve) => child.on('exit', () => ((exited = true), this.live.delete(child), resolve())));
 		while (Date.now() - started < timeoutMs) {
-			if (exited) throw new Error(`n8n start exited early (exit code ${child.exitCode}); see ${join(this.logDir, 'n8n-start.log')}`);
+			if (exited) {
+				if (output.includes(`Task Broker's port ${this.brokerPort} is already in use`)) throw new BrokerPortTaken(this.brokerPort);
+				throw new Error(`n8n start exited early (exit code ${child.exitCode}); see ${join(this.logDir, 'n8n-start.log')}`);
+			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
 				if (response.status === 200) return Date.now() - started;

@@ -882,7 +882,7 @@ async function main(): Promise<void> {
 	// n8n's standard Send and Wait and its human-in-the-loop tool (test/e2e/n8n/send-and-wait-cases.ts).
 	await runSendAndWaitCases({ check, n8n: running, sandbox, typeVersion: actionDefaultVersion });
 
-	// Issue 11 items 5 and 6: the poll trigger and Send and Wait for Reply (test/e2e/n8n/trigger-cases.ts).
+	// The poll trigger and Send and Wait for Reply (test/e2e/n8n/trigger-cases.ts).
 	await runTriggerCases({
 		check,
 		n8n: running,

@@ -1,5 +1,5 @@
 /**
- * Real-n8n cases of the polling trigger and of Send and Wait for Reply (issue 11, items 5 and 6), run
+ * Real-n8n cases of the polling trigger and of Send and Wait for Reply, run
  * from run.ts once n8n is started with the package installed and the credential imported:
  * - the Poll Trigger, published in n8n and polling every minute, starts one execution per poll
  *   holding each new inbound message once: the first activation replays nothing, later polls repeat

@@ -174,12 +174,15 @@ async function runBrowserChecks(checks: Checks): Promise<void> {
 		if (!opened) return;
 
 		await checks.check(
-			'Message → Send is listed first (not the four sends); Send To = Phone Number shows Phone Number and Text, and the send options',
+			'a new node starts on Message → Send, Send To = Phone Number; Send is listed first and none of the four sends; Phone Number shows Phone Number and Text, and the send options',
 			async () => {
+				assertEqual(await page.locator('#node-input-resource').inputValue(), 'message', 'the resource a new node starts on');
+				assertEqual(await page.locator('#node-input-operation').inputValue(), 'send', 'the operation a new node starts on');
+				assertEqual(await page.locator('#node-input-sendTo').inputValue(), 'phone', 'the Send To a new node starts on');
 				await page.selectOption('#node-input-resource', { label: 'Message' });
 				const operations = await page.locator('#node-input-operation option').allInnerTexts();
 				assertEqual(operations[0], 'Send', 'the first Message operation');
-				for (const hidden of ['Send to Phone Number', 'Send to Chat Name', 'Send to JID'])
+				for (const hidden of ['Send to Phone Number', 'Send to Chat', 'Send to Chat Name', 'Send to JID'])
 					assert(!operations.includes(hidden), `${hidden} listed beside Send: ${JSON.stringify(operations)}`);
 				await chooseOperation(page, 'Message', 'Send');
 				await page.selectOption('#node-input-sendTo', 'phone');

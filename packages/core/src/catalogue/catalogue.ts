@@ -1,6 +1,6 @@
 /**
- * The operation catalogue: every endpoint of the Chat Messaging Service API (31) plus the friendly
- * operations mapped onto them. Adding an endpoint means adding one descriptor to its resource file.
+ * The operation catalogue: every endpoint of the Chat Messaging Service API plus the friendly operations
+ * mapped onto them. Adding an endpoint means adding one descriptor to its resource file (docs/development.md).
  */
 import { accountResource } from './resources/accounts';
 import { chatResource } from './resources/chats';
@@ -49,7 +49,7 @@ export function findOperation(id: string): OperationDescriptor {
  */
 export const changesTarget = (op: Pick<OperationDescriptor, 'effect'>): boolean => op.effect === 'idempotent';
 
-/** The distinct endpoints (method + path) behind the catalogue: the spec's 31. */
+/** The distinct endpoints (method + path) behind the catalogue: the spec's. */
 export function endpoints(): string[] {
 	return [...new Set(OPERATIONS.filter((op) => !op.friendlyOf).map((op) => `${op.method} ${op.path}`))];
 }

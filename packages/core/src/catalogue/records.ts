@@ -1,10 +1,11 @@
 /**
- * What the service answers, as JSON Schema: the records the spec and the service notes show, and which of
- * them each endpoint's answer holds. Written once here for every generator that states a result — the
- * OpenAPI document (as components it refers to) and the MCP tools' output schemas (inlined, see toolResults.ts).
+ * What the service answers, as JSON Schema: the records the spec and the service notes show, and the schema of an
+ * endpoint's answer as its descriptor declares it (`answer`). Written once here for every generator that states a
+ * result — the OpenAPI document (as components it refers to) and the MCP tools' output schemas (inlined, see
+ * toolResults.ts).
  */
 import { EVENT_TYPES, FIELD_KINDS } from './fields';
-import type { RecordKind } from './types';
+import type { AnswerDescriptor, AnswerRecord, OperationDescriptor, RecordKind } from './types';
 
 /** A JSON Schema (the subset draft-07 and 2020-12 read alike: no $schema, $defs or prefixItems). */
 export type JsonSchema = Record<string, unknown>;
@@ -242,62 +243,39 @@ export const RECORD_SCHEMA_OF: Readonly<Record<RecordKind, string>> = {
 	teammate: 'Teammate',
 };
 
-/** A record of RECORD_SCHEMAS by name, or a schema of its own. */
-export type SchemaOrRecord = string | JsonSchema;
+/** A record of RECORD_SCHEMAS by name, or a schema of its own, as an answer names it; records given by `ref`. */
+export function answerItemSchema(schema: AnswerRecord | Readonly<JsonSchema>, ref: (name: string) => JsonSchema): JsonSchema {
+	return typeof schema === 'string' ? ref(schema) : { ...schema };
+}
 
 /**
- * What `data` of an endpoint's success answer holds: one record (`required`: with members the record leaves
- * optional but this answer always holds), or many — as an array, or as the array in `member` (`paged`: with
- * has_more_pages; `inMember`: only ever so; otherwise either way, as the service notes leave it open and the
- * executor unwraps both).
+ * The schema of `data` of an endpoint's success answer, as its descriptor's `answer` declares it, records given by
+ * `ref` (a `$ref` in a document, the record itself inline); undefined where the spec and the notes do not show it.
  */
-export type AnswerShape =
-	{ one: SchemaOrRecord; required?: readonly string[] } | { many: SchemaOrRecord; member?: string; paged?: boolean; inMember?: boolean };
-
-/** `data` of each endpoint's success answer, by operation id, where the spec or the service notes show it. */
-export const SERVICE_ANSWERS: Readonly<Record<string, AnswerShape>> = {
-	'chat:getAll': { many: 'Chat', member: 'chats', paged: true },
-	'chat:get': { one: 'Chat' },
-	'label:get': { many: text, member: 'labels', inMember: true },
-	'message:sendToPhone': { one: 'SendAnswer' },
-	'message:sendToChat': { one: 'SendAnswer' },
-	'message:sendToChatName': { one: 'SendAnswer' },
-	'message:sendToJid': { one: 'SendAnswer' },
-	'message:get': { one: 'Message' },
-	'message:getStatusHistory': { many: 'StatusHistoryItem' },
-	'message:getAll': { many: 'Message', member: 'messages', paged: true },
-	'reaction:get': { one: 'Reactions' },
-	'file:getAll': { many: 'File', member: 'files', paged: true },
-	'file:uploadFromUrl': { one: 'File' },
-	'file:upload': { one: 'File' },
-	'file:get': { one: 'File' },
-	'account:getAll': { many: 'Account', member: 'chatapp_accounts' },
-	'workspace:get': { one: 'Workspace' },
-	'teammate:getAll': { many: 'Teammate', member: 'teammates' },
-	'webhook:create': { one: 'Webhook' },
-	// The spec: one subscription "includes `errors_counter`".
-	'webhook:get': { one: 'Webhook', required: ['errors_counter'] },
-	'webhook:getAll': { many: 'Webhook', member: 'webhooks' },
-};
-
-/** The schema of an answer's `data`, records given by `ref` (a `$ref` in a document, the record itself inline). */
-export function answerSchema(shape: AnswerShape, ref: (name: string) => JsonSchema): JsonSchema {
-	const resolve = (schema: SchemaOrRecord) => (typeof schema === 'string' ? ref(schema) : schema);
+export function answerSchema(
+	op: Pick<OperationDescriptor, 'method' | 'path' | 'pagination'> & { answer?: AnswerDescriptor },
+	ref: (name: string) => JsonSchema,
+): JsonSchema | undefined {
+	const shape = op.answer;
+	if (!shape) return undefined;
 	if ('one' in shape) {
-		const record = resolve(shape.one);
+		const record = answerItemSchema(shape.one, ref);
 		if (!shape.required) return record;
 		// A reference cannot be amended in place: the document states the extra members beside it.
 		if ('$ref' in record) return { allOf: [record, { required: shape.required }] };
 		return { ...record, required: [...((record.required as string[] | undefined) ?? []), ...shape.required] };
 	}
-	const array = { type: 'array', items: resolve(shape.many) };
-	if (!shape.member) return array;
-	if (shape.paged)
+	const array = { type: 'array', items: answerItemSchema(shape.many, ref) };
+	if (shape.paged) {
+		if (!op.pagination) throw new Error(`${op.method} ${op.path}: a paged answer needs the descriptor's pagination`);
+		const member = op.pagination.itemsKey;
 		return {
 			type: 'object',
-			required: ['has_more_pages', shape.member],
-			properties: { has_more_pages: { type: 'boolean' }, [shape.member]: array },
+			required: ['has_more_pages', member],
+			properties: { has_more_pages: { type: 'boolean' }, [member]: array },
 		};
+	}
+	if (!shape.member) return array;
 	const inMember = { type: 'object', required: [shape.member], properties: { [shape.member]: array } };
 	return shape.inMember ? inMember : { oneOf: [array, inMember] };
 }

@@ -7,7 +7,7 @@
 import { operationId } from './catalogue';
 import { isComposite, type CatalogueOperation, type CompositeDescriptor } from './composites';
 import { DELETED_RESULT, recordShape } from './output';
-import { RECORD_SCHEMA_OF, RECORD_SCHEMAS, SERVICE_ANSWERS, answerSchema, type JsonSchema } from './records';
+import { RECORD_SCHEMA_OF, RECORD_SCHEMAS, answerItemSchema, answerSchema, type JsonSchema } from './records';
 import type { DownloadedFile, OperationDescriptor } from './types';
 
 /** The members a list tool's result holds: the records, and where the next ones start when more follow. */
@@ -125,7 +125,6 @@ const COMPOSITE_RESULTS: Readonly<Record<string, JsonSchema>> = {
 };
 
 function endpointResult(op: OperationDescriptor): JsonSchema {
-	const id = operationId(op);
 	if (op.method === 'DELETE')
 		return {
 			type: 'object',
@@ -146,16 +145,15 @@ function endpointResult(op: OperationDescriptor): JsonSchema {
 				expiresAt: { type: 'string', format: 'date-time', description: 'Until when uri can be read' },
 			},
 		};
-	const answer = SERVICE_ANSWERS[id];
+	const answer = op.answer;
 	const record = op.returns ? inline(RECORD_SCHEMA_OF[op.returns]) : undefined;
 	const many = op.pagination !== undefined || (answer !== undefined && 'many' in answer);
 	if (many) {
-		const item = record ?? (answer && 'many' in answer ? answerSchema({ one: answer.many }, inline) : {});
+		const item = record ?? (answer && 'many' in answer ? answerItemSchema(answer.many, inline) : {});
 		return listOf(choosableRecord(op, item), op.pagination !== undefined);
 	}
 	if (record) return { ...choosableRecord(op, record), type: 'object' };
-	if (answer) return answerSchema(answer, inline);
-	return UNDESCRIBED;
+	return answerSchema(op, inline) ?? UNDESCRIBED;
 }
 
 /**

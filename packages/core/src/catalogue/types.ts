@@ -202,7 +202,26 @@ export interface OperationDescriptor {
 	sendsMessage?: boolean;
 	/** The kind of record it returns (one, or a list): adapters offer the Output choice of output.ts for it. */
 	returns?: RecordKind;
+	/** What the service answers, where the spec or the service notes show it (an endpoint's own descriptor only). */
+	answer?: AnswerDescriptor;
 }
+
+/** The records the spec and the service notes show (records.ts's RECORD_SCHEMAS), by the names the OpenAPI document gives them. */
+export type AnswerRecord =
+	'Chat' | 'Message' | 'StatusHistoryItem' | 'Reactions' | 'File' | 'Account' | 'Workspace' | 'Teammate' | 'Webhook' | 'SendAnswer';
+
+/**
+ * What `data` of an endpoint's success answer holds, where the spec or the service notes show it (the OpenAPI
+ * document's response and the MCP tool's output schema are made from it, records.ts's `answerSchema`; an endpoint
+ * without one reads "not shown by the spec"). A record by its name, or a JSON Schema of its own:
+ * - `one`: one record (`required`: with members the record leaves optional but this answer always holds);
+ * - `many`: an array of them; `paged`: a page of a list, the array under the pagination's `itemsKey` beside
+ *   `has_more_pages`; `member`: the array under that member (`inMember`: only ever so; otherwise either way, as the
+ *   service notes leave it open and the executor unwraps both).
+ */
+export type AnswerDescriptor =
+	| { one: AnswerRecord | Readonly<Record<string, unknown>>; required?: readonly string[] }
+	| { many: AnswerRecord | Readonly<Record<string, unknown>>; member?: string; paged?: boolean; inMember?: boolean };
 
 export interface ResourceDescriptor {
 	key: ResourceKey;

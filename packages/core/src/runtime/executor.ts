@@ -14,7 +14,7 @@ import { normalizeBaseUrl } from './http/baseUrl';
 import { HttpExchange } from './http/exchange';
 import { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
 import { sendWithAttachment, type Attachment } from './operations/attachment';
-import { COMPOSITE_HANDLERS, type CompositeRunOptions } from './operations/registry';
+import type { CompositeHandler, CompositeRunOptions } from './operations/registry';
 import { downloadRecord } from './operations/download';
 import { readModifyWrite } from './operations/readModifyWrite';
 import type { OperationRunner, RunOptions } from './operations/runner';
@@ -57,6 +57,13 @@ export interface ExecutorOptions {
 	timeZone?: string;
 	/** Look for the message of a send in doubt and resend it when proven absent (default true; off only to measure). */
 	resolveDoubtfulSends?: boolean;
+}
+
+/** Each composite's handler, registered on its descriptor (registerCompositeHandlers in operations/composites.ts). */
+const COMPOSITE_HANDLERS = new Map<string, CompositeHandler<Executor>>();
+
+export function registerComposite(descriptor: CompositeDescriptor, handler: CompositeHandler<Executor>): void {
+	COMPOSITE_HANDLERS.set(operationId(descriptor), handler);
 }
 
 export class Executor implements OperationRunner {
@@ -119,8 +126,8 @@ export class Executor implements OperationRunner {
 					: undefined;
 		if (composite) {
 			const handler = COMPOSITE_HANDLERS.get(id);
-			if (!handler) throw new Error(`${id} has no handler: import @chat-messaging/core, which registers them`);
-			return this.redacting(() => handler(this as never, input, runOptions));
+			if (!handler) throw new Error(`${id} has no handler: registerCompositeHandlers() registers them (@chat-messaging/core calls it)`);
+			return this.redacting(() => handler(this, input, runOptions));
 		}
 		return this.redacting(() => this.runOperation(operation as string | OperationDescriptor, input, runOptions));
 	}

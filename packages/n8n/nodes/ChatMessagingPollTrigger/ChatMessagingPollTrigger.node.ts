@@ -8,8 +8,9 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '@chat-messaging/core';
-import { POLL_SOURCES, pollEvents, pollSample, type PollFilter, type PollSource } from '@chat-messaging/core';
+import { eventPassesFilter, isFilterEmpty, readEventFilter, type EventFilter } from '@chat-messaging/core';
+import { ACCOUNTS_FILTER, API_SENT_FILTER, CHAT_TYPE_FILTER, EVENT_TYPES, LABELS_FILTER } from '@chat-messaging/core';
+import { POLL_EVENT_TYPES, POLL_SOURCES, pollEvents, pollSample, type PollFilter, type PollSource } from '@chat-messaging/core';
 import {
 	BURST_QUIET_OPTION,
 	holdBursts,
@@ -25,6 +26,7 @@ import {
 	type InboxOptions,
 } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
+import { eventFilterProperty } from '../shared/eventFilterOptions';
 import { inboxOptionProperty } from '../shared/inboxOptions';
 import { CREDENTIAL_TYPE, createExecutor, n8nTiming } from '../shared/transport';
 
@@ -35,11 +37,11 @@ interface PollState extends IDataObject {
 	burst?: IDataObject;
 }
 
-const EVENT_NAMES: Record<PollSource, string> = {
-	messageReceived: 'Message Received',
-	messageSent: 'Message Sent',
-	chatCreated: 'Chat Created',
-};
+/** Each poll source as the event type it stands for (the catalogue's EVENT_TYPES: names and descriptions). */
+const eventTypeOf = (source: PollSource): { name: string; description?: string } =>
+	EVENT_TYPES.find((candidate) => candidate.value === POLL_EVENT_TYPES[source]) ?? { name: source };
+
+const EVENT_NAMES = Object.fromEntries(POLL_SOURCES.map((source) => [source, eventTypeOf(source).name])) as Record<PollSource, string>;
 
 interface PollSettings {
 	source: PollSource;
@@ -63,10 +65,11 @@ function readSettings(context: IPollFunctions): PollSettings {
 			`Include Items From the Last (Minutes) must be 0 or more, got ${String(options.lookbackMinutes)}`,
 		);
 	}
-	const chatType = String(options.chatType ?? 'any');
 	let inbox: InboxOptions;
+	let filter: EventFilter;
 	try {
 		inbox = readInboxOptions(options);
+		filter = readEventFilter(options);
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message);
 	}
@@ -75,12 +78,9 @@ function readSettings(context: IPollFunctions): PollSettings {
 	return {
 		source,
 		lookbackMs: Math.round(lookbackMinutes * 60_000),
-		filter: {
-			labels: listOf(options.labels),
-			accountIds: listOf(options.accountIds),
-			group: chatType === 'direct' ? false : chatType === 'group' ? true : undefined,
-		},
-		afterFilter: { ignoreApiSent: source === 'messageSent' && options.ignoreOwnMessages === true },
+		// Labels, accounts and chat type travel in the list request; the service cannot tell API-sent messages apart.
+		filter: { labels: filter.labels, accountIds: filter.accountIds, group: filter.group },
+		afterFilter: { ignoreApiSent: source === 'messageSent' && filter.ignoreApiSent === true },
 		inbox,
 	};
 }
@@ -118,11 +118,11 @@ export class ChatMessagingPollTrigger implements INodeType {
 				displayName: 'Event',
 				name: 'event',
 				type: 'options',
-				options: [
-					{ name: 'Chat Created', value: 'chatCreated', description: 'A new chat was created' },
-					{ name: 'Message Received', value: 'messageReceived', description: 'A new incoming message' },
-					{ name: 'Message Sent', value: 'messageSent', description: 'A message was sent successfully' },
-				],
+				options: POLL_SOURCES.map((source) => ({
+					name: EVENT_NAMES[source],
+					value: source,
+					description: eventTypeOf(source).description,
+				})).sort((a, b) => a.name.localeCompare(b.name)),
 				default: 'messageReceived',
 				description: 'What starts the workflow; each new one starts it once',
 			},
@@ -134,34 +134,9 @@ export class ChatMessagingPollTrigger implements INodeType {
 				default: {},
 				options: [
 					inboxOptionProperty(BURST_QUIET_OPTION, { show: { '/event': ['messageReceived'] } }),
-					{
-						displayName: 'Chat Type',
-						name: 'chatType',
-						type: 'options',
-						options: [
-							{ name: 'Any', value: 'any' },
-							{ name: 'Direct Chats Only', value: 'direct', description: 'Ignore group chats' },
-							{ name: 'Group Chats Only', value: 'group' },
-						],
-						default: 'any',
-					},
-					{
-						displayName: 'Chat-App Account IDs',
-						name: 'accountIds',
-						type: 'string',
-						default: '',
-						placeholder: '4930123456@c.us',
-						description: 'Only chats on one of these accounts (comma-separated wid values)',
-					},
-					{
-						displayName: 'Ignore Messages Sent Through the API',
-						name: 'ignoreOwnMessages',
-						type: 'boolean',
-						default: false,
-						displayOptions: { show: { '/event': ['messageSent'] } },
-						description:
-							'Whether to skip messages sent through the API, such as by this or another workflow, so an auto-reply cannot trigger itself',
-					},
+					eventFilterProperty(CHAT_TYPE_FILTER),
+					eventFilterProperty(ACCOUNTS_FILTER),
+					eventFilterProperty(API_SENT_FILTER, { show: { '/event': ['messageSent'] } }),
 					{
 						displayName: 'Include Items From the Last (Minutes)',
 						name: 'lookbackMinutes',
@@ -171,14 +146,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 						description:
 							'On the first activation only: also start the workflow for items from this many minutes back. 0 starts with what arrives after activation.',
 					},
-					{
-						displayName: 'Labels',
-						name: 'labels',
-						type: 'string',
-						default: '',
-						placeholder: 'vip, support',
-						description: 'Only chats having at least one of these labels (comma-separated)',
-					},
+					eventFilterProperty(LABELS_FILTER),
 					inboxOptionProperty(TEAMMATE_QUIET_OPTION, { show: { '/event': ['messageReceived', 'messageSent'] } }),
 					inboxOptionProperty(SKIP_ASSIGNED_OPTION, { show: { '/event': ['messageReceived', 'messageSent'] } }),
 				],

@@ -10,6 +10,7 @@ import type {
 	IDataObject,
 	IHookFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -29,9 +30,11 @@ import {
 	type ChatEvent,
 	type SeenEntry,
 } from '@chat-messaging/core';
-import { eventPassesFilter, isFilterEmpty, listOf, type EventFilter } from '@chat-messaging/core';
+import { eventPassesFilter, isFilterEmpty, readEventFilter, type EventFilter } from '@chat-messaging/core';
+import { ACCOUNTS_FILTER, API_SENT_FILTER, CHAT_TYPE_FILTER, IGNORE_GROUPS_FILTER, LABELS_FILTER } from '@chat-messaging/core';
 import { BURST_WEBHOOK_NOTE, HumanTakeover, readInboxOptions, SKIP_ASSIGNED_OPTION, TEAMMATE_QUIET_OPTION } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
+import { eventFilterProperty } from '../shared/eventFilterOptions';
 import { inboxOptionProperty } from '../shared/inboxOptions';
 import { CREDENTIAL_TYPE, createExecutor, n8nTiming } from '../shared/transport';
 
@@ -62,14 +65,36 @@ const PUBLIC_URL_NOTICE =
 	"Running n8n on your own machine? Expose it through a tunnel (for example cloudflared or ngrok) and set WEBHOOK_URL to the tunnel's address, " +
 	'or use the <b>Chat Messaging Poll Trigger</b>, which needs no public URL and no webhook subscription (the workspace allows 10).';
 
-/** The Options collection read into the shared event filter. */
+/** The Options collection read into the shared event filter (version 1's Ignore Group Messages included). */
 function eventFilterOf(context: IWebhookFunctions): EventFilter {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return readEventFilter(context.getNodeParameter('options', {}) as IDataObject);
+}
+
+/** The version that offers the catalogue's Chat Type in place of version 1's Ignore Group Messages. */
+const CHAT_TYPE_VERSION = 1.1;
+
+/**
+ * The Options collection of a version: the event filters (core catalogue), then the inbox options. Version 1
+ * keeps Ignore Group Messages, which workflows saved with it hold; later versions offer Chat Type.
+ */
+function optionsCollection(version: 'first' | 'chatType'): INodeProperties {
 	return {
-		labels: listOf(options.labels),
-		accountIds: listOf(options.accountIds),
-		ignoreGroups: options.ignoreGroupMessages === true,
-		ignoreApiSent: options.ignoreOwnMessages === true,
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { '@version': version === 'first' ? [1] : [{ _cnd: { gte: CHAT_TYPE_VERSION } }] } },
+		description: `Narrow the events that start the workflow. An option that needs the chat or the message is checked after the delivery is answered (one request); if that read fails, the event still starts the workflow, with the reason in filter_error. ${BURST_WEBHOOK_NOTE.replace(/\.$/, '')}.`,
+		options: [
+			...(version === 'chatType' ? [eventFilterProperty(CHAT_TYPE_FILTER)] : []),
+			eventFilterProperty(ACCOUNTS_FILTER),
+			...(version === 'first' ? [eventFilterProperty(IGNORE_GROUPS_FILTER)] : []),
+			eventFilterProperty(API_SENT_FILTER),
+			eventFilterProperty(LABELS_FILTER),
+			inboxOptionProperty(TEAMMATE_QUIET_OPTION),
+			inboxOptionProperty(SKIP_ASSIGNED_OPTION),
+		],
 	};
 }
 
@@ -182,7 +207,8 @@ export class ChatMessagingTrigger implements INodeType {
 		name: 'chatMessagingTrigger',
 		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, CHAT_TYPE_VERSION],
+		defaultVersion: CHAT_TYPE_VERSION,
 		// Event names as the Events list shows them ("Message Received"), not the wire values.
 		subtitle: `={{${friendlyEventsExpression}}}`,
 		description: 'Starts the workflow when the Chat Messaging Service reports a message or a new chat',
@@ -229,49 +255,8 @@ export class ChatMessagingTrigger implements INodeType {
 				description:
 					"Whether to download the files attached to messages into the item's binary data (attachment_0, attachment_1, …): their links expire after about 15 minutes. When the delivery does not list them, the message is read first (one request). The delivery is answered before the download, so a large file never makes the service retry; a download that fails is named in the item's attachment_error.",
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				description: `Narrow the events that start the workflow. An option that needs the chat or the message is checked after the delivery is answered (one request); if that read fails, the event still starts the workflow, with the reason in filter_error. ${BURST_WEBHOOK_NOTE.replace(/\.$/, '')}.`,
-				options: [
-					{
-						displayName: 'Chat-App Account IDs',
-						name: 'accountIds',
-						type: 'string',
-						default: '',
-						placeholder: '4930123456@c.us',
-						description: 'Only events of chats on one of these accounts (comma-separated wid values)',
-					},
-					{
-						displayName: 'Ignore Group Messages',
-						name: 'ignoreGroupMessages',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to skip events of group chats',
-					},
-					{
-						displayName: 'Ignore Messages Sent Through the API',
-						name: 'ignoreOwnMessages',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to skip Message Sent events of messages sent through the API, such as by this or another workflow, so an auto-reply cannot trigger itself',
-					},
-					{
-						displayName: 'Labels',
-						name: 'labels',
-						type: 'string',
-						default: '',
-						placeholder: 'vip, support',
-						description: 'Only events of chats having at least one of these labels (comma-separated)',
-					},
-					inboxOptionProperty(TEAMMATE_QUIET_OPTION),
-					inboxOptionProperty(SKIP_ASSIGNED_OPTION),
-				],
-			},
+			optionsCollection('first'),
+			optionsCollection('chatType'),
 		],
 	};
 
@@ -367,16 +352,23 @@ export class ChatMessagingTrigger implements INodeType {
 			if (persisted) state.seenEvents = seen.snapshot();
 		}
 
-		const filter = eventFilterOf(this);
+		let filter: EventFilter = {};
+		let filterError: string | undefined;
+		try {
+			filter = eventFilterOf(this);
+		} catch (error) {
+			filterError = (error as Error).message;
+		}
 		const takeover = takeoverOf(this);
 		const downloads = event.event_type.startsWith('message:') && this.getNodeParameter('downloadAttachments', false) === true;
-		if (isFilterEmpty(filter) && takeover.off && !downloads) return { workflowData: [[{ json: event as unknown as IDataObject }]] };
+		if (isFilterEmpty(filter) && filterError === undefined && takeover.off && !downloads) {
+			return { workflowData: [[{ json: event as unknown as IDataObject }]] };
+		}
 
 		// Answered before the options' work: the service wants a 2xx within 5 seconds, and reading the chat
 		// or downloading a 20 MB file can take longer. n8n sends nothing more for this call (noWebhookResponse)
 		// and starts the workflow with what webhook() returns once it returns.
 		response.status(200).json({ status: 'ok' });
-		let filterError: string | undefined;
 		try {
 			if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(this), event, filter))) {
 				return { noWebhookResponse: true };

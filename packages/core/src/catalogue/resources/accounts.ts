@@ -15,6 +15,7 @@ export const accountResource: ResourceDescriptor = {
 			description: 'List the connected chat-app accounts',
 			method: 'GET',
 			path: '/chatapp_accounts',
+			answer: { many: 'Account', member: 'chatapp_accounts' },
 			effect: 'read',
 			unwrap: 'chatapp_accounts',
 			returns: 'account',

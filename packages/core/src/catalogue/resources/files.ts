@@ -20,6 +20,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'List uploaded files',
 			method: 'GET',
 			path: '/files',
+			answer: { many: 'File', paged: true },
 			effect: 'read',
 			unwrap: 'files',
 			returns: 'file',
@@ -34,6 +35,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'The service downloads the file from a public URL',
 			method: 'POST',
 			path: '/files',
+			answer: { one: 'File' },
 			effect: 'create',
 			returns: 'file',
 			fields: [
@@ -51,6 +53,7 @@ export const fileResource: ResourceDescriptor = {
 			wireNote: 'multipart/form-data',
 			method: 'POST',
 			path: '/files_upload',
+			answer: { one: 'File' },
 			effect: 'create',
 			returns: 'file',
 			fields: [
@@ -67,6 +70,7 @@ export const fileResource: ResourceDescriptor = {
 			description: 'The file record with a temporary download URL',
 			method: 'GET',
 			path: '/files/{uid}',
+			answer: { one: 'File' },
 			effect: 'read',
 			returns: 'file',
 			fields: [fileUid],

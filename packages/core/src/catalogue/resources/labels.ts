@@ -26,6 +26,7 @@ export const labelResource: ResourceDescriptor = {
 			description: 'The labels of one chat',
 			method: 'GET',
 			path: '/chats/{chat_id}/labels',
+			answer: { many: { type: 'string' }, member: 'labels', inMember: true },
 			effect: 'read',
 			unwrap: 'labels',
 			fields: [chatId],

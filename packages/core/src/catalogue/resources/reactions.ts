@@ -18,6 +18,7 @@ export const reactionResource: ResourceDescriptor = {
 			description: 'The reactions map of a message, who reacted, and the total',
 			method: 'GET',
 			path: '/messages/{uid}/reactions',
+			answer: { one: 'Reactions' },
 			effect: 'read',
 			fields: [reactionUid],
 		},

@@ -15,6 +15,7 @@ export const teammateResource: ResourceDescriptor = {
 			description: 'List the team members of the workspace',
 			method: 'GET',
 			path: '/workspace/teammates',
+			answer: { many: 'Teammate', member: 'teammates' },
 			effect: 'read',
 			unwrap: 'teammates',
 			returns: 'teammate',

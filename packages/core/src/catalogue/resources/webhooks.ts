@@ -23,6 +23,7 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'Subscribe an HTTPS endpoint to one event type',
 			method: 'POST',
 			path: '/webhooks',
+			answer: { one: 'Webhook' },
 			effect: 'create',
 			fields: [
 				field('body', 'event_type', 'Event Type', 'options', 'Event to deliver', {
@@ -42,6 +43,7 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'List the webhook subscriptions',
 			method: 'GET',
 			path: '/webhooks',
+			answer: { many: 'Webhook', member: 'webhooks' },
 			effect: 'read',
 			// The spec does not show this response: `data` may be the array itself or hold `webhooks`.
 			unwrap: 'webhooks',
@@ -55,6 +57,8 @@ export const webhookResource: ResourceDescriptor = {
 			description: 'One subscription, with its errors_counter',
 			method: 'GET',
 			path: '/webhooks/{id}',
+			// The spec: one subscription "includes `errors_counter`".
+			answer: { one: 'Webhook', required: ['errors_counter'] },
 			effect: 'read',
 			fields: [webhookId],
 		},

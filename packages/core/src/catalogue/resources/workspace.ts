@@ -15,6 +15,7 @@ export const workspaceResource: ResourceDescriptor = {
 			description: 'Workspace info, plan and message quota utilisation',
 			method: 'GET',
 			path: '/workspace',
+			answer: { one: 'Workspace' },
 			effect: 'read',
 			fields: [],
 		},

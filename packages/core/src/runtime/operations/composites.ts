@@ -18,12 +18,12 @@ import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, 
 import { isHttpUrl } from '../../catalogue/fields';
 import type { BinaryInput, FieldDescriptor } from '../../catalogue/types';
 import { ChatMessagingError, inputError } from '../errors';
-import type { Executor } from '../executor';
+import { registerComposite, type Executor } from '../executor';
 import type { ChatEvent } from '../events';
 import { replyWatchFor, waitForReply } from '../replies';
 import { isBlank, isRecord } from '../validation';
 import type { Attachment } from './attachment';
-import { COMPOSITE_HANDLERS, type CompositeHandler, type CompositeRunOptions } from './registry';
+import type { CompositeRunOptions } from './registry';
 import type { WaitTarget } from './waitForStatus';
 
 export type { CompositeRunOptions } from './registry';
@@ -290,7 +290,9 @@ export async function runSendAndWait(
 	return runSend(executor, plan.sendInput, options);
 }
 
-// The handler of each composite, by id: Executor.run finds them here.
-COMPOSITE_HANDLERS.set('message:send', runSend as CompositeHandler);
-COMPOSITE_HANDLERS.set('message:sendAndWaitForReply', runSendAndWaitForReply as CompositeHandler);
-COMPOSITE_HANDLERS.set('message:sendAndWait', runSendAndWait as CompositeHandler);
+/** Registers each composite's handler on its descriptor, for Executor.run; the core's index calls it once. */
+export function registerCompositeHandlers(): void {
+	registerComposite(SEND_COMPOSITE, runSend);
+	registerComposite(SEND_AND_WAIT_FOR_REPLY_COMPOSITE, runSendAndWaitForReply);
+	registerComposite(SEND_AND_WAIT_COMPOSITE, runSendAndWait);
+}

@@ -1,6 +1,7 @@
 /**
- * Where the composite operations' handlers (composites.ts) register, so the executor can run any
- * operation id without importing them (they build on the executor: importing them here would be a cycle).
+ * The shape of the composite operations' handlers (composites.ts), which the executor runs: they build on the
+ * executor, so it never imports them (that would be a cycle); each is registered on its descriptor
+ * (registerComposite in executor.ts) by registerCompositeHandlers, which the core's index calls.
  */
 import type { Timing } from '../../catalogue/types';
 import type { WaitReporting } from '../waiting';
@@ -21,10 +22,8 @@ export interface CompositeRunOptions extends WaitReporting {
 }
 
 /** A composite's handler; `executor` is the Executor running it. */
-export type CompositeHandler = (
-	executor: never,
+export type CompositeHandler<E> = (
+	executor: E,
 	input: Record<string, unknown>,
 	options: CompositeRunOptions,
 ) => Promise<Record<string, unknown>>;
-
-export const COMPOSITE_HANDLERS = new Map<string, CompositeHandler>();

@@ -31,7 +31,7 @@ export class ChatMessagingV1 implements INodeType {
 					required: true,
 				},
 			],
-			// Generated from the operation catalogue in api/, which the executor validates against.
+			// Generated from the operation catalogue in packages/core, which the executor validates against.
 			properties: buildProperties(),
 		};
 	}

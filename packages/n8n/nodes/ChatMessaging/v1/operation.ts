@@ -5,20 +5,15 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	DEFAULT_WAIT_TIMEOUT_S,
-	FIELD_KINDS,
-	inputError,
-	isHttpUrl,
-	LIST_DEFAULTS,
-	OPERATIONS,
-	operationId,
-	WAIT_TARGETS,
-} from '@chat-messaging/core';
+import { DEFAULT_WAIT_TIMEOUT_S, FIELD_KINDS, inputError, isHttpUrl, LIST_DEFAULTS, operationId, WAIT_TARGETS } from '@chat-messaging/core';
 import type { Attachment, Executor, OperationDescriptor, WaitTarget } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem, readBinary } from '../shared/binary';
 import { jsonItems, resultToJson, shownResult, type OutputItem } from '../shared/items';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../shared/parameters';
+import { v1Resources } from './properties';
+
+/** The operations version 1 runs: its fixed list. */
+const V1_OPERATION_LIST = v1Resources().flatMap((resource) => resource.operations);
 
 /** The flat executor input of one item, keyed by the descriptor fields' wire names. */
 async function readInput(context: IExecuteFunctions, op: OperationDescriptor, itemIndex: number): Promise<Record<string, unknown>> {
@@ -63,7 +58,7 @@ function readWait(context: IExecuteFunctions, itemIndex: number): { target: Wait
 export async function runOperation(context: IExecuteFunctions, executor: Executor, itemIndex: number): Promise<OutputItem[]> {
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
-	const op = OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
+	const op = V1_OPERATION_LIST.find((candidate) => candidate.resource === resource && candidate.operation === operation);
 	if (!op) throw inputError('operation', `"${operation}" is not an operation of resource "${resource}"`, 'Operation');
 	const input = await readInput(context, op, itemIndex);
 	if (op.download) return [await downloadItem(context, executor, op, input, itemIndex)];

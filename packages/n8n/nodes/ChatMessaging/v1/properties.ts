@@ -10,6 +10,34 @@ import { DEFAULT_WAIT_TIMEOUT_S, RESOURCES } from '@chat-messaging/core';
 import type { OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
 import { byName, fieldParameter, n8nText, operationFieldParameters, resourceParameter, WAIT_TARGETS } from '../shared/parameters';
 
+/**
+ * Version 1's operations, fixed: workflows saved with it name these, and it offers no other (a new endpoint
+ * comes to version 2 only). The UI contract (contract/n8n.json) holds the same list; its test compares them.
+ */
+export const V1_OPERATIONS: Readonly<Record<string, readonly string[]>> = {
+	chat: ['getAll', 'get', 'update', 'close', 'reopen', 'assign', 'unassign', 'markRead', 'markUnread', 'rename', 'setAiAutoresponse'],
+	label: ['get', 'add', 'replace', 'removeAll', 'remove'],
+	note: ['add'],
+	message: ['sendToPhone', 'sendToChat', 'sendToChatName', 'sendToJid', 'get', 'getStatusHistory', 'getAll'],
+	reaction: ['get', 'set', 'remove'],
+	file: ['getAll', 'uploadFromUrl', 'upload', 'get', 'download', 'delete'],
+	account: ['getAll'],
+	workspace: ['get'],
+	teammate: ['getAll'],
+	invitation: ['create', 'revoke'],
+	webhook: ['create', 'getAll', 'get', 'update', 'delete'],
+};
+
+/** The catalogue as version 1 offers it: its fixed operations, described by their current descriptors. */
+export function v1Resources(resources: readonly ResourceDescriptor[] = RESOURCES): ResourceDescriptor[] {
+	return resources
+		.map((resource) => ({
+			...resource,
+			operations: resource.operations.filter((op) => V1_OPERATIONS[resource.key]?.includes(op.operation)),
+		}))
+		.filter((resource) => resource.operations.length > 0);
+}
+
 /** The operation each resource opens with in the editor (the first resource opens the node). */
 const firstOperation = (resource: ResourceDescriptor): string => resource.operations[0].operation;
 
@@ -86,10 +114,11 @@ function sendParameters(op: OperationDescriptor): INodeProperties[] {
 }
 
 /**
- * Every parameter of version 1: resource, operation, then each operation's fields. Takes the
- * catalogue as an argument so a test can show that one more descriptor is all a new endpoint needs.
+ * Every parameter of version 1: resource, operation, then each operation's fields. Takes the catalogue as an
+ * argument so a test can show that a new descriptor leaves version 1 as it is.
  */
-export function buildProperties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
+export function buildProperties(catalogue: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
+	const resources = v1Resources(catalogue);
 	return [
 		resourceParameter(resources),
 		...operationParameters(resources),

@@ -1,6 +1,6 @@
 /**
  * Version 2 of the action node: pickers instead of raw ids, one Send with a Send To choice, filters
- * that say what they do (issue 11). Same catalogue, executor and item handling as version 1.
+ * that say what they do. Same catalogue, executor and item handling as version 1.
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {

@@ -186,11 +186,29 @@ export function v2Operations(resource: ResourceDescriptor): OperationOption[] {
 	return [...v2Descriptors(resource).map(option), ...composites.map(option)].sort(byName);
 }
 
-/** The operation a new node opens on for a resource: for messages, Send; otherwise the first listed. */
+/**
+ * The operation a node opens on for each resource, fixed: n8n does not store a parameter left at its default, so
+ * another default would change what saved workflows run. (They were the first listed; a new operation whose name
+ * sorts before must not take the place.)
+ */
+const V2_DEFAULT_OPERATIONS: Readonly<Record<string, string>> = {
+	chat: 'assign',
+	label: 'add',
+	note: 'add',
+	reaction: 'get',
+	file: 'delete',
+	account: 'getAll',
+	workspace: 'get',
+	teammate: 'getAll',
+	invitation: 'create',
+	webhook: 'create',
+};
+
+/** The operation a new node opens on for a resource: for messages, Send; a resource added later, its first listed. */
 export const v2DefaultOperation = (resource: ResourceDescriptor): string =>
 	COMPOSITES.some((composite) => composite === SEND_COMPOSITE && composite.resource === resource.key)
 		? SEND_COMPOSITE.operation
-		: String(v2Operations(resource)[0]?.value ?? '');
+		: (V2_DEFAULT_OPERATIONS[resource.key] ?? String(v2Operations(resource)[0]?.value ?? ''));
 
 /** The descriptors version 2 runs directly (every operation but the four sends, which Send replaces). */
 export const v2Descriptors = (resource: ResourceDescriptor): OperationDescriptor[] => resource.operations.filter((op) => !op.sendsMessage);
