@@ -228,6 +228,23 @@ test('webhook mode with Labels: only the events of chats having one of them are 
 	expect(texts(out.messages)).toEqual(['labelled vip']);
 });
 
+test('webhook mode with Labels catches up through the filter too: of what arrived while stopped, only the matching chat reaches the flow', async () => {
+	await twoChats();
+	const FILTERED = { events: ['message:received:new'], labels: 'vip' };
+	let out = await load(FILTERED, nodeHttp.url);
+	await waitFor('the catch-up cursor', () => existsSync(stateFile()) && JSON.parse(readFileSync(stateFile(), 'utf8')).cursors);
+	await helper.unload();
+	const missed = [];
+	missed.push(await incoming({ phone: '+4915177720002', text: 'missed, not labelled' }));
+	missed.push(await incoming({ phone: '+4915177720001', text: 'missed, labelled vip' }));
+	for (const { message } of missed) await givenUp(message.uid);
+
+	out = await load(FILTERED, nodeHttp.url);
+	await out.waitFor(1);
+	await nextPoll();
+	expect(texts(out.messages)).toEqual(['missed, labelled vip']);
+});
+
 test('a Chat Type the node does not offer stops it at deploy, naming the property, and subscribes to nothing', async () => {
 	await load({ events: ['message:received:new'], chatType: 'channels' }, nodeHttp.url);
 	const logged = await waitFor('the node to log the setting at fault', () =>
