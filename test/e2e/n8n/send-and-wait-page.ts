@@ -21,13 +21,26 @@ export function hiddenFields(html: string): Record<string, string> {
 	return fields;
 }
 
+/**
+ * Opens the link as a person would, reloading while n8n answers 409 "running already": the message can reach the
+ * chat before n8n has saved its execution as waiting, and until then n8n refuses the link (bounded: 30 s).
+ */
+async function openPage(link: string): Promise<PageAnswer> {
+	const until = Date.now() + 30_000;
+	for (;;) {
+		const page = await fetch(link, { headers: { 'user-agent': BROWSER } });
+		const opened = { status: page.status, html: await page.text() };
+		if (opened.status !== 409 || !opened.html.includes('running already') || Date.now() > until) return opened;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
 /** Opens the link, then posts its page's form back with `fill` added; the page each step got. */
 export async function answerThroughPage(
 	link: string,
 	fill: Record<string, string> = {},
 ): Promise<{ opened: PageAnswer; answered: PageAnswer }> {
-	const page = await fetch(link, { headers: { 'user-agent': BROWSER } });
-	const opened = { status: page.status, html: await page.text() };
+	const opened = await openPage(link);
 	if (!opened.html.includes('<form method="post">'))
 		throw new Error(`the link's page (${opened.status}) has no form: ${opened.html.slice(0, 300)}`);
 	const posted = await fetch(link, {
