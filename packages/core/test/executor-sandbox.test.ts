@@ -195,6 +195,26 @@ describe('executor against the sandbox', () => {
 		expect(((await response.json()) as { message: string }).message).toBe('Invalid phone number format');
 	});
 
+	it('a record the service does not find is named by the id the call gave, its details kept', async () => {
+		const error = await executor.run('chat:get', { chat_id: 999999 }).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(ChatMessagingError);
+		expect((error as ChatMessagingError).message).toBe('chat_id 999999: not found (Chat not found)');
+		expect((error as ChatMessagingError).toJSON()).toEqual({
+			message: 'chat_id 999999: not found (Chat not found)',
+			kind: 'service',
+			httpStatus: 404,
+			operation: 'chat:get',
+		});
+		await expect(executor.run('message:get', { message_uid: 'no-such-uid' })).rejects.toThrow(
+			/^message_uid no-such-uid: not found \(.+\)$/,
+		);
+		await expect(executor.run('webhook:delete', { id: 424242 })).rejects.toThrow(/^id 424242: not found \(.+\)$/);
+		await expect(executor.run('label:add', { chat_id: 999998, labels: 'x' })).rejects.toThrow(/^chat_id 999998: not found/);
+		// A 404 about something else keeps the service's words: the member, not the chat, is missing.
+		const [chat] = (await executor.run('chat:getAll', {}, { returnAll: false, limit: 1 })) as Array<{ id: number }>;
+		await expect(executor.run('chat:assign', { chat_id: chat.id, responsible: 'nobody@example.com' })).rejects.toThrow(/^(?!chat_id)/);
+	});
+
 	it('the token never appears in an error', async () => {
 		const error = (await executorFor(sandbox, { token: 'super-secret-token-value' })
 			.run('workspace:get')

@@ -451,7 +451,7 @@ describe('errors', () => {
 		});
 		expect(mixed.items[0].json.id).toBe(chat.id);
 		expect(mixed.items[1]).toEqual({
-			json: expect.objectContaining({ error: 'Chat not found', http_status: 404, kind: 'service' }),
+			json: expect.objectContaining({ error: 'chat_id 999999999: not found (Chat not found)', http_status: 404, kind: 'service' }),
 			pairedItem: { item: 1 },
 		});
 	});
@@ -465,7 +465,10 @@ describe('errors', () => {
 		expect(items).toHaveLength(1);
 		expect(Object.keys(items[0].json).sort()).toEqual(['details', 'error']);
 		expect(items[0]).toMatchObject({
-			json: { error: 'Chat not found', details: { kind: 'service', http_status: 404, operation: 'chat:get' } },
+			json: {
+				error: 'chat_id 999999999: not found (Chat not found)',
+				details: { kind: 'service', http_status: 404, operation: 'chat:get' },
+			},
 			pairedItem: { item: 0 },
 		});
 	});
@@ -489,7 +492,7 @@ describe('errors', () => {
 	it('without Continue On Fail a service error is a NodeApiError with the status and the service message', async () => {
 		const { error } = await actionError(credentials, chatParams('get', { chat_id: 999999999 }));
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Chat not found');
+		expect(error.message).toBe('chat_id 999999999: not found (Chat not found)');
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('HTTP 404');
 	});

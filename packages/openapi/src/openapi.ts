@@ -1,8 +1,9 @@
 /**
  * The third generator over the catalogue: an OpenAPI 3.1 document of the service. Every endpoint,
  * parameter and body field (kind, format, pattern, bounds, allowed values, defaults) comes from the
- * descriptors in api/; what the descriptors do not hold — the response records the spec and the
- * service notes show, the error body, the webhook payloads — is written here once.
+ * descriptors in api/, the response records and each endpoint's answer from the core's records.ts (the MCP
+ * tools' output schemas are made from them too); what neither holds — the error responses, the webhook
+ * payloads — is written here once.
  *
  * `tsx packages/openapi/src/openapi.ts <out.json>` writes it (npm run build does, into dist/openapi.json and the
  * sandbox package).
@@ -15,8 +16,12 @@ import {
 	EVENT_TYPES,
 	FIELD_KINDS,
 	OPERATIONS,
+	RECORD_SCHEMAS,
 	RESOURCES,
+	SERVICE_ANSWERS,
+	answerSchema,
 	operationId,
+	receiverUrlSchema,
 	type FieldDescriptor,
 	type OperationDescriptor,
 } from '@chat-messaging/core';
@@ -26,19 +31,9 @@ type Schema = Record<string, unknown>;
 /** The interface's own version (the spec's Versioning section); the package's version goes in `x-package-version`. */
 export const API_VERSION = '1.3.0';
 
-/**
- * The service posts only to public HTTPS addresses (spec, delivery rule 1); the local sandbox, one of the
- * servers below, also delivers to plain http on this machine. The shape is the receiverUrl kind's pattern.
- */
-const receiverUrl = (description?: string): Schema => ({
-	...(description ? { description } : {}),
-	...FIELD_KINDS.receiverUrl.schema,
-	pattern: FIELD_KINDS.receiverUrl.pattern?.source,
-});
-
+const receiverUrl = receiverUrlSchema;
 const text = { type: 'string' };
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
-const SPEC_TIMESTAMP = { type: 'string', description: 'Workspace time zone, `YYYY-MM-DD HH:MM:SS ±ZZZZ`' };
 
 /** The schema of one field's value, from its kind and rules; an empty string where it means something (unassign). */
 export function fieldSchema(field: FieldDescriptor): Schema {
@@ -83,199 +78,9 @@ function kindSchema(field: FieldDescriptor): Schema {
 }
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-/**
- * A list whose answer the spec does not show: the service notes give an object holding the list, and the
- * client accepts the array itself as well (the executor's unwrap), so the document allows both.
- */
-const arrayOrMember = (key: string, item: string): Schema => ({
-	oneOf: [
-		{ type: 'array', items: ref(item) },
-		{ type: 'object', required: [key], properties: { [key]: { type: 'array', items: ref(item) } } },
-	],
-});
-const list = (key: string, item: string): Schema => ({
-	type: 'object',
-	required: ['has_more_pages', key],
-	properties: { has_more_pages: { type: 'boolean' }, [key]: { type: 'array', items: ref(item) } },
-});
-
-/** Records the spec and the service notes show; members they leave out are allowed (and not relied on). */
-const RECORDS: Record<string, Schema> = {
-	Chat: {
-		type: 'object',
-		required: [
-			'id',
-			'name',
-			'jid',
-			'is_group',
-			'closed',
-			'read',
-			'labels',
-			'ai_autoresponse_enabled',
-			'chatapp_account_id',
-			'chat_url',
-			'created_timestamp',
-			'unattended',
-			'photo',
-		],
-		properties: {
-			id: { type: 'integer' },
-			name: text,
-			phone: nullable(text),
-			jid: text,
-			is_group: { type: 'boolean' },
-			closed: { type: 'boolean' },
-			read: { type: 'boolean' },
-			labels: { type: 'array', items: text },
-			ai_autoresponse_enabled: { type: 'boolean' },
-			responsible_email: nullable(text),
-			responsible_name: nullable(text),
-			chatapp_account_id: text,
-			chat_url: text,
-			created_timestamp: SPEC_TIMESTAMP,
-			last_message_uid: nullable(text),
-			last_message_timestamp: nullable(SPEC_TIMESTAMP),
-			unattended: { type: 'boolean' },
-			photo: { type: 'string', description: 'URL' },
-			group_members: {
-				type: 'array',
-				items: {
-					type: 'object',
-					required: ['name', 'phone', 'role', 'chat_id'],
-					properties: {
-						name: text,
-						phone: text,
-						role: text,
-						chat_id: { ...nullable({ type: 'integer' }), description: "The member's one-to-one chat, null if none" },
-					},
-				},
-			},
-			is_allowed_to_message: { type: 'boolean' },
-		},
-	},
-	Message: {
-		type: 'object',
-		required: ['uid', 'chat_id', 'status'],
-		properties: {
-			uid: text,
-			chat_id: { type: 'integer' },
-			timestamp: SPEC_TIMESTAMP,
-			from_me: { type: 'boolean' },
-			status: { type: 'string', enum: ['queued', 'sent', 'delivered', 'read', 'failed'] },
-			text: nullable(text),
-			has_attachment: { type: 'boolean' },
-			attachment_url: nullable(text),
-			attachment_filename: nullable(text),
-			reply_to: nullable(text),
-		},
-	},
-	StatusHistoryItem: {
-		type: 'object',
-		required: ['status', 'timestamp'],
-		properties: { status: text, timestamp: { type: 'string', format: 'date-time' } },
-	},
-	Reactions: {
-		type: 'object',
-		required: ['reactions', 'users', 'total'],
-		properties: { reactions: { type: 'object' }, users: { type: 'array', items: { type: 'object' } }, total: { type: 'integer' } },
-	},
-	File: {
-		type: 'object',
-		required: ['uid', 'filename'],
-		properties: {
-			uid: text,
-			filename: text,
-			size: { type: 'integer' },
-			mimetype: text,
-			uploaded_by_email: nullable(text),
-			uploaded_at: SPEC_TIMESTAMP,
-			temporary_download_url: text,
-		},
-	},
-	Account: {
-		type: 'object',
-		required: ['id'],
-		properties: { id: text, phone: nullable(text), status: text, account_name: nullable(text) },
-	},
-	Workspace: {
-		type: 'object',
-		required: ['workspace_id'],
-		properties: { workspace_id: {}, display_name: text, plan: text, messaging_quota: { type: 'object' } },
-	},
-	Teammate: {
-		type: 'object',
-		required: ['user_id', 'email'],
-		properties: { user_id: {}, display_name: text, email: text, status: text, role: text },
-	},
-	Webhook: {
-		type: 'object',
-		required: ['id', 'event_type', 'url', 'enabled'],
-		properties: {
-			id: { type: 'integer' },
-			event_type: text,
-			url: receiverUrl('Public HTTPS address receiving the POSTs'),
-			enabled: { type: 'boolean' },
-			errors_counter: { type: 'integer' },
-		},
-	},
-	SendAnswer: { type: 'object', required: ['message_uid'], properties: { message_uid: text } },
-	Error: {
-		type: 'object',
-		required: ['status', 'message'],
-		properties: {
-			status: { const: 'error' },
-			message: text,
-			error_code: {
-				type: 'string',
-				enum: [
-					'missing_credentials',
-					'invalid_token',
-					'member_not_found',
-					'permission_denied',
-					'plan_feature_unavailable',
-					'quota_exceeded',
-					'rate_limit_exceeded',
-					'validation_error',
-					'not_supported',
-					'internal_error',
-				],
-			},
-			errors: {
-				type: 'array',
-				items: {
-					type: 'object',
-					required: ['fields', 'msg'],
-					properties: { fields: { type: 'array', items: { type: ['string', 'integer'] } }, msg: text },
-				},
-			},
-		},
-	},
-};
-
-/** `data` of each endpoint's success answer, where the spec or the service notes show it. */
-const ANSWERS: Record<string, Schema> = {
-	'chat:getAll': list('chats', 'Chat'),
-	'chat:get': ref('Chat'),
-	'label:get': { type: 'object', required: ['labels'], properties: { labels: { type: 'array', items: text } } },
-	'message:sendToPhone': ref('SendAnswer'),
-	'message:sendToChat': ref('SendAnswer'),
-	'message:sendToChatName': ref('SendAnswer'),
-	'message:sendToJid': ref('SendAnswer'),
-	'message:get': ref('Message'),
-	'message:getStatusHistory': { type: 'array', items: ref('StatusHistoryItem') },
-	'message:getAll': list('messages', 'Message'),
-	'reaction:get': ref('Reactions'),
-	'file:getAll': list('files', 'File'),
-	'file:uploadFromUrl': ref('File'),
-	'file:upload': ref('File'),
-	'file:get': ref('File'),
-	'account:getAll': arrayOrMember('chatapp_accounts', 'Account'),
-	'workspace:get': ref('Workspace'),
-	'teammate:getAll': arrayOrMember('teammates', 'Teammate'),
-	'webhook:create': ref('Webhook'),
-	'webhook:get': ref('Webhook'),
-	'webhook:getAll': arrayOrMember('webhooks', 'Webhook'),
-};
+const ANSWERS: Record<string, Schema> = Object.fromEntries(
+	Object.entries(SERVICE_ANSWERS).map(([id, shape]) => [id, answerSchema(shape, ref)]),
+);
 
 const ok = (data: Schema | undefined): Schema => ({
 	type: 'object',
@@ -466,7 +271,7 @@ export function buildOpenApi(version: string): Schema {
 			securitySchemes: {
 				bearer: { type: 'http', scheme: 'bearer', description: "The API token from the workspace owner's API integration page" },
 			},
-			schemas: RECORDS,
+			schemas: RECORD_SCHEMAS,
 			responses: {
 				Error: { description: 'An error', content: { 'application/json': { schema: ref('Error') } } },
 				InvalidParameters: {

@@ -162,6 +162,20 @@ export function internalError(error: unknown, operation?: string): ChatMessaging
 	});
 }
 
+/**
+ * A service 404 told by the ids the request named — `chat_id 42: not found (Chat not found)` rather than the bare
+ * "Chat not found" — since which of the records a workflow or an agent named is missing is what it acts on. Only
+ * the service's own "not found" answer (an `error_code` such as `member_not_found` is about something else) and
+ * only ids the path held; every detail is kept, only the message says more.
+ */
+export function notFoundNamingIds(
+	error: ChatMessagingError,
+	ids: ReadonlyArray<readonly [name: string, value: string]>,
+): ChatMessagingError {
+	if (error.httpStatus !== 404 || !error.serviceBody || error.errorCode || !ids.length) return error;
+	return error.with(`${ids.map(([name, value]) => `${name} ${value}`).join(', ')}: not found (${error.message})`);
+}
+
 /** Whether the service answered 404: the resource does not exist (any more). */
 export const isNotFound = (error: unknown): boolean => error instanceof ChatMessagingError && error.httpStatus === 404;
 

@@ -71,20 +71,14 @@ export class Pager {
 		);
 	}
 
-	/** Reads the record a list hangs under; its 404 names the id that does not exist. */
+	/** Reads the record a list hangs under; its 404 (the exchange names the id that does not exist) fails naming that field. */
 	private async confirmParent(parentId: string, input: Record<string, unknown>): Promise<void> {
 		try {
 			await this.runner.run(parentId, input);
 		} catch (error) {
 			if (!isNotFound(error)) throw error;
-			const ids = findOperation(parentId).fields.filter((field) => field.in === 'path');
-			const named = ids.map((field) => `${field.name} ${String(input[field.name])}`).join(', ');
-			throw new ChatMessagingError(`${named}: not found (${(error as Error).message})`, {
-				kind: 'service',
-				httpStatus: 404,
-				field: ids[0]?.name,
-				operation: parentId,
-			});
+			const id = findOperation(parentId).fields.find((field) => field.in === 'path');
+			throw (error as ChatMessagingError).with((error as Error).message, { field: id?.name, operation: parentId });
 		}
 	}
 

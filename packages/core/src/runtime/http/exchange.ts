@@ -15,7 +15,7 @@ import type {
 	TransportRequest,
 	TransportResponse,
 } from '../../catalogue/types';
-import { ChatMessagingError, inputError, serviceError, toTransportFailure } from '../errors';
+import { ChatMessagingError, inputError, notFoundNamingIds, serviceError, toTransportFailure } from '../errors';
 import type { TokenBucket } from '../pacing';
 import { isRecord, type PreparedRequest } from '../validation';
 import { encodeMultipart } from './multipart';
@@ -44,6 +44,18 @@ export interface CallInfo {
 	deadline?: number;
 }
 
+/** The ids a request's path holds, by their field names (`/chats/{chat_id}` sent as `/chats/42`: chat_id 42). */
+function pathIds(op: OperationDescriptor, prepared: PreparedRequest): Array<[string, string]> {
+	const names: string[] = [];
+	const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+		names.push(name);
+		return '([^/]+)';
+	});
+	const match = new RegExp(`^${pattern}$`).exec(prepared.path);
+	if (!match) return [];
+	return names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]);
+}
+
 export class HttpExchange {
 	constructor(private readonly options: HttpExchangeOptions) {}
 
@@ -53,12 +65,14 @@ export class HttpExchange {
 
 	/** One operation's request, answered: the `data` of the service's envelope (or the body itself). */
 	async send(op: OperationDescriptor, prepared: PreparedRequest, deadline?: number): Promise<unknown> {
-		const response = await this.exchange(this.buildRequest(op, prepared), {
-			id: operationId(op),
-			effect: op.effect,
-			paced: true,
-			deadline,
-		});
+		let response: TransportResponse;
+		try {
+			response = await this.exchange(this.buildRequest(op, prepared), { id: operationId(op), effect: op.effect, paced: true, deadline });
+		} catch (error) {
+			// A list's 404 is its "nothing here" (the pager's to read), not a missing record.
+			if (error instanceof ChatMessagingError && !op.pagination) throw notFoundNamingIds(error, pathIds(op, prepared));
+			throw error;
+		}
 		const body = response.body;
 		if (isRecord(body) && 'data' in body) return body.data;
 		return body === '' ? null : body;
