@@ -21,12 +21,15 @@ import {
 	DEFAULT_OUTPUT,
 	inputError,
 	isComposite,
+	isDownloadedFile,
 	OUTPUT_MODES,
 	operationOutput,
 	isRecord,
 	needsConfirmation,
 	redactReceiverUrls,
 	redactSubscriptionUrl,
+	toolListResult,
+	toolStructuredContent,
 	type BinaryInput,
 	type CompositeRunOptions,
 	type Executor,
@@ -142,40 +145,37 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 		if (label && message.startsWith(`${label}: `)) message = `${error.field}: ${message.slice(label.length + 2)}`;
 		else if (!message.startsWith(`${error.field}:`)) message = `${error.field}: ${message}`;
 	}
-	const details = error.toJSON();
+	// The details as a second text, not as structuredContent: that is the tool's output schema's (the SDK's client
+	// validates it against the schema on errors too).
 	return {
 		isError: true,
-		content: [{ type: 'text', text: message }],
-		structuredContent: { error: { ...details, message } },
+		content: [
+			{ type: 'text', text: message },
+			{ type: 'text', text: JSON.stringify({ error: { ...error.toJSON(), message } }) },
+		],
 	};
 }
 
-/** A downloaded file: its record and size as text, its bytes as an embedded resource. */
-function isDownload(value: unknown): value is { data: Uint8Array; filename: string; mimeType: string; file?: unknown } {
-	return isRecord(value) && value.data instanceof Uint8Array && typeof value.filename === 'string';
-}
-
+/**
+ * A result as the tool returns it: structuredContent as the core wraps it (the shape its outputSchema
+ * describes), the same as text for clients that read only content; a download's bytes beside it, as an image or
+ * an embedded resource.
+ */
 function toolResult(result: unknown): CallToolResult {
-	if (isDownload(result)) {
-		const { data, ...about } = result;
-		const described = { ...about, size: data.length };
-		const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
-		const isImage = result.mimeType.startsWith('image/');
-		return {
-			content: [
-				{ type: 'text', text: JSON.stringify(described) },
-				isImage
-					? { type: 'image', data: blob, mimeType: result.mimeType }
-					: {
-							type: 'resource',
-							resource: { uri: `chat-messaging:file/${encodeURIComponent(result.filename)}`, mimeType: result.mimeType, blob },
-						},
-			],
-			structuredContent: described,
-		};
-	}
-	const structured = isRecord(result) ? result : Array.isArray(result) ? { items: result } : { result: result ?? null };
-	return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+	const structured = toolStructuredContent(result);
+	const text = { type: 'text' as const, text: JSON.stringify(structured) };
+	if (!isDownloadedFile(result)) return { content: [text], structuredContent: structured };
+	const { data, mimeType, filename } = result;
+	const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+	return {
+		content: [
+			text,
+			mimeType.startsWith('image/')
+				? { type: 'image', data: blob, mimeType }
+				: { type: 'resource', resource: { uri: `chat-messaging:file/${encodeURIComponent(filename)}`, mimeType, blob } },
+		],
+		structuredContent: structured,
+	};
 }
 
 /** The Output choice (the core's Simplified / Raw / Selected Fields), checked before anything is sent. */
@@ -238,17 +238,19 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 		if (isComposite(op)) return toolResult(await executor.run(op, input, compositeOptions(executor, context)));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
-			return toolResult(isDownload(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)));
+			return toolResult(isDownloadedFile(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)));
 		}
 		const { [CURSOR_ARGUMENT]: cursor, [LIMIT_ARGUMENT]: limitArgument, ...filters } = input;
 		const limit = limitArgument === undefined ? LIST_LIMIT.default : wholeNumber(LIMIT_ARGUMENT, limitArgument, 1, LIST_LIMIT.max);
 		const digest = filtersDigest(filters);
 		const position = cursor === undefined || cursor === null ? { page: 1, skip: 0 } : decodeCursor(cursor, digest);
 		const { items, next } = await executor.listFrom(op, filters, position, limit);
-		return toolResult({
-			items: redactReceiverUrls(op, operationOutput(op, items, choice)),
-			...(next ? { nextCursor: encodeCursor(next, digest) } : {}),
-		});
+		return toolResult(
+			toolListResult(
+				redactReceiverUrls(op, operationOutput(op, items, choice)) as unknown[],
+				next ? encodeCursor(next, digest) : undefined,
+			),
+		);
 	} catch (error) {
 		return toolError(error, tool);
 	}
@@ -352,7 +354,14 @@ export function createServer(options: ServerOptions): Server {
 		},
 	);
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+		tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+			name,
+			title,
+			description,
+			inputSchema,
+			outputSchema,
+			annotations,
+		})),
 	}));
 	server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
 		const tool = byName.get(request.params.name);

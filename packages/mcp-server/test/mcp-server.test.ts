@@ -261,7 +261,10 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		const result = await call(client(), 'message_get_many', { chat_id: 987654321 });
 		expect(result.isError).toBe(true);
 		expect(errorText(result)).toMatch(/^chat_id\b.*not found/);
-		expect(result.structuredContent).toMatchObject({ error: { kind: 'service', httpStatus: 404, field: 'chat_id' } });
+		expect(result.structuredContent).toBeUndefined();
+		expect(JSON.parse((result.content[1] as { text: string }).text)).toMatchObject({
+			error: { kind: 'service', httpStatus: 404, field: 'chat_id' },
+		});
 	});
 
 	it('never shows the token, in tool output or in what the server logs', () => {
