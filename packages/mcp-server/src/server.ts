@@ -9,11 +9,14 @@ import { createHash } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
 	CallToolRequestSchema,
+	ErrorCode,
 	ListToolsRequestSchema,
+	McpError,
 	type CallToolResult,
 	type ProgressToken,
 	type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 
 import {
 	ChatMessagingError,
@@ -143,7 +146,8 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 		// The core names a field by its editor label ("Chat ID: …"); a model knows it as its argument (chat_id).
 		const label = tool?.fields.find((field) => field.name === error.field)?.displayName;
 		if (label && message.startsWith(`${label}: `)) message = `${error.field}: ${message.slice(label.length + 2)}`;
-		else if (!message.startsWith(`${error.field}:`)) message = `${error.field}: ${message}`;
+		// A message that already starts with the argument ("chat_id: …", "chat_id 42: not found") keeps its words.
+		else if (!new RegExp(`^${error.field.replace(/[^\w]/g, '\\$&')}[ :]`).test(message)) message = `${error.field}: ${message}`;
 	}
 	// The details as a second text, not as structuredContent: that is the tool's output schema's (the SDK's client
 	// validates it against the schema on errors too).
@@ -339,6 +343,13 @@ async function confirmed(
 	return answer.action === 'accept' && answer.content?.[CONFIRM_FIELD] === true;
 }
 
+/**
+ * tools/call as the handler is registered: any params, so a request that is not a tools/call (arguments that are no
+ * object) reaches the SDK's own check of CallToolRequestSchema, which answers invalid params (-32602) rather than
+ * the internal error (-32603) a failed parse of the handler's schema gives.
+ */
+const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() }).passthrough();
+
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
 	const tools = options.tools ?? selectTools(catalogueTools());
@@ -363,13 +374,19 @@ export function createServer(options: ServerOptions): Server {
 			annotations,
 		})),
 	}));
-	server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+	server.setRequestHandler(AnyCallToolRequestSchema, async (anyRequest, extra) => {
+		// Checked by the SDK (Server's tools/call wrapper) before this runs.
+		const request = CallToolRequestSchema.parse(anyRequest);
 		const tool = byName.get(request.params.name);
+		// A name the server has no tool of is the protocol's invalid params, not a tool's error (the tool never ran).
 		if (!tool)
-			return {
-				isError: true,
-				content: [{ type: 'text', text: `name: no tool ${JSON.stringify(request.params.name)}; list the tools to see their names` }],
-			};
+			throw new McpError(
+				ErrorCode.InvalidParams,
+				`Unknown tool: ${JSON.stringify(request.params.name)}; list the tools to see their names`,
+				{
+					name: request.params.name,
+				},
+			);
 		if (confirm && needsConfirmation(tool.operation) && server.getClientCapabilities()?.elicitation?.form) {
 			let allowed: boolean;
 			try {

@@ -260,11 +260,22 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		const { client } = connect();
 		const result = await call(client(), 'message_get_many', { chat_id: 987654321 });
 		expect(result.isError).toBe(true);
-		expect(errorText(result)).toMatch(/^chat_id\b.*not found/);
+		// Named once, by the argument and the id it gave: not "chat_id: chat_id 987654321: …".
+		expect(errorText(result)).toMatch(/^chat_id 987654321: not found/);
 		expect(result.structuredContent).toBeUndefined();
 		expect(JSON.parse((result.content[1] as { text: string }).text)).toMatchObject({
 			error: { kind: 'service', httpStatus: 404, field: 'chat_id' },
 		});
+	});
+
+	it('answers an unknown tool and arguments that are no object with the protocol error -32602, running nothing', async () => {
+		const { client, sandbox } = connect();
+		const before = await creditsUsed(sandbox());
+		const unknown = client().callTool({ name: 'chat_get_everything', arguments: {} });
+		await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('chat_get_everything') });
+		const malformed = client().callTool({ name: 'chat_get', arguments: 'chat_id=1' as unknown as Record<string, unknown> });
+		await expect(malformed).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+		expect(await creditsUsed(sandbox())).toBe(before);
 	});
 
 	it('never shows the token, in tool output or in what the server logs', () => {
