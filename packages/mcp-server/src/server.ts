@@ -10,8 +10,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
 	CallToolRequestSchema,
 	ErrorCode,
+	ListResourcesRequestSchema,
 	ListToolsRequestSchema,
-	McpError,
+	ReadResourceRequestSchema,
 	type CallToolResult,
 	type ProgressToken,
 	type ServerNotification,
@@ -22,6 +23,8 @@ import {
 	ChatMessagingError,
 	changeOf,
 	DEFAULT_OUTPUT,
+	describeDownload,
+	FileLinks,
 	inputError,
 	isComposite,
 	isDownloadedFile,
@@ -51,6 +54,11 @@ export interface ServerOptions {
 	version: string;
 	/** The tools this server offers (a scope's `selectTools`); left out: the catalogue's default toolsets. */
 	tools?: readonly CatalogueTool[];
+	/**
+	 * Where downloads above the inline limit are kept for resources/read: one per process, shared by every session
+	 * (a link handed out in one HTTP request is read in the next). Left out: one of this server's own.
+	 */
+	links?: FileLinks;
 	/**
 	 * Whether to ask the user, through the client's form elicitation, before a call no operation can undo or an
 	 * administrative write (the catalogue's `needsConfirmation`). On unless turned off; a client without
@@ -160,23 +168,42 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 	};
 }
 
+const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+
 /**
  * A result as the tool returns it: structuredContent as the core wraps it (the shape its outputSchema
- * describes), the same as text for clients that read only content; a download's bytes beside it, as an image or
- * an embedded resource.
+ * describes), the same as text for clients that read only content. A download's bytes go beside it, as an image
+ * or an embedded resource; above the inline limit they are kept (FileLinks) and the result holds a
+ * resource_link to read them through resources/read instead.
  */
-function toolResult(result: unknown): CallToolResult {
+function toolResult(result: unknown, links?: FileLinks): CallToolResult {
+	if (isDownloadedFile(result) && links?.linksFile(result)) {
+		const link = links.keep(result);
+		const structured = describeDownload(result, link);
+		return {
+			content: [
+				{ type: 'text', text: JSON.stringify(structured) },
+				{
+					type: 'resource_link',
+					uri: link.uri,
+					name: link.name,
+					mimeType: link.mimeType,
+					description: `${link.size} bytes, readable through resources/read until ${link.expiresAt}`,
+				},
+			],
+			structuredContent: structured,
+		};
+	}
 	const structured = toolStructuredContent(result);
 	const text = { type: 'text' as const, text: JSON.stringify(structured) };
 	if (!isDownloadedFile(result)) return { content: [text], structuredContent: structured };
 	const { data, mimeType, filename } = result;
-	const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 	return {
 		content: [
 			text,
 			mimeType.startsWith('image/')
-				? { type: 'image', data: blob, mimeType }
-				: { type: 'resource', resource: { uri: `chat-messaging:file/${encodeURIComponent(filename)}`, mimeType, blob } },
+				? { type: 'image', data: base64(data), mimeType }
+				: { type: 'resource', resource: { uri: `chat-messaging:file/${encodeURIComponent(filename)}`, mimeType, blob: base64(data) } },
 		],
 		structuredContent: structured,
 	};
@@ -203,6 +230,8 @@ export interface CallContext {
 	signal?: AbortSignal;
 	/** Set when the client asked for progress (a progressToken): called while a wait goes on. */
 	onProgress?: (progress: WaitProgress) => void;
+	/** Where a large download is kept and linked to (left out: every download inline). */
+	links?: FileLinks;
 }
 
 /** The executor's time with pauses that end as soon as the call is cancelled, so a wait stops at once, not after its pause. */
@@ -242,7 +271,7 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 		if (isComposite(op)) return toolResult(await executor.run(op, input, compositeOptions(executor, context)));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
-			return toolResult(isDownloadedFile(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)));
+			return toolResult(isDownloadedFile(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)), context.links);
 		}
 		const { [CURSOR_ARGUMENT]: cursor, [LIMIT_ARGUMENT]: limitArgument, ...filters } = input;
 		const limit = limitArgument === undefined ? LIST_LIMIT.default : wholeNumber(LIMIT_ARGUMENT, limitArgument, 1, LIST_LIMIT.max);
@@ -344,6 +373,14 @@ async function confirmed(
 }
 
 /**
+ * A JSON-RPC error as the SDK sends it (its code, message and data); unlike McpError, whose message starts "MCP error
+ * <code>: ", which the client's McpError then prefixes once more.
+ */
+function protocolError(code: ErrorCode, message: string, data: Record<string, unknown>): Error {
+	return Object.assign(new Error(message), { code, data });
+}
+
+/**
  * tools/call as the handler is registered: any params, so a request that is not a tools/call (arguments that are no
  * object) reaches the SDK's own check of CallToolRequestSchema, which answers invalid params (-32602) rather than
  * the internal error (-32603) a failed parse of the handler's schema gives.
@@ -354,11 +391,12 @@ const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), par
 export function createServer(options: ServerOptions): Server {
 	const tools = options.tools ?? selectTools(catalogueTools());
 	const confirm = options.confirm !== false;
+	const links = options.links ?? new FileLinks({ timing: options.executor.timing });
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(
 		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
 		{
-			capabilities: { tools: {} },
+			capabilities: { tools: {}, resources: {} },
 			instructions:
 				'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
 				'List tools return items and, when more follow, nextCursor to pass back as cursor.',
@@ -374,13 +412,37 @@ export function createServer(options: ServerOptions): Server {
 			annotations,
 		})),
 	}));
+	// The resources are the downloads handed out as links, each readable until it expires.
+	server.setRequestHandler(ListResourcesRequestSchema, () => ({
+		resources: links.list().map(({ uri, name, mimeType, size, expiresAt }) => ({
+			uri,
+			name,
+			mimeType,
+			size,
+			description: `A downloaded file, readable until ${expiresAt}`,
+		})),
+	}));
+	server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+		const { uri } = request.params;
+		const file = links.read(uri);
+		// Invalid params, as the TypeScript SDK answers it and SEP-2164 settles it (not the older -32002).
+		if (!file)
+			throw protocolError(
+				ErrorCode.InvalidParams,
+				`Resource not found: ${uri} is no file link of this server, or it has expired; download the file again`,
+				{
+					uri,
+				},
+			);
+		return { contents: [{ uri, mimeType: file.mimeType, blob: base64(file.data) }] };
+	});
 	server.setRequestHandler(AnyCallToolRequestSchema, async (anyRequest, extra) => {
 		// Checked by the SDK (Server's tools/call wrapper) before this runs.
 		const request = CallToolRequestSchema.parse(anyRequest);
 		const tool = byName.get(request.params.name);
 		// A name the server has no tool of is the protocol's invalid params, not a tool's error (the tool never ran).
 		if (!tool)
-			throw new McpError(
+			throw protocolError(
 				ErrorCode.InvalidParams,
 				`Unknown tool: ${JSON.stringify(request.params.name)}; list the tools to see their names`,
 				{
@@ -407,6 +469,7 @@ export function createServer(options: ServerOptions): Server {
 				};
 		}
 		return callTool(options.executor, tool, request.params.arguments, {
+			links,
 			signal: extra.signal,
 			onProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
 		});

@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
 	ElicitRequestSchema,
+	ErrorCode,
 	type CallToolResult,
 	type ElicitRequest,
 	type ElicitResult,
@@ -106,8 +107,9 @@ describe('scopes: which tools a session gets', () => {
 		expect(names(tools)).toContain('message_send');
 		expect(names(tools).filter((name) => /^(webhook|invitation)_/.test(name))).toEqual([]);
 		// A tool left out cannot be called either.
-		const refused = (await client.callTool({ name: 'webhook_create', arguments: { url: N8N_RECEIVER } })) as CallToolResult;
-		expect(refused.isError).toBe(true);
+		await expect(client.callTool({ name: 'webhook_create', arguments: { url: N8N_RECEIVER } })).rejects.toMatchObject({
+			code: ErrorCode.InvalidParams,
+		});
 		expect(
 			(await (await fetch(`${sandbox.url}/webhooks`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as object,
 		).toMatchObject({

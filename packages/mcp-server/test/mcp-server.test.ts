@@ -239,6 +239,59 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(await ok(client(), 'file_delete', { uid: uploaded.uid })).toEqual({ deleted: true });
 	});
 
+	it('returns a download above 1 MB as a resource_link read through resources/read, a small one inline', async () => {
+		const { client, sandbox } = connect();
+		// 3 MB straight into the service (an upload through an HTTP session would pass its 4 MB body bound as base64).
+		const bytes = Buffer.alloc(3 * 1024 * 1024, 0);
+		for (let index = 0; index < bytes.length; index += 4096) bytes.writeUInt32BE((index * 2654435761) >>> 0, index);
+		const form = new FormData();
+		form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'large report.pdf');
+		const response = await fetch(`${sandbox().url}/files_upload`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${TOKEN}` },
+			body: form,
+		});
+		const { uid } = ((await response.json()) as { data: { uid: string } }).data;
+
+		const result = await call(client(), 'file_download', { uid });
+		expect(result.isError).toBeFalsy();
+		expect(result.content.map((item) => item.type)).toEqual(['text', 'resource_link']);
+		const link = result.content[1] as { uri: string; name: string; mimeType: string };
+		expect(link).toMatchObject({ name: 'large report.pdf', mimeType: 'application/pdf' });
+		expect(link.uri).toMatch(/^chat-messaging-file:\/\/[\w-]+\/large%20report\.pdf$/);
+		expect(link.uri).not.toContain(TOKEN);
+		expect(link.uri).not.toContain(sandbox().url.replace(/^https?:\/\//, ''));
+		expect(result.structuredContent).toMatchObject({
+			filename: 'large report.pdf',
+			size: bytes.length,
+			uri: link.uri,
+			expiresAt: expect.any(String),
+		});
+		// The whole result is the description and the link: not the 4 MB of base64.
+		expect(JSON.stringify(result).length).toBeLessThan(10_000);
+
+		const listed = await client().listResources();
+		expect(listed.resources).toContainEqual(
+			expect.objectContaining({ uri: link.uri, name: 'large report.pdf', mimeType: 'application/pdf' }),
+		);
+		const read = await client().readResource({ uri: link.uri });
+		seen.push(JSON.stringify(read.contents.map(({ uri }) => uri)));
+		expect(read.contents).toHaveLength(1);
+		expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').equals(bytes)).toBe(true);
+		await expect(client().readResource({ uri: 'chat-messaging-file://no-such-link/x.pdf' })).rejects.toMatchObject({
+			code: ErrorCode.InvalidParams,
+			data: { uri: 'chat-messaging-file://no-such-link/x.pdf' },
+		});
+
+		// At the limit a file stays inline.
+		const small = await ok(client(), 'file_upload', {
+			file: { data: Buffer.alloc(1024 * 1024, 7).toString('base64'), filename: 'one.bin', mimeType: 'application/octet-stream' },
+		});
+		const inline = await call(client(), 'file_download', { uid: small.uid });
+		expect(inline.content.map((item) => item.type)).toEqual(['text', 'resource']);
+		expect(inline.structuredContent).not.toHaveProperty('uri');
+	});
+
 	it('returns invalid input as a tool error naming the argument, and sends nothing', async () => {
 		const { client, sandbox } = connect();
 		const before = await creditsUsed(sandbox());
@@ -414,7 +467,8 @@ describe('MCP server README', () => {
 	const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 
 	it('names only tools that exist', () => {
-		const names = new Set(catalogueTools().map((tool) => tool.name));
+		// Besides the tools, the protocol's own names the README uses.
+		const names = new Set([...catalogueTools().map((tool) => tool.name), 'resource_link']);
 		const named = [...readme.matchAll(/`([a-z]+(?:_[a-z0-9]+)+)`/g)].map((match) => match[1]!);
 		expect(named.length).toBeGreaterThan(10);
 		expect(named.filter((name) => !names.has(name))).toEqual([]);
