@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
 import { createServer } from './server';
@@ -299,6 +299,25 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 	}
 }
 
+/**
+ * A request whose response stream the client closes before its answer is cancelled, as if the client had sent
+ * notifications/cancelled: nothing could carry the answer any more (the server keeps no events to resume from), so
+ * a wait stops instead of polling the service until its time-out.
+ */
+function cancelWhenClosed(res: ServerResponse, body: unknown, transport: StreamableHTTPServerTransport): void {
+	const requestIds = (Array.isArray(body) ? body : [body]).filter((message) => isJSONRPCRequest(message)).map((message) => message.id);
+	if (!requestIds.length) return;
+	res.once('close', () => {
+		if (res.writableFinished) return;
+		for (const requestId of requestIds)
+			transport.onmessage?.({
+				jsonrpc: '2.0',
+				method: 'notifications/cancelled',
+				params: { requestId, reason: 'The client closed the response stream' },
+			});
+	});
+}
+
 /** How long a session may go unused before it is closed, and how many are kept at most (the oldest closed first). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const MAX_SESSIONS = 64;
@@ -406,7 +425,12 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 			const session = sessions.get(sessionId);
 			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
 			session.touch();
-			return void (await session.transport.handleRequest(req, res));
+			if (req.method !== 'POST') return void (await session.transport.handleRequest(req, res));
+			const body = await readBody(req);
+			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+			cancelWhenClosed(res, body, session.transport);
+			return void (await session.transport.handleRequest(req, res, body));
 		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');

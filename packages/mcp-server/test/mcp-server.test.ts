@@ -52,6 +52,21 @@ async function serviceGet(sandbox: RunningSandbox, path: string): Promise<any> {
 
 const creditsUsed = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/queue')).quota.used as number;
 
+/** Every request the service has seen (its traffic log). */
+const apiCalls = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/traffic')).api_calls as number;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What the service sees after a cancel: the requests from one second after it (the send or look already on its
+ * way resolved) to four seconds after it. A wait that went on looking every POLL_MS would show three or more.
+ */
+async function requestsAfterCancel(sandbox: RunningSandbox): Promise<number> {
+	await pause(1000);
+	const settled = await apiCalls(sandbox);
+	await pause(3000);
+	return (await apiCalls(sandbox)) - settled;
+}
+
 /** Every chat id, page by page, straight from the service. */
 async function allChatIds(sandbox: RunningSandbox): Promise<number[]> {
 	const ids: number[] = [];
@@ -331,6 +346,26 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(await creditsUsed(sandbox())).toBe(before);
 	});
 
+	it('stops a Send and Wait for Reply the client cancels (notifications/cancelled): no request reaches the service a second after, the send kept', async () => {
+		const { client, sandbox } = connect();
+		const [, , , , chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const cancel = new AbortController();
+		const call = client().callTool(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'Cancel me', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			undefined,
+			{ signal: cancel.signal },
+		);
+		await pause(2500);
+		cancel.abort('the user stopped it');
+		await expect(call).rejects.toThrow();
+		expect(await requestsAfterCancel(sandbox())).toBe(0);
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+	});
+
 	it('never shows the token, in tool output or in what the server logs', () => {
 		const { stderr } = connect();
 		expect(seen.length).toBeGreaterThan(5);
@@ -412,6 +447,57 @@ describe('MCP server over Streamable HTTP', () => {
 	});
 
 	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
+
+	it.each([
+		['without a session', 5],
+		['in a session', 6],
+	])('stops a call whose response stream the client closes, %s: no request reaches the service a second after', async (mode, chatIndex) => {
+		const chatId = (await allChatIds(sandbox))[chatIndex];
+		const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+		if (mode === 'in a session') {
+			const initialized = await fetch(endpoint, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					jsonrpc: '2.0',
+					id: 0,
+					method: 'initialize',
+					params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stream-closer', version: '1.0.0' } },
+				}),
+			});
+			await initialized.text();
+			headers['mcp-session-id'] = initialized.headers.get('mcp-session-id')!;
+			headers['mcp-protocol-version'] = '2025-11-25';
+			expect(headers['mcp-session-id']).toEqual(expect.any(String));
+			const notified = await fetch(endpoint, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+			});
+			expect(notified.status).toBe(202);
+		}
+		const before = await creditsUsed(sandbox);
+		const closed = new AbortController();
+		const response = await fetch(endpoint, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'tools/call',
+				params: {
+					name: 'message_send_and_wait_for_reply',
+					arguments: { sendTo: 'chat', chat_id: chatId, text: 'Hang up on me', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+				},
+			}),
+			signal: closed.signal,
+		});
+		expect(response.status).toBe(200);
+		await pause(2500);
+		closed.abort();
+		expect(await requestsAfterCancel(sandbox)).toBe(0);
+		expect(await creditsUsed(sandbox)).toBe(before + 1);
+	});
 
 	it('listens on loopback and refuses a request for another host name (DNS rebinding)', async () => {
 		expect(endpoint.hostname).toBe('127.0.0.1');
