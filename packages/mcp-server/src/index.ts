@@ -16,13 +16,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
-import { createServer } from './server';
+import { createServer, ToolTasks } from './server';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
 import { missingForAddress, parseHost, parseOrigin, refusal, type AccessRules, type HostAndPort } from './access';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
 
-export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, type CallContext } from './server';
+export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, ToolTasks, type CallContext } from './server';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
 export { isLoopbackName, refusal } from './access';
@@ -406,8 +406,10 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
 	// One store of file links for the process: a link handed out in one request or session is read in another.
 	const links = options.links ?? new FileLinks({ timing: executor.timing });
+	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
+	const tasks = new ToolTasks();
 	const newServer = () =>
-		createServer({ executor, version, links, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+		createServer({ executor, version, links, tasks, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
 	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);

@@ -18,6 +18,7 @@ import {
 	type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 
 import {
 	ChatMessagingError,
@@ -59,6 +60,11 @@ export interface ServerOptions {
 	 * (a link handed out in one HTTP request is read in the next). Left out: one of this server's own.
 	 */
 	links?: FileLinks;
+	/**
+	 * Where tasks are kept (tasks/get, tasks/result, tasks/cancel): one per process, like links. Left out: the
+	 * server's own.
+	 */
+	tasks?: ToolTasks;
 	/**
 	 * Whether to ask the user, through the client's form elicitation, before a call no operation can undo or an
 	 * administrative write (the catalogue's `needsConfirmation`). On unless turned off; a client without
@@ -387,30 +393,67 @@ function protocolError(code: ErrorCode, message: string, data: Record<string, un
  */
 const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() }).passthrough();
 
+/**
+ * Tasks for long tool calls (Send and Wait for Reply, Send with its wait, lists): the SDK's in-memory store, which
+ * also stops the call's work when the client cancels the task (tasks/cancel), as a cancelled request stops.
+ */
+export class ToolTasks extends InMemoryTaskStore {
+	private readonly running = new Map<string, AbortController>();
+
+	/** The signal that ends a task's work when the task is cancelled. */
+	track(taskId: string): AbortSignal {
+		const controller = new AbortController();
+		this.running.set(taskId, controller);
+		return controller.signal;
+	}
+
+	done(taskId: string): void {
+		this.running.delete(taskId);
+	}
+
+	override async updateTaskStatus(...args: Parameters<InMemoryTaskStore['updateTaskStatus']>): Promise<void> {
+		const [taskId, status] = args;
+		if (status === 'cancelled') this.running.get(taskId)?.abort();
+		return super.updateTaskStatus(...args);
+	}
+}
+
+/** How long a task's result is kept when the client names no time (the longest wait, Send and Wait for Reply's hour, and then some). */
+const TASK_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** Whether a tool may run as a task: the ones that can take long (a wait, many pages). */
+export const runsAsTask = (tool: CatalogueTool): boolean => isComposite(tool.operation) || tool.operation.pagination !== undefined;
+
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
 	const tools = options.tools ?? selectTools(catalogueTools());
 	const confirm = options.confirm !== false;
 	const links = options.links ?? new FileLinks({ timing: options.executor.timing });
+	const tasks = options.tasks ?? new ToolTasks();
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(
 		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
 		{
-			capabilities: { tools: {}, resources: {} },
+			capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+			taskStore: tasks,
 			instructions:
 				'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
 				'List tools return items and, when more follow, nextCursor to pass back as cursor.',
 		},
 	);
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
-			name,
-			title,
-			description,
-			inputSchema,
-			outputSchema,
-			annotations,
-		})),
+		tools: tools.map((tool) => {
+			const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+			return {
+				name,
+				title,
+				description,
+				inputSchema,
+				outputSchema,
+				annotations,
+				...(runsAsTask(tool) ? { execution: { taskSupport: 'optional' as const } } : {}),
+			};
+		}),
 	}));
 	// The resources are the downloads handed out as links, each readable until it expires.
 	server.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -467,6 +510,19 @@ export function createServer(options: ServerOptions): Server {
 						{ type: 'text', text: `The user did not confirm ${tool.name}: nothing was changed. Do not retry unless the user asks for it.` },
 					],
 				};
+		}
+		const taskStore = extra.taskStore;
+		if (request.params.task && taskStore && runsAsTask(tool)) {
+			// The task id at once; the work goes on, its result kept for tasks/result, until done or cancelled.
+			const task = await taskStore.createTask({ ttl: request.params.task.ttl ?? TASK_TTL_MS, pollInterval: 1000 });
+			const signal = tasks.track(task.taskId);
+			void callTool(options.executor, tool, request.params.arguments, { links, signal })
+				.then((result) =>
+					signal.aborted ? undefined : taskStore.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result),
+				)
+				.catch(() => undefined)
+				.finally(() => tasks.done(task.taskId));
+			return { task };
 		}
 		return callTool(options.executor, tool, request.params.arguments, {
 			links,

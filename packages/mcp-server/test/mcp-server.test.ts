@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
@@ -364,6 +364,49 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		await expect(call).rejects.toThrow();
 		expect(await requestsAfterCancel(sandbox())).toBe(0);
 		expect(await creditsUsed(sandbox())).toBe(before + 1);
+	});
+
+	it('runs Send and Wait for Reply as a task: its id at once, working while it waits, cancelled by tasks/cancel with no request after', async () => {
+		const { client, sandbox } = connect();
+		const [, , , , , , , chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const listed = (await client().listTools()).tools;
+		expect(listed.find((tool) => tool.name === 'message_send_and_wait_for_reply')?.execution).toEqual({ taskSupport: 'optional' });
+		expect(listed.find((tool) => tool.name === 'chat_get')?.execution).toBeUndefined();
+		const stream = client().experimental.tasks.callToolStream(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'A task for you', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			CallToolResultSchema,
+			{ task: { ttl: 60_000 } },
+		);
+		const first = await stream.next();
+		expect(first.value).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+		const { taskId } = (first.value as { task: { taskId: string } }).task;
+		await pause(2500);
+		expect(await client().experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working' });
+		await client().experimental.tasks.cancelTask(taskId);
+		expect(await client().experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });
+		await stream.return(undefined);
+		expect(await requestsAfterCancel(sandbox())).toBe(0);
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+	});
+
+	it('runs a list as a task: created, then its result as the call would have returned it', async () => {
+		const { client } = connect();
+		const messages: Array<{ type: string; task?: { status: string }; result?: CallToolResult }> = [];
+		for await (const message of client().experimental.tasks.callToolStream(
+			{ name: 'chat_get_many', arguments: { limit: 3 } },
+			CallToolResultSchema,
+			{ task: { ttl: 60_000 } },
+		))
+			messages.push(message as (typeof messages)[number]);
+		expect(messages[0]).toMatchObject({ type: 'taskCreated' });
+		const last = messages[messages.length - 1]!;
+		expect(last.type).toBe('result');
+		expect((last.result!.structuredContent as { items: unknown[]; nextCursor: string }).items).toHaveLength(3);
+		expect(last.result!.structuredContent).toHaveProperty('nextCursor');
 	});
 
 	it('never shows the token, in tool output or in what the server logs', () => {
