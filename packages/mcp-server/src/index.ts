@@ -13,16 +13,16 @@ import { join } from 'node:path';
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
-import { Executor, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
-import { createServer } from './server';
+import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
+import { createServer, ToolTasks } from './server';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
 import { missingForAddress, parseHost, parseOrigin, refusal, type AccessRules, type HostAndPort } from './access';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
 
-export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, type CallContext } from './server';
+export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, ToolTasks, type CallContext } from './server';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
 export { isLoopbackName, refusal } from './access';
@@ -39,6 +39,7 @@ export const ENV = {
 	tools: 'CHAT_MESSAGING_MCP_TOOLS',
 	excludeTools: 'CHAT_MESSAGING_MCP_EXCLUDE_TOOLS',
 	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
+	inlineFileLimit: 'CHAT_MESSAGING_MCP_INLINE_FILE_LIMIT',
 } as const;
 
 /** The path the Streamable HTTP endpoint answers on. */
@@ -59,13 +60,16 @@ Serves the Chat Messaging Service API as MCP tools.
   --tools <list>             tools by name (alone: only these; with --toolsets: added)
   --exclude-tools <list>     tools by name to leave out
   --no-confirm               run deletes, Replace All, Remove All and administrative changes without asking the user
+  --inline-file-limit <bytes> downloads up to this size come inline in the result; larger ones as a resource_link
+                             read through resources/read for 15 minutes (default ${INLINE_DOWNLOAD_LIMIT_BYTES}, 1 MB)
 
 Environment (never arguments for secrets: they show in process lists):
   ${ENV.baseUrl}          the service's base URL, e.g. https://api.example.com
   ${ENV.token}             the bearer token
   ${ENV.authToken}    the secret HTTP clients send as "Authorization: Bearer …"
   ${ENV.allowedHosts}, ${ENV.allowedOrigins}, ${ENV.readOnly} (true),
-  ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true):
+  ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true),
+  ${ENV.inlineFileLimit}:
   the options above, for clients that pass environment rather than arguments (an option given wins)`;
 
 export function packageVersion(): string {
@@ -93,6 +97,8 @@ export interface CliOptions {
 	scope: ToolScope;
 	/** False with --no-confirm. */
 	confirm: boolean;
+	/** --inline-file-limit: the largest download returned inline, in bytes. */
+	inlineFileLimit: number;
 	help?: boolean;
 	version?: boolean;
 }
@@ -122,7 +128,7 @@ function originsOf(option: string, text: string): string[] {
  * environment, not arguments), else its default.
  */
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
-	const options: CliOptions = { scope: {}, confirm: true };
+	const options: CliOptions = { scope: {}, confirm: true, inlineFileLimit: INLINE_DOWNLOAD_LIMIT_BYTES };
 	const given: Partial<Record<string, string | true>> = {};
 	for (let index = 0; index < argv.length; index++) {
 		const argument = argv[index] ?? '';
@@ -140,6 +146,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 			case '--toolsets':
 			case '--tools':
 			case '--exclude-tools':
+			case '--inline-file-limit':
 				given[flag] = value();
 				break;
 			case '--read-only':
@@ -180,6 +187,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 		...(excludeTools ? { excludeTools: listOf(excludeTools) } : {}),
 	};
 	options.confirm = !flagOn('--no-confirm', ENV.noConfirm);
+	const inlineLimit = text('--inline-file-limit', ENV.inlineFileLimit);
+	if (inlineLimit !== undefined) {
+		if (!/^\d+$/.test(inlineLimit) || !Number.isSafeInteger(Number(inlineLimit)))
+			throw new UsageError(`--inline-file-limit: a number of bytes, 0 or more, got "${inlineLimit}"`);
+		options.inlineFileLimit = Number(inlineLimit);
+	}
 
 	const portText = given['--http'];
 	const host = given['--host'];
@@ -250,6 +263,8 @@ export interface ServeOptions {
 	tools?: readonly CatalogueTool[];
 	/** Whether to ask the user before irreversible and administrative calls (see `ServerOptions.confirm`). */
 	confirm?: boolean;
+	/** The process's file links (see `ServerOptions.links`): every session and request of the process shares them. */
+	links?: FileLinks;
 }
 
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
@@ -282,6 +297,25 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 	} catch {
 		return NOT_JSON;
 	}
+}
+
+/**
+ * A request whose response stream the client closes before its answer is cancelled, as if the client had sent
+ * notifications/cancelled: nothing could carry the answer any more (the server keeps no events to resume from), so
+ * a wait stops instead of polling the service until its time-out.
+ */
+function cancelWhenClosed(res: ServerResponse, body: unknown, transport: StreamableHTTPServerTransport): void {
+	const requestIds = (Array.isArray(body) ? body : [body]).filter((message) => isJSONRPCRequest(message)).map((message) => message.id);
+	if (!requestIds.length) return;
+	res.once('close', () => {
+		if (res.writableFinished) return;
+		for (const requestId of requestIds)
+			transport.onmessage?.({
+				jsonrpc: '2.0',
+				method: 'notifications/cancelled',
+				params: { requestId, reason: 'The client closed the response stream' },
+			});
+	});
 }
 
 /** How long a session may go unused before it is closed, and how many are kept at most (the oldest closed first). */
@@ -370,7 +404,12 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	};
 	const version = packageVersion();
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
-	const newServer = () => createServer({ executor, version, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+	// One store of file links for the process: a link handed out in one request or session is read in another.
+	const links = options.links ?? new FileLinks({ timing: executor.timing });
+	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
+	const tasks = new ToolTasks();
+	const newServer = () =>
+		createServer({ executor, version, links, tasks, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
 	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
@@ -388,7 +427,12 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 			const session = sessions.get(sessionId);
 			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
 			session.touch();
-			return void (await session.transport.handleRequest(req, res));
+			if (req.method !== 'POST') return void (await session.transport.handleRequest(req, res));
+			const body = await readBody(req);
+			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+			cancelWhenClosed(res, body, session.transport);
+			return void (await session.transport.handleRequest(req, res, body));
 		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
@@ -466,7 +510,8 @@ export async function main(argv: readonly string[]): Promise<void> {
 		return;
 	}
 	const executor = createExecutor(configuration);
-	const serve: ServeOptions = { tools, confirm: options.confirm };
+	const links = new FileLinks({ timing: executor.timing, inlineLimitBytes: options.inlineFileLimit });
+	const serve: ServeOptions = { tools, confirm: options.confirm, links };
 	if (options.http) {
 		const authToken = (process.env[ENV.authToken] ?? '').trim();
 		let http: HttpServer;

@@ -9,24 +9,34 @@ import { createHash } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
 	CallToolRequestSchema,
+	ErrorCode,
+	ListResourcesRequestSchema,
 	ListToolsRequestSchema,
+	ReadResourceRequestSchema,
 	type CallToolResult,
 	type ProgressToken,
 	type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 
 import {
 	ChatMessagingError,
 	changeOf,
 	DEFAULT_OUTPUT,
+	describeDownload,
+	FileLinks,
 	inputError,
 	isComposite,
+	isDownloadedFile,
 	OUTPUT_MODES,
 	operationOutput,
 	isRecord,
 	needsConfirmation,
 	redactReceiverUrls,
 	redactSubscriptionUrl,
+	toolListResult,
+	toolStructuredContent,
 	type BinaryInput,
 	type CatalogueOperation,
 	type CompositeRunOptions,
@@ -50,6 +60,16 @@ export interface ServerOptions {
 	 */
 	tools?: readonly CatalogueTool[];
 	operations?: readonly CatalogueOperation[];
+	/**
+	 * Where downloads above the inline limit are kept for resources/read: one per process, shared by every session
+	 * (a link handed out in one HTTP request is read in the next). Left out: one of this server's own.
+	 */
+	links?: FileLinks;
+	/**
+	 * Where tasks are kept (tasks/get, tasks/result, tasks/cancel): one per process, like links. Left out: the
+	 * server's own.
+	 */
+	tasks?: ToolTasks;
 	/**
 	 * Whether to ask the user, through the client's form elicitation, before a call no operation can undo or an
 	 * administrative write (the catalogue's `needsConfirmation`). On unless turned off; a client without
@@ -145,42 +165,59 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 		// The core names a field by its editor label ("Chat ID: …"); a model knows it as its argument (chat_id).
 		const label = tool?.fields.find((field) => field.name === error.field)?.displayName;
 		if (label && message.startsWith(`${label}: `)) message = `${error.field}: ${message.slice(label.length + 2)}`;
-		else if (!message.startsWith(`${error.field}:`)) message = `${error.field}: ${message}`;
+		// A message that already starts with the argument ("chat_id: …", "chat_id 42: not found") keeps its words.
+		else if (!new RegExp(`^${error.field.replace(/[^\w]/g, '\\$&')}[ :]`).test(message)) message = `${error.field}: ${message}`;
 	}
-	const details = error.toJSON();
+	// The details as a second text, not as structuredContent: that is the tool's output schema's (the SDK's client
+	// validates it against the schema on errors too).
 	return {
 		isError: true,
-		content: [{ type: 'text', text: message }],
-		structuredContent: { error: { ...details, message } },
+		content: [
+			{ type: 'text', text: message },
+			{ type: 'text', text: JSON.stringify({ error: { ...error.toJSON(), message } }) },
+		],
 	};
 }
 
-/** A downloaded file: its record and size as text, its bytes as an embedded resource. */
-function isDownload(value: unknown): value is { data: Uint8Array; filename: string; mimeType: string; file?: unknown } {
-	return isRecord(value) && value.data instanceof Uint8Array && typeof value.filename === 'string';
-}
+const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
-function toolResult(result: unknown): CallToolResult {
-	if (isDownload(result)) {
-		const { data, ...about } = result;
-		const described = { ...about, size: data.length };
-		const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
-		const isImage = result.mimeType.startsWith('image/');
+/**
+ * A result as the tool returns it: structuredContent as the core wraps it (the shape its outputSchema
+ * describes), the same as text for clients that read only content. A download's bytes go beside it, as an image
+ * or an embedded resource; above the inline limit they are kept (FileLinks) and the result holds a
+ * resource_link to read them through resources/read instead.
+ */
+function toolResult(result: unknown, links?: FileLinks): CallToolResult {
+	if (isDownloadedFile(result) && links?.linksFile(result)) {
+		const link = links.keep(result);
+		const structured = describeDownload(result, link);
 		return {
 			content: [
-				{ type: 'text', text: JSON.stringify(described) },
-				isImage
-					? { type: 'image', data: blob, mimeType: result.mimeType }
-					: {
-							type: 'resource',
-							resource: { uri: `chat-messaging:file/${encodeURIComponent(result.filename)}`, mimeType: result.mimeType, blob },
-						},
+				{ type: 'text', text: JSON.stringify(structured) },
+				{
+					type: 'resource_link',
+					uri: link.uri,
+					name: link.name,
+					mimeType: link.mimeType,
+					description: `${link.size} bytes, readable through resources/read until ${link.expiresAt}`,
+				},
 			],
-			structuredContent: described,
+			structuredContent: structured,
 		};
 	}
-	const structured = isRecord(result) ? result : Array.isArray(result) ? { items: result } : { result: result ?? null };
-	return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+	const structured = toolStructuredContent(result);
+	const text = { type: 'text' as const, text: JSON.stringify(structured) };
+	if (!isDownloadedFile(result)) return { content: [text], structuredContent: structured };
+	const { data, mimeType, filename } = result;
+	return {
+		content: [
+			text,
+			mimeType.startsWith('image/')
+				? { type: 'image', data: base64(data), mimeType }
+				: { type: 'resource', resource: { uri: `chat-messaging:file/${encodeURIComponent(filename)}`, mimeType, blob: base64(data) } },
+		],
+		structuredContent: structured,
+	};
 }
 
 /** The Output choice (the core's Simplified / Raw / Selected Fields), checked before anything is sent. */
@@ -204,6 +241,8 @@ export interface CallContext {
 	signal?: AbortSignal;
 	/** Set when the client asked for progress (a progressToken): called while a wait goes on. */
 	onProgress?: (progress: WaitProgress) => void;
+	/** Where a large download is kept and linked to (left out: every download inline). */
+	links?: FileLinks;
 }
 
 /** The executor's time with pauses that end as soon as the call is cancelled, so a wait stops at once, not after its pause. */
@@ -243,17 +282,19 @@ export async function callTool(executor: Executor, tool: CatalogueTool, args: un
 		if (isComposite(op)) return toolResult(await executor.run(op, input, compositeOptions(executor, context)));
 		if (!op.pagination) {
 			const result = await executor.run(op, input);
-			return toolResult(isDownload(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)));
+			return toolResult(isDownloadedFile(result) ? result : redactReceiverUrls(op, operationOutput(op, result, choice)), context.links);
 		}
 		const { [CURSOR_ARGUMENT]: cursor, [LIMIT_ARGUMENT]: limitArgument, ...filters } = input;
 		const limit = limitArgument === undefined ? LIST_LIMIT.default : wholeNumber(LIMIT_ARGUMENT, limitArgument, 1, LIST_LIMIT.max);
 		const digest = filtersDigest(filters);
 		const position = cursor === undefined || cursor === null ? { page: 1, skip: 0 } : decodeCursor(cursor, digest);
 		const { items, next } = await executor.listFrom(op, filters, position, limit);
-		return toolResult({
-			items: redactReceiverUrls(op, operationOutput(op, items, choice)),
-			...(next ? { nextCursor: encodeCursor(next, digest) } : {}),
-		});
+		return toolResult(
+			toolListResult(
+				redactReceiverUrls(op, operationOutput(op, items, choice)) as unknown[],
+				next ? encodeCursor(next, digest) : undefined,
+			),
+		);
 	} catch (error) {
 		return toolError(error, tool);
 	}
@@ -342,30 +383,120 @@ async function confirmed(
 	return answer.action === 'accept' && answer.content?.[CONFIRM_FIELD] === true;
 }
 
+/**
+ * A JSON-RPC error as the SDK sends it (its code, message and data); unlike McpError, whose message starts "MCP error
+ * <code>: ", which the client's McpError then prefixes once more.
+ */
+function protocolError(code: ErrorCode, message: string, data: Record<string, unknown>): Error {
+	return Object.assign(new Error(message), { code, data });
+}
+
+/**
+ * tools/call as the handler is registered: any params, so a request that is not a tools/call (arguments that are no
+ * object) reaches the SDK's own check of CallToolRequestSchema, which answers invalid params (-32602) rather than
+ * the internal error (-32603) a failed parse of the handler's schema gives.
+ */
+const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() }).passthrough();
+
+/**
+ * Tasks for long tool calls (Send and Wait for Reply, Send with its wait, lists): the SDK's in-memory store, which
+ * also stops the call's work when the client cancels the task (tasks/cancel), as a cancelled request stops.
+ */
+export class ToolTasks extends InMemoryTaskStore {
+	private readonly running = new Map<string, AbortController>();
+
+	/** The signal that ends a task's work when the task is cancelled. */
+	track(taskId: string): AbortSignal {
+		const controller = new AbortController();
+		this.running.set(taskId, controller);
+		return controller.signal;
+	}
+
+	done(taskId: string): void {
+		this.running.delete(taskId);
+	}
+
+	override async updateTaskStatus(...args: Parameters<InMemoryTaskStore['updateTaskStatus']>): Promise<void> {
+		const [taskId, status] = args;
+		if (status === 'cancelled') this.running.get(taskId)?.abort();
+		return super.updateTaskStatus(...args);
+	}
+}
+
+/** How long a task's result is kept when the client names no time (the longest wait, Send and Wait for Reply's hour, and then some). */
+const TASK_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** Whether a tool may run as a task: the ones that can take long (a wait, many pages). */
+export const runsAsTask = (tool: CatalogueTool): boolean => isComposite(tool.operation) || tool.operation.pagination !== undefined;
+
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
 	const tools = options.tools ?? selectTools(catalogueTools(options.operations));
 	const confirm = options.confirm !== false;
+	const links = options.links ?? new FileLinks({ timing: options.executor.timing });
+	const tasks = options.tasks ?? new ToolTasks();
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(
 		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
 		{
-			capabilities: { tools: {} },
+			capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+			taskStore: tasks,
 			instructions:
 				'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
 				'List tools return items and, when more follow, nextCursor to pass back as cursor.',
 		},
 	);
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
-	}));
-	server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-		const tool = byName.get(request.params.name);
-		if (!tool)
+		tools: tools.map((tool) => {
+			const { name, title, description, inputSchema, outputSchema, annotations } = tool;
 			return {
-				isError: true,
-				content: [{ type: 'text', text: `name: no tool ${JSON.stringify(request.params.name)}; list the tools to see their names` }],
+				name,
+				title,
+				description,
+				inputSchema,
+				outputSchema,
+				annotations,
+				...(runsAsTask(tool) ? { execution: { taskSupport: 'optional' as const } } : {}),
 			};
+		}),
+	}));
+	// The resources are the downloads handed out as links, each readable until it expires.
+	server.setRequestHandler(ListResourcesRequestSchema, () => ({
+		resources: links.list().map(({ uri, name, mimeType, size, expiresAt }) => ({
+			uri,
+			name,
+			mimeType,
+			size,
+			description: `A downloaded file, readable until ${expiresAt}`,
+		})),
+	}));
+	server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+		const { uri } = request.params;
+		const file = links.read(uri);
+		// Invalid params, as the TypeScript SDK answers it and SEP-2164 settles it (not the older -32002).
+		if (!file)
+			throw protocolError(
+				ErrorCode.InvalidParams,
+				`Resource not found: ${uri} is no file link of this server, or it has expired; download the file again`,
+				{
+					uri,
+				},
+			);
+		return { contents: [{ uri, mimeType: file.mimeType, blob: base64(file.data) }] };
+	});
+	server.setRequestHandler(AnyCallToolRequestSchema, async (anyRequest, extra) => {
+		// Checked by the SDK (Server's tools/call wrapper) before this runs.
+		const request = CallToolRequestSchema.parse(anyRequest);
+		const tool = byName.get(request.params.name);
+		// A name the server has no tool of is the protocol's invalid params, not a tool's error (the tool never ran).
+		if (!tool)
+			throw protocolError(
+				ErrorCode.InvalidParams,
+				`Unknown tool: ${JSON.stringify(request.params.name)}; list the tools to see their names`,
+				{
+					name: request.params.name,
+				},
+			);
 		if (confirm && needsConfirmation(tool.operation) && server.getClientCapabilities()?.elicitation?.form) {
 			let allowed: boolean;
 			try {
@@ -385,7 +516,21 @@ export function createServer(options: ServerOptions): Server {
 					],
 				};
 		}
+		const taskStore = extra.taskStore;
+		if (request.params.task && taskStore && runsAsTask(tool)) {
+			// The task id at once; the work goes on, its result kept for tasks/result, until done or cancelled.
+			const task = await taskStore.createTask({ ttl: request.params.task.ttl ?? TASK_TTL_MS, pollInterval: 1000 });
+			const signal = tasks.track(task.taskId);
+			void callTool(options.executor, tool, request.params.arguments, { links, signal })
+				.then((result) =>
+					signal.aborted ? undefined : taskStore.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result),
+				)
+				.catch(() => undefined)
+				.finally(() => tasks.done(task.taskId));
+			return { task };
+		}
 		return callTool(options.executor, tool, request.params.arguments, {
+			links,
 			signal: extra.signal,
 			onProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
 		});

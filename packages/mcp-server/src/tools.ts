@@ -11,6 +11,7 @@ import {
 	FIELD_KINDS,
 	isComposite,
 	OUTPUT_MODES,
+	outputSchemaOf,
 	recordShape,
 	RESOURCES,
 	TOOL_LIST_LIMIT,
@@ -37,6 +38,8 @@ export interface CatalogueTool {
 	title: string;
 	description: string;
 	inputSchema: JsonSchema & { type: 'object'; properties: Record<string, JsonSchema>; required?: string[] };
+	/** The JSON Schema of the tool's structuredContent, from the catalogue (the core's outputSchemaOf). */
+	outputSchema: JsonSchema;
 	annotations: ToolAnnotations;
 	operation: CatalogueOperation;
 	/** Every input the operation takes, by wire name (a composite's variant choice and options included). */
@@ -206,6 +209,7 @@ function endpointTool(op: OperationDescriptor): CatalogueTool {
 			...(required.length ? { required } : {}),
 			additionalProperties: false,
 		},
+		outputSchema: outputSchemaOf(op),
 		annotations: annotationsOf(op),
 		operation: op,
 		fields: op.fields.filter((field) => !isPageField(op, field)),
@@ -253,6 +257,7 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 		title,
 		description: compositeToolDescription(composite),
 		inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+		outputSchema: outputSchemaOf(composite),
 		annotations: annotationsOf(composite),
 		operation: composite,
 		fields: [variantField, ...[...byName.values()].map((entry) => entry.field), ...composite.options],

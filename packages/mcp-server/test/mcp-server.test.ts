@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
@@ -51,6 +51,21 @@ async function serviceGet(sandbox: RunningSandbox, path: string): Promise<any> {
 }
 
 const creditsUsed = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/queue')).quota.used as number;
+
+/** Every request the service has seen (its traffic log). */
+const apiCalls = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/traffic')).api_calls as number;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What the service sees after a cancel: the requests from one second after it (the send or look already on its
+ * way resolved) to four seconds after it. A wait that went on looking every POLL_MS would show three or more.
+ */
+async function requestsAfterCancel(sandbox: RunningSandbox): Promise<number> {
+	await pause(1000);
+	const settled = await apiCalls(sandbox);
+	await pause(3000);
+	return (await apiCalls(sandbox)) - settled;
+}
 
 /** Every chat id, page by page, straight from the service. */
 async function allChatIds(sandbox: RunningSandbox): Promise<number[]> {
@@ -239,6 +254,59 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		expect(await ok(client(), 'file_delete', { uid: uploaded.uid })).toEqual({ deleted: true });
 	});
 
+	it('returns a download above 1 MB as a resource_link read through resources/read, a small one inline', async () => {
+		const { client, sandbox } = connect();
+		// 3 MB straight into the service (an upload through an HTTP session would pass its 4 MB body bound as base64).
+		const bytes = Buffer.alloc(3 * 1024 * 1024, 0);
+		for (let index = 0; index < bytes.length; index += 4096) bytes.writeUInt32BE((index * 2654435761) >>> 0, index);
+		const form = new FormData();
+		form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'large report.pdf');
+		const response = await fetch(`${sandbox().url}/files_upload`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${TOKEN}` },
+			body: form,
+		});
+		const { uid } = ((await response.json()) as { data: { uid: string } }).data;
+
+		const result = await call(client(), 'file_download', { uid });
+		expect(result.isError).toBeFalsy();
+		expect(result.content.map((item) => item.type)).toEqual(['text', 'resource_link']);
+		const link = result.content[1] as { uri: string; name: string; mimeType: string };
+		expect(link).toMatchObject({ name: 'large report.pdf', mimeType: 'application/pdf' });
+		expect(link.uri).toMatch(/^chat-messaging-file:\/\/[\w-]+\/large%20report\.pdf$/);
+		expect(link.uri).not.toContain(TOKEN);
+		expect(link.uri).not.toContain(sandbox().url.replace(/^https?:\/\//, ''));
+		expect(result.structuredContent).toMatchObject({
+			filename: 'large report.pdf',
+			size: bytes.length,
+			uri: link.uri,
+			expiresAt: expect.any(String),
+		});
+		// The whole result is the description and the link: not the 4 MB of base64.
+		expect(JSON.stringify(result).length).toBeLessThan(10_000);
+
+		const listed = await client().listResources();
+		expect(listed.resources).toContainEqual(
+			expect.objectContaining({ uri: link.uri, name: 'large report.pdf', mimeType: 'application/pdf' }),
+		);
+		const read = await client().readResource({ uri: link.uri });
+		seen.push(JSON.stringify(read.contents.map(({ uri }) => uri)));
+		expect(read.contents).toHaveLength(1);
+		expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').equals(bytes)).toBe(true);
+		await expect(client().readResource({ uri: 'chat-messaging-file://no-such-link/x.pdf' })).rejects.toMatchObject({
+			code: ErrorCode.InvalidParams,
+			data: { uri: 'chat-messaging-file://no-such-link/x.pdf' },
+		});
+
+		// At the limit a file stays inline.
+		const small = await ok(client(), 'file_upload', {
+			file: { data: Buffer.alloc(1024 * 1024, 7).toString('base64'), filename: 'one.bin', mimeType: 'application/octet-stream' },
+		});
+		const inline = await call(client(), 'file_download', { uid: small.uid });
+		expect(inline.content.map((item) => item.type)).toEqual(['text', 'resource']);
+		expect(inline.structuredContent).not.toHaveProperty('uri');
+	});
+
 	it('returns invalid input as a tool error naming the argument, and sends nothing', async () => {
 		const { client, sandbox } = connect();
 		const before = await creditsUsed(sandbox());
@@ -260,8 +328,85 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		const { client } = connect();
 		const result = await call(client(), 'message_get_many', { chat_id: 987654321 });
 		expect(result.isError).toBe(true);
-		expect(errorText(result)).toMatch(/^chat_id\b.*not found/);
-		expect(result.structuredContent).toMatchObject({ error: { kind: 'service', httpStatus: 404, field: 'chat_id' } });
+		// Named once, by the argument and the id it gave: not "chat_id: chat_id 987654321: …".
+		expect(errorText(result)).toMatch(/^chat_id 987654321: not found/);
+		expect(result.structuredContent).toBeUndefined();
+		expect(JSON.parse((result.content[1] as { text: string }).text)).toMatchObject({
+			error: { kind: 'service', httpStatus: 404, field: 'chat_id' },
+		});
+	});
+
+	it('answers an unknown tool and arguments that are no object with the protocol error -32602, running nothing', async () => {
+		const { client, sandbox } = connect();
+		const before = await creditsUsed(sandbox());
+		const unknown = client().callTool({ name: 'chat_get_everything', arguments: {} });
+		await expect(unknown).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('chat_get_everything') });
+		const malformed = client().callTool({ name: 'chat_get', arguments: 'chat_id=1' as unknown as Record<string, unknown> });
+		await expect(malformed).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+		expect(await creditsUsed(sandbox())).toBe(before);
+	});
+
+	it('stops a Send and Wait for Reply the client cancels (notifications/cancelled): no request reaches the service a second after, the send kept', async () => {
+		const { client, sandbox } = connect();
+		const [, , , , chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const cancel = new AbortController();
+		const call = client().callTool(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'Cancel me', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			undefined,
+			{ signal: cancel.signal },
+		);
+		await pause(2500);
+		cancel.abort('the user stopped it');
+		await expect(call).rejects.toThrow();
+		expect(await requestsAfterCancel(sandbox())).toBe(0);
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+	});
+
+	it('runs Send and Wait for Reply as a task: its id at once, working while it waits, cancelled by tasks/cancel with no request after', async () => {
+		const { client, sandbox } = connect();
+		const [, , , , , , , chatId] = await allChatIds(sandbox());
+		const before = await creditsUsed(sandbox());
+		const listed = (await client().listTools()).tools;
+		expect(listed.find((tool) => tool.name === 'message_send_and_wait_for_reply')?.execution).toEqual({ taskSupport: 'optional' });
+		expect(listed.find((tool) => tool.name === 'chat_get')?.execution).toBeUndefined();
+		const stream = client().experimental.tasks.callToolStream(
+			{
+				name: 'message_send_and_wait_for_reply',
+				arguments: { sendTo: 'chat', chat_id: chatId, text: 'A task for you', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+			},
+			CallToolResultSchema,
+			{ task: { ttl: 60_000 } },
+		);
+		const first = await stream.next();
+		expect(first.value).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+		const { taskId } = (first.value as { task: { taskId: string } }).task;
+		await pause(2500);
+		expect(await client().experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working' });
+		await client().experimental.tasks.cancelTask(taskId);
+		expect(await client().experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });
+		await stream.return(undefined);
+		expect(await requestsAfterCancel(sandbox())).toBe(0);
+		expect(await creditsUsed(sandbox())).toBe(before + 1);
+	});
+
+	it('runs a list as a task: created, then its result as the call would have returned it', async () => {
+		const { client } = connect();
+		const messages: Array<{ type: string; task?: { status: string }; result?: CallToolResult }> = [];
+		for await (const message of client().experimental.tasks.callToolStream(
+			{ name: 'chat_get_many', arguments: { limit: 3 } },
+			CallToolResultSchema,
+			{ task: { ttl: 60_000 } },
+		))
+			messages.push(message as (typeof messages)[number]);
+		expect(messages[0]).toMatchObject({ type: 'taskCreated' });
+		const last = messages[messages.length - 1]!;
+		expect(last.type).toBe('result');
+		expect((last.result!.structuredContent as { items: unknown[]; nextCursor: string }).items).toHaveLength(3);
+		expect(last.result!.structuredContent).toHaveProperty('nextCursor');
 	});
 
 	it('never shows the token, in tool output or in what the server logs', () => {
@@ -346,6 +491,57 @@ describe('MCP server over Streamable HTTP', () => {
 
 	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
 
+	it.each([
+		['without a session', 5],
+		['in a session', 6],
+	])('stops a call whose response stream the client closes, %s: no request reaches the service a second after', async (mode, chatIndex) => {
+		const chatId = (await allChatIds(sandbox))[chatIndex];
+		const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+		if (mode === 'in a session') {
+			const initialized = await fetch(endpoint, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					jsonrpc: '2.0',
+					id: 0,
+					method: 'initialize',
+					params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stream-closer', version: '1.0.0' } },
+				}),
+			});
+			await initialized.text();
+			headers['mcp-session-id'] = initialized.headers.get('mcp-session-id')!;
+			headers['mcp-protocol-version'] = '2025-11-25';
+			expect(headers['mcp-session-id']).toEqual(expect.any(String));
+			const notified = await fetch(endpoint, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+			});
+			expect(notified.status).toBe(202);
+		}
+		const before = await creditsUsed(sandbox);
+		const closed = new AbortController();
+		const response = await fetch(endpoint, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'tools/call',
+				params: {
+					name: 'message_send_and_wait_for_reply',
+					arguments: { sendTo: 'chat', chat_id: chatId, text: 'Hang up on me', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
+				},
+			}),
+			signal: closed.signal,
+		});
+		expect(response.status).toBe(200);
+		await pause(2500);
+		closed.abort();
+		expect(await requestsAfterCancel(sandbox)).toBe(0);
+		expect(await creditsUsed(sandbox)).toBe(before + 1);
+	});
+
 	it('listens on loopback and refuses a request for another host name (DNS rebinding)', async () => {
 		expect(endpoint.hostname).toBe('127.0.0.1');
 		const { request } = await import('node:http');
@@ -400,7 +596,8 @@ describe('MCP server README', () => {
 	const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 
 	it('names only tools that exist', () => {
-		const names = new Set(catalogueTools().map((tool) => tool.name));
+		// Besides the tools, the protocol's own names the README uses.
+		const names = new Set([...catalogueTools().map((tool) => tool.name), 'resource_link']);
 		const named = [...readme.matchAll(/`([a-z]+(?:_[a-z0-9]+)+)`/g)].map((match) => match[1]!);
 		expect(named.length).toBeGreaterThan(10);
 		expect(named.filter((name) => !names.has(name))).toEqual([]);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -49,6 +49,7 @@ function problems(schema: JsonSchema, value: unknown): string[] {
 describe('every tool returns what its output schema says', () => {
 	let sandbox: RunningSandbox;
 	let client: Client;
+	let listed: Tool[] = [];
 	const results = new Map<string, Array<{ output: string; structured: unknown }>>();
 
 	async function call(op: CatalogueOperation, args: Record<string, unknown>, output?: string): Promise<Record<string, any>> {
@@ -64,13 +65,19 @@ describe('every tool returns what its output schema says', () => {
 		sandbox = await startSandbox({ tokens: [TOKEN], chats: 60, paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, seed: 5 });
 		const transport = new StdioClientTransport({
 			command: process.execPath,
-			// Every tool, not only the default toolsets: each one's result is checked.
-			args: [join(builtPackage('mcp-server').dir, 'dist', 'cli.js'), '--toolsets', 'all'],
-			env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN },
+			args: [join(builtPackage('mcp-server').dir, 'dist', 'cli.js')],
+			env: {
+				PATH: process.env.PATH ?? '',
+				CHAT_MESSAGING_BASE_URL: sandbox.url,
+				CHAT_MESSAGING_TOKEN: TOKEN,
+				CHAT_MESSAGING_MCP_TOOLSETS: 'all',
+			},
 			stderr: 'ignore',
 		});
 		client = new Client({ name: 'output-schema-test', version: '1.0.0' });
 		await client.connect(transport);
+		// Listing the tools makes the SDK's client validate each result against its outputSchema as it arrives.
+		listed = (await client.listTools()).tools;
 	});
 	afterAll(async () => {
 		await client?.close();
@@ -93,6 +100,15 @@ describe('every tool returns what its output schema says', () => {
 			expect(() => compile(schema)).not.toThrow();
 			expect(typeLists(schema, toolName(op))).toEqual([]);
 		}
+	});
+
+	it('lists every tool with the output schema the core generates for it', () => {
+		expect(listed.map((tool) => tool.name).sort()).toEqual(CATALOGUE.map(toolName).sort());
+		for (const op of CATALOGUE)
+			expect({ tool: toolName(op), schema: listed.find((tool) => tool.name === toolName(op))?.outputSchema }).toEqual({
+				tool: toolName(op),
+				schema: outputSchemaOf(op),
+			});
 	});
 
 	it('runs every tool against the sandbox, and each structuredContent validates against its schema', async () => {
