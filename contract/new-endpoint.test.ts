@@ -128,7 +128,26 @@ async function archiveService(): Promise<{
 		request.on('end', () => {
 			requests.push({ method: request.method ?? '', url: request.url ?? '', body });
 			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ status: 'ok', data: { id: 7, archived: true } }));
+			response.end(
+				JSON.stringify({
+					status: 'ok',
+					data: {
+						id: 7,
+						name: 'Archived chat',
+						jid: '14155550123@c.us',
+						is_group: false,
+						closed: false,
+						read: true,
+						labels: [],
+						ai_autoresponse_enabled: false,
+						chatapp_account_id: 'acc-1',
+						chat_url: 'https://app.example.com/chats/7',
+						created_timestamp: '2026-01-02 03:04:05 +0000',
+						unattended: false,
+						photo: '',
+					},
+				}),
+			);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -142,7 +161,10 @@ test('the client has it as a method, in its typings too, and it sends the reques
 	const service = await archiveService();
 	try {
 		const client = createClient({ baseUrl: service.url, token: 'fixture-token', transport: fetchTransport }, withArchive);
-		await expect(client.chats!.archive!({ chat_id: 7, until: '2030-01-02T03:04:05Z' })).resolves.toEqual({ id: 7, archived: true });
+		await expect(client.chats!.archive!({ chat_id: 7, until: '2030-01-02T03:04:05Z' })).resolves.toMatchObject({
+			id: 7,
+			name: 'Archived chat',
+		});
 		expect(service.requests).toEqual([{ method: 'PUT', url: '/chats/7/archive', body: JSON.stringify({ until: '2030-01-02T03:04:05Z' }) }]);
 		expect(createClient({ baseUrl: service.url, token: 't' }).chats!.archive).toBeUndefined();
 	} finally {
