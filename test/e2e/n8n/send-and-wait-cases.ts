@@ -19,7 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { assert } from './checks';
 import type { N8nInstance } from './n8n-instance';
 import { hiddenFields } from './send-and-wait-page';
-import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME } from './workflows';
+import { CREDENTIAL_ID, CREDENTIAL_TYPE, PACKAGE_NAME, type WorkflowNode } from './workflows';
 import { launchChromium } from '../../support/chromium';
 import { sleep, waitFor } from '../../support/harness';
 
@@ -43,16 +43,6 @@ interface Execution {
 	id: string;
 	status: string;
 	data?: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Json }> | null> } }>> } };
-}
-interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Json;
-	credentials?: Json;
-	webhookId?: string;
 }
 type Connections = Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
 

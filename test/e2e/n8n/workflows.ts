@@ -41,7 +41,7 @@ export function credentialExport(baseUrl: string, apiToken: string, recordedBase
 	];
 }
 
-interface WorkflowNode {
+export interface WorkflowNode {
 	id: string;
 	name: string;
 	type: string;
