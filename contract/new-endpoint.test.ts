@@ -22,8 +22,7 @@ import { catalogueTools } from '../packages/mcp-server/src/tools';
 import { createServer as createMcpServer } from '../packages/mcp-server/src/server';
 import { buildProperties, V1_OPERATIONS } from '../packages/n8n/nodes/ChatMessaging/v1/properties';
 import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/ChatMessagingV2';
-import { editorHtml, editorMessages } from '../packages/node-red/editor/html';
-import { editorHelp } from '../packages/node-red/editor/help';
+import { editorHelp, editorHtml, editorMessages } from '../packages/node-red/src/generate';
 import { buildOpenApi } from '../packages/openapi/src/openapi';
 
 /** Named to sort first: n8n lists operations alphabetically, and what a node opens on must not move. */

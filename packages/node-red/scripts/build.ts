@@ -2,8 +2,8 @@
  * Builds this package into dist/, as Node-RED loads it (package.json's `node-red.nodes`):
  *   dist/index.js                    the runtime: config, action and event nodes and their admin routes, with
  *                                    @chat-messaging/core compiled in (axios stays a dependency)
- *   dist/index.html                  the editor, generated from the catalogue (editor/html.ts)
- *   dist/locales/en-US/index.{json,html}   its texts and the nodes' help (editor/help.ts)
+ *   dist/index.html                  the editor, generated from the catalogue (src/generate)
+ *   dist/locales/en-US/index.{json,html}   its texts and the nodes' help (each node's help.ts under src/nodes)
  *   dist/icons/                      the palette icons
  * The example flows in examples/ ship as they are.
  */
@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { bundleForNode } from '../../../scripts/bundle.mjs';
 
 import { OPERATIONS } from '@chat-messaging/core';
-import { editorHtml, editorMessages } from '../editor/html';
-import { editorHelp } from '../editor/help';
+import { editorHelp, editorHtml, editorMessages } from '../src/generate';
 
 const here = join(__dirname, '..');
 const dist = join(here, 'dist');

@@ -23,10 +23,10 @@ import {
 	redactError,
 	type LookupKey,
 } from '@chat-messaging/core';
-import { CONFIG_TYPE, type ConfigNode } from './config';
-import { asChatMessagingError } from './errors';
-import { createHttpClient, realTiming } from './transport';
-import type { HttpMiddleware, HttpRequest, HttpResponse, NodeAPI } from './types';
+import { CONFIG_TYPE, type ConfigNode } from './nodes/config';
+import { asChatMessagingError } from './shared/errors';
+import { createHttpClient, realTiming } from './shared/transport';
+import type { HttpMiddleware, HttpRequest, HttpResponse, NodeAPI } from './shared/types';
 
 export const ADMIN_PREFIX = '/chat-messaging';
 /** Node-RED's permission scheme: `<type>.read` / `<type>.write`; the admin "read" role has `*.read`. */

@@ -3,7 +3,7 @@
  * route (served on a loopback port), and the subscriptions it holds are checked directly.
  */
 import { request as httpRequest } from 'node:http';
-import { subscriptionUrl } from '../src/event';
+import { subscriptionUrl } from '../src/nodes/event/receiver';
 import {
 	Collector,
 	credentialsFor,

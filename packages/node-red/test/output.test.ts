@@ -4,7 +4,7 @@
  * `output` and must keep giving the whole records; operations that return no records ignore it.
  */
 import { RECORD_SHAPES } from '@chat-messaging/core';
-import { outputChoiceOf } from '../src/action';
+import { outputChoiceOf } from '../src/nodes/action/output';
 import { FAST_SANDBOX, fields, runAction, sandboxData, startSandbox, type Sandbox } from './support';
 
 const TOKEN = 'output-token-9d41';

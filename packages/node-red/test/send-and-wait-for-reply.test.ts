@@ -3,8 +3,8 @@
  * on output 1, then the customer's next message in that chat on output 2, or the time-out on output 3.
  * The customer's message is made in the sandbox (POST /_sandbox/incoming), as a customer would write.
  */
-import { replyTimeoutOf } from '../src/action';
-import type { NodeMessage } from '../src/types';
+import { replyTimeoutOf } from '../src/nodes/action/reply';
+import type { NodeMessage } from '../src/shared/types';
 import {
 	Collector,
 	configNode,

@@ -1,12 +1,13 @@
 /**
- * The help of the Node-RED nodes (locales/en-US/index.html, one `data-help-name` script per node type),
+ * The action node's help (locales/en-US/index.html, `data-help-name="chat-messaging"`),
  * generated from the catalogue: every operation with its endpoint and fields stays documented in the
  * help sidebar, out of the editor HTML Node-RED loads up front. The action node's help lists the
  * operations by name and shows the details of the selected node's operation only.
  */
-import { EVENT_FILTER_OPTIONS, findOperation, INBOX_OPTIONS, operationId, RESOURCES, SEND_TARGETS } from '@chat-messaging/core';
+import { findOperation, operationId, SEND_TARGETS } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
-import { CHOICES, editorResources, escapeHtml, SEND_DESCRIPTOR } from './html';
+import { escapeHtml } from '../../generate/html';
+import { editorResources, SEND_DESCRIPTOR } from '../../generate/send';
 
 function fieldHelp(field: FieldDescriptor): string {
 	const type = field.kind === 'options' ? (field.options ?? []).map((o) => o.value).join(' | ') : field.kind;
@@ -16,7 +17,7 @@ function fieldHelp(field: FieldDescriptor): string {
 
 /**
  * One operation's help, in a block the editor shows only for the selected node's operation
- * (packages/node-red/editor/editor.ts marks it; the editor's style hides the others).
+ * (the action node's editor code marks it; the editor's style hides the others).
  */
 function operationHelp(op: OperationDescriptor): string {
 	const fields = op.fields.length ? `\n    <dl class="message-properties">\n${op.fields.map(fieldHelp).join('\n')}\n    </dl>` : '';
@@ -45,7 +46,7 @@ const operationIndex = (resources: readonly ResourceDescriptor[]): string =>
 		)
 		.join('\n')}\n  </ul>`;
 
-const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-help-name="chat-messaging">
+export const actionHelp = (resources: readonly ResourceDescriptor[]): string => `<script type="text/html" data-help-name="chat-messaging">
   <p>Runs one operation of the Chat Messaging Service API: choose a resource and an operation, then fill in its fields.</p>
   <h3>Inputs</h3>
   <dl class="message-properties">
@@ -92,62 +93,3 @@ ${editorResources(resources)
   <h3>References</h3>
   <ul><li>Event node: <code>chat-messaging-event</code> in the same palette category.</li></ul>
 </script>`;
-
-const configHelp = `<script type="text/html" data-help-name="chat-messaging-config">
-  <p>The Chat Messaging Service a flow talks to.</p>
-  <dl class="message-properties">
-    <dt>Service URL <span class="property-type">string</span></dt><dd>Base address of the API, e.g. <code>https://api.example.com</code> (trailing slashes are removed).</dd>
-    <dt>API token <span class="property-type">credential</span></dt><dd>Copied from the API integration page of the workspace owner's account. Sent as a bearer token; never logged nor exported.</dd>
-    <dt class="optional">Public URL <span class="property-type">string</span></dt><dd>For event nodes: the public HTTPS address at which the service reaches this Node-RED; the HTTP node root is appended.</dd>
-    <dt class="optional">Time zone <span class="property-type">string</span></dt><dd>The zone dates are read in, e.g. <code>Europe/Berlin</code>: a date alone such as <code>2026-01-31</code> means midnight there, and a date-time without a zone is its wall time. Empty: the zone this Node-RED runs in. A date-time with <code>Z</code> or an offset is the same instant everywhere.</dd>
-  </dl>
-  <p>All nodes using one configuration share its connections and its pacing under the service's rate limit.</p>
-</script>`;
-
-const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event">
-  <p>Emits a message for each webhook event of the chosen types.</p>
-  <h3>Outputs</h3>
-  <dl class="message-properties">
-    <dt>topic <span class="property-type">string</span></dt><dd>The event type: ${CHOICES.events.map((e) => `<code>${escapeHtml(e.value)}</code>`).join(', ')}.</dd>
-    <dt>payload <span class="property-type">object</span></dt>
-    <dd><code>{event_type, chat_id, chat_name, text, message_uid, unattended, raw}</code>; <code>raw</code> is the delivery as received; a value the delivery does not carry is <code>null</code>.
-    Both delivery shapes are accepted: <code>{event_type, data: {...}}</code> and <code>{event_type, chat: {...}, message: {...}}</code>.</dd>
-  </dl>
-  <h3>Details</h3>
-  <p>On deploy the node serves <code>POST &lt;HTTP node root&gt;/chat-messaging/events/&lt;node id&gt;/&lt;secret&gt;</code> and subscribes
-  once per event type at the configuration's <i>Public URL</i> followed by that path. The secret is derived from the token and the node id,
-  so the subscriptions outlive redeploys and restarts and no event is lost meanwhile; they are deleted when the node is removed.
-  The service signs nothing, so the secret in the URL is what rejects forged calls (401).</p>
-  <p>The node answers 200 at once, 503 while it starts or stops (the service retries), 400 for a body that is not a JSON event, and
-  drops redeliveries of an event it has already emitted (same type and message uid, or event id, or chat id for <code>chat:created</code>;
-  remembered for 15 minutes).</p>
-  <p>With <i>Attachments</i> on, the files of an inbound message are downloaded into <code>msg.attachments</code>; a failed download
-  does not lose the event.</p>
-  <p>The service needs a public HTTPS address: put Node-RED behind a reverse proxy or tunnel and set the Public URL to it.
-  Without one, choose <i>Mode: Polling</i>.</p>
-  <h3>Polling</h3>
-  <p>With <i>Mode: Polling</i> the node needs no public URL and holds no webhook subscription: every <i>Poll every</i> seconds it
-  reads what is new since its cursor (one request while nothing is new, plus one per chat with new messages) and emits each event
-  once, shaped as a webhook event. The cursor is stored in <code>&lt;user dir&gt;/chat-messaging/</code> (Node-RED's default context
-  store is memory), so a redeploy or a restart neither repeats nor skips an event; the first deploy starts from now. A flow saved
-  before Mode existed keeps webhook mode.</p>
-  <h3>Filters</h3>
-  <p>In both modes, the same as the n8n triggers' options; all pass every event by default. A filter that needs the chat or the message
-  reads it (one request) when the event lacks it; when that read fails, the event is emitted with <code>msg.filterError</code>.</p>
-  <dl class="message-properties">
-${EVENT_FILTER_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}${option.options ? ` (${option.options.map((choice) => escapeHtml(choice.name)).join(', ')})` : ''}</dd>`).join('\n')}
-  </dl>
-  <h3>Inbox options</h3>
-  <p>All off by default, in both modes.</p>
-  <dl class="message-properties">
-${INBOX_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}</dd>`).join('\n')}
-  </dl>
-  <p>A burst comes out as one message: <code>payload.text</code> holds the texts joined by new lines, <code>payload.message_uids</code>
-  every uid, <code>payload.messages</code> each event. Held messages are stored with the cursor, so a restart loses none.
-  When a takeover lookup fails in webhook mode, the event is emitted with <code>msg.takeoverError</code>.</p>
-</script>`;
-
-/** locales/en-US/index.html: the help of the three node types. */
-export function editorHelp(resources: readonly ResourceDescriptor[] = RESOURCES): string {
-	return [configHelp, actionHelp(resources), eventHelp, ''].join('\n\n');
-}

@@ -6,8 +6,8 @@
  * the keep-alive sockets and the client-side pacing under the service's rate limit.
  */
 import { ChatMessagingError, Executor, inputError, normalizeBaseUrl, pacingKey, redactError } from '@chat-messaging/core';
-import { createHttpClient, realTiming, type HttpClient } from './transport';
-import type { NodeAPI, NodeDefinition, NodeInstance } from './types';
+import { createHttpClient, realTiming, type HttpClient } from '../../shared/transport';
+import type { NodeAPI, NodeDefinition, NodeInstance } from '../../shared/types';
 
 export const CONFIG_TYPE = 'chat-messaging-config';
 

@@ -231,7 +231,7 @@
 	});
 
 	/**
-	 * The help sidebar shows the details of one operation: the selected node's (see packages/node-red/editor/help.ts).
+	 * The help sidebar shows the details of one operation: the selected node's (see help.ts beside this file).
 	 * A style rule rather than classes on the help's elements: the sidebar re-renders its content at times
 	 * of its own (its tree list selects the node type after the selection event), and a rule outlives that.
 	 */
@@ -401,7 +401,7 @@
 			sendTo: { value: DEFAULT_SEND_TO },
 			// Send and wait for reply: 3 outputs while on, as the switch node changes its outputs.
 			waitForReply: { value: false },
-			// New nodes wait an hour as n8n does; a flow saved without the property keeps 300 s (packages/node-red/src/action.ts).
+			// New nodes wait an hour as n8n does; a flow saved without the property keeps 300 s (reply.ts beside this file).
 			replyTimeout: {
 				value: CATALOGUE.waitDefaults.replyTimeout,
 				validate: validator<ActionNode, unknown>(

@@ -1,6 +1,6 @@
 /**
  * The event node's own settings besides the event types: how events arrive (Mode), how often polling
- * looks, and the event filters. Read by the runtime (event.ts) and written into the editor (editor/html.ts)
+ * looks, and the event filters. Read by the runtime (index.ts) and written into the editor (src/generate/catalogue.ts)
  * from here, so the dialog and the runtime agree. A flow saved before Mode existed has no `mode`: it keeps
  * webhook mode; one saved before the filters existed holds none of them: it passes every event.
  */

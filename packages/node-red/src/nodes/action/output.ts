@@ -1,0 +1,50 @@
+/**
+ * What the action node sends on: a short status text, one msg per item for "one message per item", and the Output
+ * choice (Simplified / Raw / Selected Fields) of operations that return records.
+ */
+import { inputError, OUTPUT_WHEN_UNSET, outputChoiceProblem, type OperationDescriptor, type OutputChoice } from '@chat-messaging/core';
+import type { NodeAPI, NodeDefinition, NodeMessage } from '../../shared/types';
+import { isPlainObject } from './input';
+
+export function summarize(op: OperationDescriptor, result: unknown): string {
+	if (Array.isArray(result)) return `${result.length} item${result.length === 1 ? '' : 's'}`;
+	if (isPlainObject(result)) {
+		if (result.data instanceof Uint8Array) return `${result.data.length} bytes`;
+		if (typeof result.message_uid === 'string')
+			return isPlainObject(result.message) ? `${String(result.message.status)} ${result.message_uid}` : `queued ${result.message_uid}`;
+		if (result.id !== undefined) return `${op.name.toLowerCase()} ${String(result.id)}`;
+		if (result.uid !== undefined) return `${op.name.toLowerCase()} ${String(result.uid)}`;
+	}
+	return op.name.toLowerCase();
+}
+
+/** One msg per item, with `parts` so a Join node can put the list back together. */
+export function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]): NodeMessage[] {
+	const id = RED.util.generateId();
+	return items.map((item, index) => {
+		const out = RED.util.cloneMessage(msg);
+		out.payload = item;
+		const parts: Record<string, unknown> = { id, index, count: items.length, type: 'array', len: 1 };
+		if (msg.parts !== undefined) parts.parts = msg.parts;
+		out.parts = parts;
+		return out;
+	});
+}
+
+/**
+ * The Output choice of a node (Simplified / Raw / Selected Fields, for operations that return records).
+ * A node saved before the choice existed holds no `output` and keeps the whole records it always gave
+ * (the core's OUTPUT_WHEN_UNSET); new nodes start at the core's DEFAULT_OUTPUT (the editor's default).
+ */
+export function outputChoiceOf(definition: NodeDefinition): OutputChoice {
+	const mode =
+		definition.output === undefined || definition.output === null || definition.output === '' ? OUTPUT_WHEN_UNSET : definition.output;
+	return { mode: String(mode), fields: String(definition.outputFields ?? '') };
+}
+
+/** The choice's problem as an input error naming the node property at fault, or nothing. */
+export function outputChoiceError(choice: OutputChoice) {
+	const problem = outputChoiceProblem(choice);
+	if (!problem) return undefined;
+	return problem.part === 'mode' ? inputError('output', problem.message, 'Output') : inputError('outputFields', problem.message, 'Fields');
+}
