@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { Executor } from '@chat-messaging/core';
-import type { NodeMessage } from '../packages/node-red/src/shared/types';
+import type { NodeMessage } from 'node-red';
 import { createExecuteContext } from '../packages/n8n/test/support/n8n-context';
 import { Collector, helper, nodesUnderTest, waitUntil } from '../packages/node-red/test/support';
 import { fetchTransport, realTiming } from '../test/support/fetch-transport';

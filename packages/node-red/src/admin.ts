@@ -26,7 +26,8 @@ import {
 import { CONFIG_TYPE, type ConfigNode } from './nodes/config';
 import { asChatMessagingError } from './shared/errors';
 import { createHttpClient, realTiming } from './shared/transport';
-import type { HttpMiddleware, HttpRequest, HttpResponse, NodeAPI } from './shared/types';
+import type { Request as HttpRequest, RequestHandler as HttpMiddleware, Response as HttpResponse } from 'express';
+import type { NodeAPI } from 'node-red';
 
 export const ADMIN_PREFIX = '/chat-messaging';
 /** Node-RED's permission scheme: `<type>.read` / `<type>.write`; the admin "read" role has `*.read`. */

@@ -8,7 +8,7 @@ import { registerAdminRoutes } from './admin';
 import { registerActionNode } from './nodes/action';
 import { registerConfigNode } from './nodes/config';
 import { registerEventNode } from './nodes/event';
-import type { NodeAPI } from './shared/types';
+import type { NodeAPI } from 'node-red';
 
 const REGISTRATIONS: ReadonlyArray<(RED: NodeAPI) => void> = [
 	registerConfigNode,

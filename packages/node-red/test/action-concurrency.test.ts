@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NodeMessage } from '../src/shared/types';
+import type { NodeMessage } from 'node-red';
 import { Collector, CONFIG_ID, credentialsFor, helper, nodesUnderTest, TAB } from './support';
 
 let service: Server;

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NodeMessage } from '../src/shared/types';
+import type { NodeMessage } from 'node-red';
 import { OPERATIONS, operationId } from '@chat-messaging/core';
 import {
 	CONFIG_ID,

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PREFIX, READ_PERMISSION, registerAdminRoutes, WRITE_PERMISSION } from '../src/admin';
-import type { NodeAPI } from '../src/shared/types';
+import type { NodeAPI } from 'node-red';
 import {
 	configNode,
 	CONFIG_ID,

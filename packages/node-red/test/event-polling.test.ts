@@ -20,7 +20,7 @@ import {
 	type NodeHttp,
 	type Sandbox,
 } from './support';
-import type { NodeMessage } from '../src/shared/types';
+import type { NodeMessage } from 'node-red';
 
 let sbx: Sandbox;
 let nodeHttp: NodeHttp;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { NodeMessage } from '../src/shared/types';
+import type { NodeMessage } from 'node-red';
 import {
 	configNode,
 	CONFIG_ID,

@@ -4,7 +4,7 @@
  * The customer's message is made in the sandbox (POST /_sandbox/incoming), as a customer would write.
  */
 import { replyTimeoutOf } from '../src/nodes/action/reply';
-import type { NodeMessage } from '../src/shared/types';
+import type { NodeMessage } from 'node-red';
 import {
 	Collector,
 	configNode,

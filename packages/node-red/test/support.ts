@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import helper from 'node-red-node-test-helper';
 import chatMessagingNodes from '../src';
-import type { NodeAPI, NodeMessage } from '../src/shared/types';
+import type { NodeAPI, NodeMessage } from 'node-red';
 import { startSandbox, type SandboxOptions } from '@chat-messaging/sandbox';
 import { sandboxClient, waitFor, type HttpAnswer } from '../../../test/support/harness';
 

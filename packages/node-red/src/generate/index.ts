@@ -5,9 +5,8 @@
  * (or a fixture one in a test) appears in all of them with no other edit; packages/node-red/scripts/build.ts writes
  * the real ones and the UI contract reads them. Each node's template, texts and help are in its folder under nodes/.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { buildSync } from 'esbuild';
 
 import { RESOURCES, type ResourceDescriptor } from '@chat-messaging/core';
 import { actionHelp } from '../nodes/action/help';
@@ -39,14 +38,25 @@ export function editorHelp(resources: readonly ResourceDescriptor[] = RESOURCES)
 	return [configHelp, actionHelp(resources), eventHelp, ''].join('\n\n');
 }
 
-let transpiled: string | undefined;
+let bundled: string | undefined;
 
-/** packages/node-red/src/nodes/action/editor.ts as the browser runs it: types removed, ES2017, still a plain script. */
+/**
+ * The editor script as the browser runs it (src/editor/index.ts and each node's editor code it imports): one
+ * plain script, ES2017, types removed, no comments; the editor loads it inline, without a module loader.
+ */
 function editorScript(): string {
-	transpiled ??= ts.transpileModule(readFileSync(join(__dirname, '..', 'nodes', 'action', 'editor.ts'), 'utf8'), {
-		compilerOptions: { target: ts.ScriptTarget.ES2017, module: ts.ModuleKind.None, removeComments: true },
-	}).outputText;
-	return transpiled;
+	bundled ??= buildSync({
+		entryPoints: [join(__dirname, '..', 'editor', 'index.ts')],
+		bundle: true,
+		write: false,
+		format: 'iife',
+		platform: 'browser',
+		target: 'es2017',
+		legalComments: 'none',
+		logLevel: 'warning',
+	}).outputFiles[0]?.text;
+	if (bundled === undefined) throw new Error('esbuild wrote no editor script');
+	return bundled;
 }
 
 /** The editor file Node-RED serves for the package's nodes (packages/node-red/dist/index.html). */

@@ -6,7 +6,7 @@
  * and `msg.chatMessagingError` (the error's plain data, which never holds the token).
  */
 import { ChatMessagingError } from '@chat-messaging/core';
-import type { NodeMessage } from './types';
+import type { NodeMessage } from 'node-red';
 
 export interface NodeError extends Error {
 	/** Copied by Node-RED to `msg.error.code` in Catch nodes: the service's error_code, else the failure kind. */

@@ -23,8 +23,9 @@ import {
 } from '@chat-messaging/core';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from '../../shared/errors';
 import { realTiming } from '../../shared/transport';
-import type { NodeAPI, NodeDefinition, NodeInstance } from '../../shared/types';
-import { CONFIG_TYPE, resolveConfig } from '../config';
+import type { Node, NodeAPI } from 'node-red';
+import type { SavedNodeDef } from '../../shared/saved';
+import { CONFIG_TYPE, resolveConfig, type ConfigNode } from '../config';
 import { collectInput, evaluateTyped, isPlainObject, toAttachment, type TypedValue } from './input';
 import { outputChoiceError, outputChoiceOf, splitMessages, summarize } from './output';
 import { replyTimeoutOf, sendAndAwaitReply } from './reply';
@@ -35,13 +36,13 @@ export const ACTION_TYPE = 'chat-messaging';
 const MESSAGES_IN_FLIGHT = 16;
 
 export function registerActionNode(RED: NodeAPI): void {
-	RED.nodes.registerType(ACTION_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
+	RED.nodes.registerType(ACTION_TYPE, function (this: Node, definition: SavedNodeDef) {
 		RED.nodes.createNode(this, definition);
 		setUpActionNode(RED, this, definition);
 	});
 }
 
-function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefinition): void {
+function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): void {
 	const opId = `${String(definition.resource ?? '')}:${String(definition.operation ?? '')}`;
 	const fields = (isPlainObject(definition.fields) ? definition.fields : {}) as Record<string, TypedValue>;
 	const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
@@ -76,7 +77,7 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 				wakeUps.add(wake);
 			}),
 	};
-	node.on('close', (_removed, done) => {
+	node.on('close', (_removed: boolean, done: () => void) => {
 		closing = true;
 		for (const wake of [...wakeUps]) wake();
 		done();
@@ -94,7 +95,8 @@ function setUpActionNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefin
 		} else node.status({ fill: 'red', shape: 'ring', text: `unknown operation ${opId}` });
 	}
 	// Said at deploy, not at the first message: a configuration deployed without its token cannot work.
-	const config = typeof definition.config === 'string' && definition.config ? RED.nodes.getNode(definition.config) : null;
+	const config =
+		typeof definition.config === 'string' && definition.config ? (RED.nodes.getNode(definition.config) as ConfigNode | null) : null;
 	if (op && config?.type === CONFIG_TYPE && !config.credentials?.token) {
 		node.status({ fill: 'red', shape: 'ring', text: 'no API token in the configuration' });
 	}

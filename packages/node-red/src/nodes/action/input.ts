@@ -14,7 +14,7 @@ import {
 	type OperationDescriptor,
 } from '@chat-messaging/core';
 import { asChatMessagingError } from '../../shared/errors';
-import type { NodeAPI, NodeInstance, NodeMessage } from '../../shared/types';
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
 
 export interface TypedValue {
 	value?: unknown;
@@ -51,13 +51,13 @@ function asBytes(value: unknown): Uint8Array | undefined {
 }
 
 /** Resolves one typedInput against the msg; an empty setting means "not given" (undefined). */
-export function evaluateTyped(RED: NodeAPI, node: NodeInstance, msg: NodeMessage, typed: TypedValue | undefined): Promise<unknown> {
+export function evaluateTyped(RED: NodeAPI, node: Node, msg: NodeMessage, typed: TypedValue | undefined): Promise<unknown> {
 	const type = typed?.type || 'str';
 	const value = typed?.value ?? '';
 	if (value === '' && type !== 'date') return Promise.resolve(undefined);
 	return new Promise((resolve, reject) => {
 		try {
-			RED.util.evaluateNodeProperty(value, type, node, msg, (error, result) => (error ? reject(error) : resolve(result)));
+			RED.util.evaluateNodeProperty(value as string, type, node, msg, (error, result) => (error ? reject(error) : resolve(result)));
 		} catch (error) {
 			reject(error);
 		}
@@ -73,7 +73,7 @@ const fillableFromPayload = (op: OperationDescriptor, field: FieldDescriptor): b
 /** Reads the operation's fields (typedInputs, then msg.payload for empty ones if asked to) into the executor's flat input. */
 export async function collectInput(
 	RED: NodeAPI,
-	node: NodeInstance,
+	node: Node,
 	msg: NodeMessage,
 	op: OperationDescriptor,
 	fields: Record<string, TypedValue>,

@@ -3,7 +3,7 @@
  * choice (Simplified / Raw / Selected Fields) of operations that return records.
  */
 import { inputError, OUTPUT_WHEN_UNSET, outputChoiceProblem, type OperationDescriptor, type OutputChoice } from '@chat-messaging/core';
-import type { NodeAPI, NodeDefinition, NodeMessage } from '../../shared/types';
+import type { NodeAPI, NodeMessage } from 'node-red';
 import { isPlainObject } from './input';
 
 export function summarize(op: OperationDescriptor, result: unknown): string {
@@ -36,7 +36,7 @@ export function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]):
  * A node saved before the choice existed holds no `output` and keeps the whole records it always gave
  * (the core's OUTPUT_WHEN_UNSET); new nodes start at the core's DEFAULT_OUTPUT (the editor's default).
  */
-export function outputChoiceOf(definition: NodeDefinition): OutputChoice {
+export function outputChoiceOf(definition: Record<string, unknown>): OutputChoice {
 	const mode =
 		definition.output === undefined || definition.output === null || definition.output === '' ? OUTPUT_WHEN_UNSET : definition.output;
 	return { mode: String(mode), fields: String(definition.outputFields ?? '') };

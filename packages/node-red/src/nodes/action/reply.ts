@@ -10,7 +10,9 @@ import {
 	type ReplyWaitResult,
 	type Timing,
 } from '@chat-messaging/core';
-import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage, SendFunction } from '../../shared/types';
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+
+type SendFunction = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 /**
  * Send and wait for reply, the core's composite `message:sendAndWaitForReply` (the send this node's
@@ -21,7 +23,7 @@ import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage, SendFunction }
  */
 export async function sendAndAwaitReply(
 	RED: NodeAPI,
-	node: NodeInstance,
+	node: Node,
 	msg: NodeMessage,
 	send: SendFunction,
 	input: Record<string, unknown>,
@@ -75,7 +77,7 @@ export async function sendAndAwaitReply(
  * n8n); a node saved without the property (before it started at an hour, or written by hand) keeps
  * the 300 s such flows always had.
  */
-export function replyTimeoutOf(definition: NodeDefinition): number {
+export function replyTimeoutOf(definition: Record<string, unknown>): number {
 	const fallback = REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S;
 	return Math.max(1, Number(definition.replyTimeout ?? fallback) || fallback);
 }

@@ -7,11 +7,17 @@
  */
 import { ChatMessagingError, Executor, inputError, normalizeBaseUrl, pacingKey, redactError } from '@chat-messaging/core';
 import { createHttpClient, realTiming, type HttpClient } from '../../shared/transport';
-import type { NodeAPI, NodeDefinition, NodeInstance } from '../../shared/types';
+import type { Node, NodeAPI } from 'node-red';
+import type { SavedNodeDef } from '../../shared/saved';
 
 export const CONFIG_TYPE = 'chat-messaging-config';
 
-export interface ConfigNode extends NodeInstance {
+/** The token is a credential: never a property, never exported with the flow. */
+export interface ConfigCredentials {
+	token?: string;
+}
+
+export interface ConfigNode extends Node<ConfigCredentials> {
 	baseUrl: string;
 	publicUrl: string;
 	/** IANA zone a date alone (and a date-time without a zone) is read in; empty: this Node-RED's own zone. */
@@ -21,9 +27,9 @@ export interface ConfigNode extends NodeInstance {
 }
 
 export function registerConfigNode(RED: NodeAPI): void {
-	RED.nodes.registerType(
+	RED.nodes.registerType<Node<ConfigCredentials>, SavedNodeDef, unknown, ConfigCredentials>(
 		CONFIG_TYPE,
-		function (this: NodeInstance, definition: NodeDefinition) {
+		function (this: Node<ConfigCredentials>, definition: SavedNodeDef) {
 			RED.nodes.createNode(this, definition);
 			const node = this as ConfigNode;
 			node.name = String(definition.name ?? '');
@@ -62,7 +68,7 @@ export function registerConfigNode(RED: NodeAPI): void {
 
 			// Drops the pooled sockets. The executor stays usable (agents open new sockets on demand): event
 			// nodes closing at the same moment still delete their subscriptions through it.
-			node.on('close', (_removed, done) => {
+			node.on('close', (_removed: boolean, done: () => void) => {
 				client?.destroy();
 				done();
 			});

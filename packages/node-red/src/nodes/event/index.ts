@@ -53,7 +53,8 @@ import {
 	type PollSource,
 } from '@chat-messaging/core';
 import { asChatMessagingError, errorStatusText } from '../../shared/errors';
-import type { NodeAPI, NodeDefinition, NodeInstance, NodeMessage } from '../../shared/types';
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+import type { SavedNodeDef } from '../../shared/saved';
 import { resolveConfig, type ConfigNode } from '../config';
 import { EVENT_ROUTE_PREFIX, receiversFor, subscriptionUrl, type EventReceiver } from './receiver';
 import {
@@ -86,13 +87,13 @@ const cursorsOf = (state: Record<string, unknown>): Record<string, unknown> =>
 const seenByNode = new Map<string, SeenEvents>();
 
 export function registerEventNode(RED: NodeAPI): void {
-	RED.nodes.registerType(EVENT_TYPE, function (this: NodeInstance, definition: NodeDefinition) {
+	RED.nodes.registerType(EVENT_TYPE, function (this: Node, definition: SavedNodeDef) {
 		RED.nodes.createNode(this, definition);
 		setUpEventNode(RED, this, definition);
 	});
 }
 
-function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefinition): void {
+function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): void {
 	const events = (Array.isArray(definition.events) ? definition.events : [definition.events])
 		.map((value) => String(value ?? '').trim())
 		.filter((value, index, all) => value !== '' && all.indexOf(value) === index);
@@ -360,7 +361,7 @@ function setUpEventNode(RED: NodeAPI, node: NodeInstance, definition: NodeDefini
 
 	const registered = (mode === 'polling' ? startPolling() : register()).catch(fail);
 
-	node.on('close', (removed, done) => {
+	node.on('close', (removed: boolean, done: () => void) => {
 		closing = true;
 		if (pollTimer) clearTimeout(pollTimer);
 		if (releaseTimer) clearTimeout(releaseTimer);

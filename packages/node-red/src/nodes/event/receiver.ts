@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { parseDelivery, type ChatEvent } from '@chat-messaging/core';
-import type { HttpApp, HttpRequest, HttpResponse } from '../../shared/types';
+import type { Express as HttpApp, Request as HttpRequest, Response as HttpResponse } from 'express';
 
 export const EVENT_ROUTE_PREFIX = '/chat-messaging/events';
 const MAX_BODY_BYTES = 1024 * 1024;
