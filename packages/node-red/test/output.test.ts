@@ -4,6 +4,7 @@
  * `output` and must keep giving the whole records; operations that return no records ignore it.
  */
 import { RECORD_SHAPES } from '@chat-messaging/core';
+import { migrateAction } from '../src/nodes/action/migrations';
 import { outputChoiceOf } from '../src/nodes/action/output';
 import { FAST_SANDBOX, fields, runAction, sandboxData, startSandbox, type Sandbox } from './support';
 
@@ -37,7 +38,7 @@ const listFive = (extra: Record<string, unknown>) => ({
 });
 
 test('a node saved without Output (before the choice existed) keeps the whole records the service sends', async () => {
-	expect(outputChoiceOf({ id: 'n', type: 'chat-messaging' })).toEqual({ mode: 'raw', fields: '' });
+	expect(outputChoiceOf(migrateAction({ id: 'n', type: 'chat-messaging' }))).toEqual({ mode: 'raw', fields: '' });
 	const [list] = await payload(listFive({}));
 	expect(list).toEqual(firstChats);
 	// The sandbox sends more than Simplified keeps, so Raw and Simplified differ here.

@@ -3,6 +3,7 @@
  * on output 1, then the customer's next message in that chat on output 2, or the time-out on output 3.
  * The customer's message is made in the sandbox (POST /_sandbox/incoming), as a customer would write.
  */
+import { migrateAction } from '../src/nodes/action/migrations';
 import { replyTimeoutOf } from '../src/nodes/action/reply';
 import type { NodeMessage } from 'node-red';
 import {
@@ -196,9 +197,9 @@ describe('one Send with Send To (the editor\'s "Send"; the four send operations 
 
 describe('the reply time-out of flows saved before new nodes started at an hour', () => {
 	test('a node saved without replyTimeout keeps the 300 s it always had; a saved value is kept', () => {
-		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging' } as never)).toBe(300);
-		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: 300 } as never)).toBe(300);
-		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: '3600' } as never)).toBe(3600);
-		expect(replyTimeoutOf({ id: 'a', type: 'chat-messaging', replyTimeout: 20 } as never)).toBe(20);
+		expect(replyTimeoutOf(migrateAction({ id: 'a', type: 'chat-messaging' }))).toBe(300);
+		expect(replyTimeoutOf(migrateAction({ id: 'a', type: 'chat-messaging', replyTimeout: 300 }))).toBe(300);
+		expect(replyTimeoutOf(migrateAction({ id: 'a', type: 'chat-messaging', replyTimeout: '3600' }))).toBe(3600);
+		expect(replyTimeoutOf(migrateAction({ id: 'a', type: 'chat-messaging', replyTimeout: 20 }))).toBe(20);
 	});
 });

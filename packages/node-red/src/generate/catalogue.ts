@@ -13,7 +13,6 @@ import {
 	INBOX_OPTIONS,
 	LIST_DEFAULTS,
 	OUTPUT_MODES,
-	OUTPUT_WHEN_UNSET,
 	outputChoiceProblem,
 	recordShape,
 	RESOURCES,
@@ -23,6 +22,7 @@ import {
 } from '@chat-messaging/core';
 import type { ResourceDescriptor } from '@chat-messaging/core';
 import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, EVENT_MODES, MIN_POLL_SECONDS } from '../nodes/event/settings';
+import { MIGRATIONS } from '../shared/migrations';
 import { editorResources, SEND_DESCRIPTOR, sendRows } from './send';
 
 export const CATEGORY = 'chat messaging';
@@ -88,15 +88,16 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
 		choices: CHOICES,
 		/**
-		 * The Output choice (packages/core/src/catalogue/output.ts): what a new node starts with, what a node saved
-		 * before the choice existed shows (and runs with), and the executor's words for Selected Fields without a name.
+		 * The Output choice (packages/core/src/catalogue/output.ts): what a new node starts with and the executor's
+		 * words for Selected Fields without a name.
 		 */
 		output: {
 			default: DEFAULT_OUTPUT,
-			whenUnset: OUTPUT_WHEN_UNSET,
 			fieldsMissing: outputChoiceProblem({ mode: 'selected' })?.message ?? '',
 		},
 		kinds: editorKinds(),
+		/** Each node type's migrations (src/shared/migrations.ts), run when a saved node's dialog opens or it is checked. */
+		migrations: MIGRATIONS,
 		eventNode: EVENT_NODE,
 		// The catalogue's Send (packages/core/src/catalogue/composites.ts): what a new action node starts on.
 		send: { resource: SEND_COMPOSITE.resource, operation: SEND_COMPOSITE.operation },

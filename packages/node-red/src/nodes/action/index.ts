@@ -6,12 +6,10 @@
  * replaces msg.payload (other msg properties are kept).
  */
 import {
-	DEFAULT_SEND_TO,
 	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
 	inputError,
 	internalError,
-	LIST_DEFAULTS,
 	operationId,
 	recordShape,
 	SEND_COMPOSITE,
@@ -26,6 +24,7 @@ import { realTiming } from '../../shared/transport';
 import type { Node, NodeAPI } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
 import { CONFIG_TYPE, resolveConfig, type ConfigNode } from '../config';
+import { migrateAction } from './migrations';
 import { collectInput, evaluateTyped, isPlainObject, toAttachment, type TypedValue } from './input';
 import { outputChoiceError, outputChoiceOf, splitMessages, summarize } from './output';
 import { replyTimeoutOf, sendAndAwaitReply } from './reply';
@@ -38,7 +37,8 @@ const MESSAGES_IN_FLIGHT = 16;
 export function registerActionNode(RED: NodeAPI): void {
 	RED.nodes.registerType(ACTION_TYPE, function (this: Node, definition: SavedNodeDef) {
 		RED.nodes.createNode(this, definition);
-		setUpActionNode(RED, this, definition);
+		// A node saved before some of its properties existed gets them filled in first (migrations.ts).
+		setUpActionNode(RED, this, migrateAction(definition));
 	});
 }
 
@@ -46,16 +46,13 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 	const opId = `${String(definition.resource ?? '')}:${String(definition.operation ?? '')}`;
 	const fields = (isPlainObject(definition.fields) ? definition.fields : {}) as Record<string, TypedValue>;
 	const outputMode = definition.outputMode === 'split' ? 'split' : 'array';
-	// Off unless the user turned it on (flows saved before the option existed included).
 	const fillFromPayload = definition.payloadFields === true || definition.payloadFields === 'true';
-	// The editor stores both; a flow written by hand without them gets the catalogue's defaults, as n8n does.
-	const returnAll =
-		definition.returnAll === undefined ? LIST_DEFAULTS.returnAll : definition.returnAll === true || definition.returnAll === 'true';
-	const limit = Number(definition.limit ?? LIST_DEFAULTS.limit);
+	const returnAll = definition.returnAll === true || definition.returnAll === 'true';
+	const limit = Number(definition.limit);
 	const attachmentSetting = (isPlainObject(definition.attachment) ? definition.attachment : undefined) as TypedValue | undefined;
 	const attachmentName = String(definition.attachmentName ?? '');
 	const waitFor = String(definition.waitFor ?? '');
-	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
+	const waitTimeoutMs = Math.max(1, Number(definition.waitTimeout) || DEFAULT_WAIT_TIMEOUT_S) * 1000;
 	// Send and wait for reply: output 1 the send's result at once, output 2 the reply, output 3 the time-out.
 	const waitsForReply = definition.waitForReply === true || definition.waitForReply === 'true';
 	const replyTimeoutMs = replyTimeoutOf(definition) * 1000;
@@ -87,7 +84,7 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 	let opProblem = `unknown operation "${opId}": choose a resource and an operation`;
 	try {
 		// "Send" (the composite, with Send To) reads the fields of the send its choice names.
-		op = opId === operationId(SEND_COMPOSITE) ? sendOperation(String(definition.sendTo ?? DEFAULT_SEND_TO)) : findOperation(opId);
+		op = opId === operationId(SEND_COMPOSITE) ? sendOperation(String(definition.sendTo)) : findOperation(opId);
 	} catch {
 		if (opId === operationId(SEND_COMPOSITE)) {
 			opProblem = `unknown Send To "${String(definition.sendTo)}": use one of ${SEND_TARGETS.map((target) => target.value).join(', ')}`;

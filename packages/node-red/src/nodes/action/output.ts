@@ -2,7 +2,7 @@
  * What the action node sends on: a short status text, one msg per item for "one message per item", and the Output
  * choice (Simplified / Raw / Selected Fields) of operations that return records.
  */
-import { inputError, OUTPUT_WHEN_UNSET, outputChoiceProblem, type OperationDescriptor, type OutputChoice } from '@chat-messaging/core';
+import { inputError, outputChoiceProblem, type OperationDescriptor, type OutputChoice } from '@chat-messaging/core';
 import type { NodeAPI, NodeMessage } from 'node-red';
 import { isPlainObject } from './input';
 
@@ -32,14 +32,11 @@ export function splitMessages(RED: NodeAPI, msg: NodeMessage, items: unknown[]):
 }
 
 /**
- * The Output choice of a node (Simplified / Raw / Selected Fields, for operations that return records).
- * A node saved before the choice existed holds no `output` and keeps the whole records it always gave
- * (the core's OUTPUT_WHEN_UNSET); new nodes start at the core's DEFAULT_OUTPUT (the editor's default).
+ * The Output choice of a node (Simplified / Raw / Selected Fields, for operations that return records), as the
+ * migrated node holds it (migrations.ts: a node saved before the choice existed keeps Raw).
  */
 export function outputChoiceOf(definition: Record<string, unknown>): OutputChoice {
-	const mode =
-		definition.output === undefined || definition.output === null || definition.output === '' ? OUTPUT_WHEN_UNSET : definition.output;
-	return { mode: String(mode), fields: String(definition.outputFields ?? '') };
+	return { mode: String(definition.output), fields: String(definition.outputFields ?? '') };
 }
 
 /** The choice's problem as an input error naming the node property at fault, or nothing. */

@@ -73,11 +73,9 @@ export async function sendAndAwaitReply(
 }
 
 /**
- * The reply time-out of a node, in seconds. New nodes start at the core's default (an hour, as in
- * n8n); a node saved without the property (before it started at an hour, or written by hand) keeps
- * the 300 s such flows always had.
+ * The reply time-out of a node (migrated: migrations.ts fills in the 300 s of nodes saved without it), in seconds;
+ * a value that is no positive number (written by hand) reads as that too.
  */
 export function replyTimeoutOf(definition: Record<string, unknown>): number {
-	const fallback = REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S;
-	return Math.max(1, Number(definition.replyTimeout ?? fallback) || fallback);
+	return Math.max(1, Number(definition.replyTimeout) || REPLY_TIMEOUT_OF_FLOWS_SAVED_WITHOUT_IT_S);
 }

@@ -4,6 +4,7 @@
  */
 import type { EditorNodeProperties } from 'node-red';
 import { isUrl, kindError } from '../../editor/catalogue';
+import { showMigrated } from '../../editor/migrations';
 import { validator } from '../../editor/validator';
 
 interface ConfigProps extends EditorNodeProperties {
@@ -56,6 +57,7 @@ export function registerConfigEditor(): void {
 			return this.name || this.baseUrl || 'chat messaging';
 		},
 		oneditprepare: function () {
+			showMigrated('chat-messaging-config', this, 'node-config-input');
 			const id = this.id;
 			const $result = $('#node-config-cm-test-result');
 			$('#node-config-cm-test').on('click', () => {

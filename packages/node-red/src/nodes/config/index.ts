@@ -6,6 +6,7 @@
  * the keep-alive sockets and the client-side pacing under the service's rate limit.
  */
 import { ChatMessagingError, Executor, inputError, normalizeBaseUrl, pacingKey, redactError } from '@chat-messaging/core';
+import { migrateConfig } from './migrations';
 import { createHttpClient, realTiming, type HttpClient } from '../../shared/transport';
 import type { Node, NodeAPI } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
@@ -29,13 +30,14 @@ export interface ConfigNode extends Node<ConfigCredentials> {
 export function registerConfigNode(RED: NodeAPI): void {
 	RED.nodes.registerType<Node<ConfigCredentials>, SavedNodeDef, unknown, ConfigCredentials>(
 		CONFIG_TYPE,
-		function (this: Node<ConfigCredentials>, definition: SavedNodeDef) {
-			RED.nodes.createNode(this, definition);
+		function (this: Node<ConfigCredentials>, saved: SavedNodeDef) {
+			RED.nodes.createNode(this, saved);
+			const definition = migrateConfig(saved);
 			const node = this as ConfigNode;
 			node.name = String(definition.name ?? '');
 			node.baseUrl = String(definition.baseUrl ?? '').trim();
 			node.publicUrl = String(definition.publicUrl ?? '').trim();
-			node.timeZone = String(definition.timeZone ?? '').trim();
+			node.timeZone = String(definition.timeZone).trim();
 
 			if (!node.credentials?.token) {
 				node.warn('No API token: set it in this Chat Messaging configuration node, then deploy (its nodes cannot call the service)');

@@ -4,7 +4,10 @@
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
 import { CATALOGUE, COLOR } from '../../editor/catalogue';
+import { migrated, showMigrated } from '../../editor/migrations';
 import { validator } from '../../editor/validator';
+
+const EVENT = 'chat-messaging-event';
 
 interface EventProps extends EditorNodeProperties {
 	config: string;
@@ -19,11 +22,11 @@ type EventNode = EditorNodeInstance<EventProps>;
  * The config node an event node points at must be valid; in webhook mode it needs a Public URL too (the
  * service posts events there); polling needs none.
  */
-function eventConfigProblem(id: string, mode: string | undefined): true | string {
+function eventConfigProblem(id: string, mode: string): true | string {
 	const config = id && id !== '_ADD_' ? (RED.nodes.node(id) as { valid?: boolean; publicUrl?: unknown } | null) : null;
 	if (!config) return 'Service: choose a Chat Messaging configuration';
 	if (config.valid === false) return 'Service: the configuration is incomplete (URL or API token)';
-	if ((mode ?? CATALOGUE.eventNode.defaultMode) === 'webhook' && !String(config.publicUrl ?? '').trim()) {
+	if (mode === 'webhook' && !String(config.publicUrl ?? '').trim()) {
 		return 'Service: set the Public URL in the configuration (webhook mode needs it; polling does not)';
 	}
 	return true;
@@ -34,17 +37,7 @@ function prepareEventDialog(node: EventNode): void {
 	$('.cm-event-type').each(function () {
 		$(this).prop('checked', chosen.includes(String($(this).val())));
 	});
-	// A node saved before these settings existed holds none of them (Node-RED's import does not fill
-	// defaults): the dialog shows what the runtime does with such a node, webhook mode and options off.
-	if (!node.mode) $('#node-input-mode').val(CATALOGUE.eventNode.defaultMode);
-	if (node.pollSeconds === undefined || node.pollSeconds === '') $('#node-input-pollSeconds').val(CATALOGUE.eventNode.defaultPollSeconds);
-	for (const option of [...CATALOGUE.eventNode.filterOptions, ...CATALOGUE.eventNode.inboxOptions]) {
-		// The event filters and the inbox options are properties by their names in the core's catalogue.
-		if ((node as unknown as Record<string, unknown>)[option.name] !== undefined) continue;
-		const $input = $(`#node-input-${option.name}`);
-		if (option.type === 'boolean') $input.prop('checked', option.default === true);
-		else $input.val(String(option.default));
-	}
+	showMigrated(EVENT, node);
 	// Polling shows its interval and tip; webhook mode its subscription tip.
 	const showMode = () => {
 		const polling = $('#node-input-mode').val() === 'polling';
@@ -64,7 +57,7 @@ function saveEventDialog(node: EventNode): void {
 }
 
 export function registerEventEditor(): void {
-	RED.nodes.registerType<EventProps>('chat-messaging-event', {
+	RED.nodes.registerType<EventProps>(EVENT, {
 		category: CATALOGUE.category,
 		color: COLOR,
 		icon: 'chat-messaging-event.svg',
@@ -78,7 +71,8 @@ export function registerEventEditor(): void {
 				type: 'chat-messaging-config',
 				required: true,
 				validate: validator<EventProps, string>(function (id) {
-					return eventConfigProblem(id, this.mode);
+					// A node saved before Mode existed is checked as it runs: in webhook mode.
+					return eventConfigProblem(id, String(migrated(EVENT, this).mode));
 				}),
 			},
 			// A flow saved before Mode existed holds no mode: the runtime reads that as webhook, as this default.

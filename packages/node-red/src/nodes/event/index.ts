@@ -66,6 +66,7 @@ import {
 	readPollSeconds,
 	type EventMode,
 } from './settings';
+import { migrateEvent } from './migrations';
 import { NodeStateStore } from './state';
 
 export const EVENT_TYPE = 'chat-messaging-event';
@@ -89,7 +90,8 @@ const seenByNode = new Map<string, SeenEvents>();
 export function registerEventNode(RED: NodeAPI): void {
 	RED.nodes.registerType(EVENT_TYPE, function (this: Node, definition: SavedNodeDef) {
 		RED.nodes.createNode(this, definition);
-		setUpEventNode(RED, this, definition);
+		// A node saved before some of its settings existed gets them filled in first (migrations.ts).
+		setUpEventNode(RED, this, migrateEvent(definition));
 	});
 }
 
@@ -114,7 +116,7 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 	/** Every subscription of this node id, whatever public URL or secret it was made with. */
 	const ownsUrl = (url: string) => url.includes(`${EVENT_ROUTE_PREFIX}/${encodeURIComponent(node.id)}/`);
 
-	// Settings a flow saved before they existed does not hold: webhook mode, every inbox option off.
+	// Until the settings are read (a wrong one is reported at start): webhook mode, every inbox option off.
 	let mode: EventMode = DEFAULT_EVENT_MODE;
 	let pollSeconds = DEFAULT_POLL_SECONDS;
 	let inbox: InboxOptions = INBOX_OFF;

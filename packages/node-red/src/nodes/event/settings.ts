@@ -1,8 +1,8 @@
 /**
  * The event node's own settings besides the event types: how events arrive (Mode), how often polling
  * looks, and the event filters. Read by the runtime (index.ts) and written into the editor (src/generate/catalogue.ts)
- * from here, so the dialog and the runtime agree. A flow saved before Mode existed has no `mode`: it keeps
- * webhook mode; one saved before the filters existed holds none of them: it passes every event.
+ * from here, so the dialog and the runtime agree. What a flow saved before these settings existed runs with is
+ * filled in by migrations.ts before they are read.
  */
 import {
 	eventPassesFilter,
@@ -27,13 +27,11 @@ export const DEFAULT_POLL_SECONDS = 60;
 export const MIN_POLL_SECONDS = 1;
 
 export function readEventMode(value: unknown): EventMode {
-	if (value === undefined || value === null || value === '') return DEFAULT_EVENT_MODE;
 	if (value === 'webhook' || value === 'polling') return value;
 	throw inputError('mode', `must be one of ${EVENT_MODES.map((mode) => mode.value).join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 export function readPollSeconds(value: unknown): number {
-	if (value === undefined || value === null || value === '') return DEFAULT_POLL_SECONDS;
 	const seconds = Number(value);
 	if (!Number.isFinite(seconds) || seconds < MIN_POLL_SECONDS) {
 		throw inputError(

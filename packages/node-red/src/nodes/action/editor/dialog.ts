@@ -5,6 +5,7 @@
 import type { EditorNodeInstance } from 'node-red';
 import { CATALOGUE, operationsById, type Operation, type Typed } from '../../../editor/catalogue';
 import { showOperationHelp } from '../../../editor/help-sidebar';
+import { showMigrated } from '../../../editor/migrations';
 import { togglePicker } from '../../../editor/picker';
 import { initialValue, OPTIONAL_MSG, typedInput, typesFor } from '../../../editor/typed-inputs';
 import type { ActionProps } from './properties';
@@ -13,6 +14,7 @@ import { DEFAULT_SEND_TO, fieldApplies, rowId, SEND_TARGET_OPERATIONS } from './
 type ActionNode = EditorNodeInstance<ActionProps>;
 
 export function prepareActionDialog(node: ActionNode): void {
+	showMigrated('chat-messaging', node);
 	const saved = node.fields || {};
 	const prepared: Record<string, boolean> = {};
 	const $resource = $('#node-input-resource');
@@ -111,9 +113,6 @@ export function prepareActionDialog(node: ActionNode): void {
 	};
 	$('#node-input-sendTo').on('change', showSendTo);
 
-	// A node saved before Output existed holds none (Node-RED's import does not fill defaults): the
-	// dialog shows what the runtime does with it, Raw.
-	if (!node.output) $('#node-input-output').val(CATALOGUE.output.whenUnset);
 	const showOutputFields = (): void => {
 		$('.cm-output-fields-row').toggle($('#node-input-output').val() === 'selected');
 	};
