@@ -26,18 +26,13 @@
 import {
 	ChatMessagingError,
 	checkReceiverUrl,
-	cursorAfterDelivery,
 	deleteSubscriptions,
-	deliveredKeysOf,
-	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
 	holdBursts,
 	HumanTakeover,
 	INBOX_OFF,
-	mergeCursors,
 	nextBurstRelease,
-	pollEvents,
 	pollSourceOf,
 	readBurstState,
 	readInboxOptions,
@@ -45,7 +40,6 @@ import {
 	releaseBursts,
 	SeenEvents,
 	syncSubscriptions,
-	withoutTakenOver,
 	type BurstState,
 	type ChatEvent,
 	type Executor,
@@ -57,16 +51,11 @@ import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
 import { resolveConfig, type ConfigNode } from '../config';
 import { EVENT_ROUTE_PREFIX, receiversFor, subscriptionUrl, type EventReceiver } from './receiver';
-import {
-	DEFAULT_EVENT_MODE,
-	DEFAULT_POLL_SECONDS,
-	eventFilterGate,
-	POLL_SOURCE_OF,
-	readEventMode,
-	readPollSeconds,
-	type EventMode,
-} from './settings';
+import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, eventFilterGate, readEventMode, readPollSeconds, type EventMode } from './settings';
+import { attachFiles } from './attachments';
+import { HandedEvents } from './handed';
 import { migrateEvent } from './migrations';
+import { pollStep } from './polling';
 import { NodeStateStore } from './state';
 
 export const EVENT_TYPE = 'chat-messaging-event';
@@ -77,9 +66,6 @@ const PUBLIC_URL_HELP =
 const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
 /** After a failed catch-up (the service unreachable at start), the next try. */
 const CATCH_UP_RETRY_MS = 30_000;
-
-const cursorsOf = (state: Record<string, unknown>): Record<string, unknown> =>
-	state.cursors && typeof state.cursors === 'object' ? { ...(state.cursors as Record<string, unknown>) } : {};
 
 /**
  * Redelivery memory per node id, kept across redeploys of the node (a new instance, the same memory)
@@ -138,51 +124,15 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 	if (needsStore && !store.persistent) {
 		node.warn('Node-RED has no user directory: the polling cursor and held messages are kept in memory only, until Node-RED stops');
 	}
-	// After a restart, a late redelivery of an event handed on before it is still recognised.
-	if (freshMemory && mode === 'webhook') {
-		const stored = cursorsOf(store.load());
-		for (const source of catchUpSources) for (const key of deliveredKeysOf(stored[source], source)) memory.remember(key);
-	}
-
-	/** The cursors an event handed on is recorded in: its own type's, and a message in every message cursor of the node. */
-	const cursorsFor = (event: ChatEvent): PollSource[] => {
-		const own = pollSourceOf(event.event_type);
-		if (!own) return [];
-		return own === 'chatCreated' ? [own] : [...new Set([own, ...catchUpSources.filter((source) => source !== 'chatCreated')])];
-	};
-	/** Handed on before the first catch-up placed the cursor of its type: recorded once it is placed. */
-	const handedBeforeCursor: ChatEvent[] = [];
-	/** Webhook mode: the event goes into the cursors before it goes on, so no later catch-up passes it again. */
-	const recordHanded = (event: ChatEvent) => {
-		const targets = cursorsFor(event);
-		if (!targets.length) return;
-		const state = store.load();
-		const cursors = cursorsOf(state);
-		if (targets.some((source) => cursors[source] === undefined)) handedBeforeCursor.push(event);
-		for (const source of targets) cursors[source] = cursorAfterDelivery(cursors[source], event, Date.now(), { source }) ?? cursors[source];
-		store.save({ ...state, v: 1, cursors });
-	};
+	const handed = new HandedEvents(store, catchUpSources);
+	if (freshMemory && mode === 'webhook') handed.rememberDelivered(memory);
 
 	/** With Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. */
 	const emit = async (event: ChatEvent, extra: Record<string, unknown> = {}) => {
 		const verdict = await passesFilter(executor, event);
 		if (!verdict) return;
 		const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
-		if (downloadAttachments && executor && event.event_type.startsWith('message:')) {
-			try {
-				const files = await downloadEventAttachments(executor, event);
-				if (files.length) {
-					msg.attachments = files.map((file) => ({
-						filename: file.filename,
-						mimeType: file.mimeType,
-						data: Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength),
-					}));
-				}
-			} catch (error) {
-				msg.attachmentError = asChatMessagingError(error).message;
-				node.warn(`Could not download the attachments of ${event.message_uid ?? 'an event'}: ${String(msg.attachmentError)}`);
-			}
-		}
+		if (downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
 		node.send(msg);
 	};
 
@@ -231,7 +181,7 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 			if (!events.includes(event.event_type)) return;
 			const key = eventKey(event);
 			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already emitted
-			recordHanded(event);
+			handed.record(event);
 			if (burstMs <= 0) return void emitUnlessTakenOver(event);
 			// Held in the state file before anything else happens: a restart from here on loses nothing.
 			const state = store.load();
@@ -282,25 +232,14 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 	};
 
 	let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
-	/**
-	 * Reads what arrived since the cursor of each caught-up type and hands it on as deliveries go (deliveries keep
-	 * arriving meanwhile; the memory passes each event once). The cursor is stored before the events go on, as a
-	 * poll stores it. One request per type on a quiet start (a poll's cost). A failure is retried while the node runs.
-	 */
+	/** The catch-up of webhook mode (handed.ts); a failure is retried while the node runs. */
 	const catchUp = async (poller: Executor): Promise<void> => {
 		try {
-			for (const source of catchUpSources) {
-				const result = await pollEvents(poller, { source, cursor: cursorsOf(store.load())[source], now: Date.now() });
-				if (closing) return;
-				const state = store.load();
-				const cursors = cursorsOf(state);
-				let cursor = mergeCursors(cursors[source], result.cursor);
-				for (const event of handedBeforeCursor.filter((early) => cursorsFor(early).includes(source))) {
-					cursor = cursorAfterDelivery(cursor, event, Date.now(), { source }) ?? cursor;
-				}
-				store.save({ ...state, v: 1, cursors: { ...cursors, [source]: cursor } });
-				for (const event of result.events) receiver.receive(event);
-			}
+			await handed.catchUp(
+				poller,
+				() => closing,
+				(event) => receiver.receive(event),
+			);
 		} catch (error) {
 			node.warn(
 				`Could not catch up on the events that arrived while stopped (retrying in ${CATCH_UP_RETRY_MS / 1000} s): ${asChatMessagingError(error).message}`,
@@ -313,30 +252,7 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 	// with the held bursts before anything is emitted, so a restart or redeploy neither repeats nor loses one.
 	let pollTimer: ReturnType<typeof setTimeout> | undefined;
 	let polling: Promise<void> = Promise.resolve();
-	const pollOnce = async (poller: Executor) => {
-		const state = store.load();
-		const cursors = (state.cursors && typeof state.cursors === 'object' ? state.cursors : {}) as Record<string, unknown>;
-		const now = Date.now();
-		let found: ChatEvent[] = [];
-		for (const type of events) {
-			const source = POLL_SOURCE_OF[type];
-			const result = await pollEvents(poller, { source, cursor: cursors[source], now });
-			cursors[source] = result.cursor;
-			found.push(...result.events);
-		}
-		let burst = readBurstState(state.burst);
-		// Messages held when batching was turned off go out at once (releaseBursts with no quiet time).
-		if (burstMs > 0 || burst.chats.length) {
-			const held = holdBursts(burst, found, now, 'record');
-			const ready = releaseBursts(held.state, now, burstMs);
-			burst = ready.state;
-			found = [...held.passThrough, ...ready.released];
-		}
-		// A failed lookup throws before the cursor is stored: the next poll reads the same events again.
-		const kept = await withoutTakenOver(poller, takeover, found);
-		store.save({ ...state, v: 1, cursors, burst });
-		for (const event of kept) await emit(event);
-	};
+	const pollOnce = (poller: Executor) => pollStep(poller, { store, events, burstMs, takeover }, emit);
 	const startPolling = async () => {
 		checkEvents();
 		const config: ConfigNode = resolveConfig(RED, definition.config);
