@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { loadEditor } from '../../../contract/contract';
 import { builtPackage } from '../../../test/support/packages';
 
 const packageDir = builtPackage('node-red').dir;
@@ -88,8 +89,11 @@ describe('The built Node-RED package, beyond node-red-dev validate', () => {
 
 	test('one runtime dependency, axios; the core is compiled in', () => {
 		expect(Object.keys(pkg.dependencies)).toEqual(['axios']);
-		// The core is compiled into dist/index.js: a development dependency only, never installed by users.
-		expect(pkg.devDependencies).toEqual({ '@chat-messaging/core': expect.any(String) });
+		// The core is compiled into dist/index.js: a development dependency only, never installed by users; the
+		// others are typings (@types/node-red and its editor side).
+		const { '@chat-messaging/core': core, ...others } = pkg.devDependencies as Record<string, string>;
+		expect(core).toEqual(expect.any(String));
+		expect(Object.keys(others).filter((name) => !name.startsWith('@types/'))).toEqual([]);
 		expect(pkg.peerDependencies).toBeUndefined();
 	});
 
@@ -120,8 +124,10 @@ describe('The built Node-RED package, beyond node-red-dev validate', () => {
 	test('the editor HTML registers the three types with templates (their help in locales/en-US), and embeds every operation', () => {
 		const html = readFileSync(join(packageDir, 'dist', 'index.html'), 'utf8');
 		const help = readFileSync(join(packageDir, 'dist', 'locales', 'en-US', 'index.html'), 'utf8');
-		for (const type of ['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']) {
-			expect(html).toContain(`RED.nodes.registerType('${type}'`);
+		// Registered when the editor runs its script, as Node-RED's editor does.
+		const registered = Object.keys(loadEditor(html).definitions).sort();
+		expect(registered).toEqual(['chat-messaging', 'chat-messaging-config', 'chat-messaging-event']);
+		for (const type of registered) {
 			expect(html).toContain(`data-template-name="${type}"`);
 			expect(help).toContain(`data-help-name="${type}"`);
 		}
