@@ -710,15 +710,16 @@ async function main() {
 		const publishable = builtPackages().filter((pkg) => !pkg.private);
 		const n8nRuntimes = runtimesOf('runtimes.sh');
 		const nodeRedRuntimes = runtimesOf('node-red-runtimes.sh');
+		const { VERDACCIO_BIN } = runtimesOf('verdaccio-runtime.sh');
 		assert(
-			n8nRuntimes.N8N_BIN && nodeRedRuntimes.NODE_RED5_DIR && nodeRedRuntimes.NODE_RED4_DIR,
+			n8nRuntimes.N8N_BIN && nodeRedRuntimes.NODE_RED5_DIR && nodeRedRuntimes.NODE_RED4_DIR && VERDACCIO_BIN,
 			'the runtime scripts printed no runtimes',
 		);
 
 		registry = await required(
 			'registry: Verdaccio on loopback; npm run release publishes every package dist/packages.json lists',
 			async () => {
-				const started = await startRegistry(workDir, join(n8nRuntimes.NODE24_BIN, 'node'));
+				const started = await startRegistry(workDir, join(n8nRuntimes.NODE24_BIN, 'node'), VERDACCIO_BIN);
 				const output = execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'publish.mjs')], {
 					cwd: REPO_ROOT,
 					env: started.npmEnv,
