@@ -19,7 +19,7 @@ export interface LocalRegistry {
 }
 
 /**
- * Starts Verdaccio (`verdaccioBin`, from test/e2e/verdaccio-runtime.sh's cache) with `node` (Verdaccio 6 needs
+ * Starts Verdaccio (`verdaccioBin`, from the runtimes cache: WITH_VERDACCIO=1 test/e2e/runtimes.sh) with `node` (Verdaccio 6 needs
  * Node >= 22: the tests' Node 24).
  */
 export async function startRegistry(workDir: string, node: string, verdaccioBin: string): Promise<LocalRegistry> {

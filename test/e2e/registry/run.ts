@@ -692,8 +692,12 @@ async function nodeRedRun(
 
 // ---------------------------------------------------------------------------------------------
 
-function runtimesOf(script: string): Record<string, string> {
-	const out = execFileSync('bash', [join(REPO_ROOT, 'test', 'e2e', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+function runtimesOf(script: string, env: NodeJS.ProcessEnv = {}): Record<string, string> {
+	const out = execFileSync('bash', [join(REPO_ROOT, 'test', 'e2e', script)], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: { ...process.env, ...env },
+	});
 	return Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]]));
 }
 
@@ -708,9 +712,9 @@ async function main() {
 			execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 		}
 		const publishable = builtPackages().filter((pkg) => !pkg.private);
-		const n8nRuntimes = runtimesOf('runtimes.sh');
+		const n8nRuntimes = runtimesOf('runtimes.sh', { WITH_VERDACCIO: '1' });
 		const nodeRedRuntimes = runtimesOf('node-red-runtimes.sh');
-		const { VERDACCIO_BIN } = runtimesOf('verdaccio-runtime.sh');
+		const { VERDACCIO_BIN } = n8nRuntimes;
 		assert(
 			n8nRuntimes.N8N_BIN && nodeRedRuntimes.NODE_RED5_DIR && nodeRedRuntimes.NODE_RED4_DIR && VERDACCIO_BIN,
 			'the runtime scripts printed no runtimes',
