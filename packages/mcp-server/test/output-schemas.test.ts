@@ -24,6 +24,7 @@ import {
 	type JsonSchema,
 } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { operationInputs } from '../../../test/support/operation-inputs';
 import { builtPackage } from '../../../test/support/packages';
 import { toolName } from '../src/tools';
 
@@ -122,51 +123,17 @@ describe('every tool returns what its output schema says', () => {
 		const invitation = await call(byId('invitation:create'), { email: 'newbie@example.com', role: 'agent' });
 		const webhook = await call(byId('webhook:create'), { event_type: 'chat:created', url: 'http://127.0.0.1:9/hook', enabled: false });
 		const inputs: Record<string, Record<string, unknown>> = {
+			...operationInputs({
+				chat,
+				teammateEmail: teammates[0].email,
+				sentMessageUid: sent.message_uid,
+				uploadUid: upload.uid,
+				invitationUserId: invitation.user_id,
+				webhookId: webhook.id,
+				fileData: (bytes) => Buffer.from(bytes).toString('base64'),
+			}),
 			'chat:getAll': { closed: false, limit: 3 },
-			'chat:get': { chat_id: chat.id },
-			'chat:update': { chat_id: chat.id, read: true },
-			'chat:close': { chat_id: chat.id },
-			'chat:reopen': { chat_id: chat.id },
-			'chat:assign': { chat_id: chat.id, responsible: teammates[0].email },
-			'chat:unassign': { chat_id: chat.id },
-			'chat:markRead': { chat_id: chat.id },
-			'chat:markUnread': { chat_id: chat.id },
-			'chat:rename': { chat_id: chat.id, name: `Renamed ${chat.id}` },
-			'chat:setAiAutoresponse': { chat_id: chat.id, ai_autoresponse_enabled: true },
-			'label:get': { chat_id: chat.id },
-			'label:add': { chat_id: chat.id, labels: ['alpha', 'beta'] },
-			'label:replace': { chat_id: chat.id, labels: ['alpha', 'gamma'] },
-			'label:remove': { chat_id: chat.id, labels: ['alpha'] },
-			'label:removeAll': { chat_id: chat.id },
-			'note:add': { chat_id: chat.id, text: 'internal' },
-			'message:sendToPhone': { phone: '+4915100000001', text: 'hello new number', chat_name: 'New Lead' },
-			'message:sendToChat': { chat_id: chat.id, text: 'hi', reply_to: sent.message_uid },
-			'message:sendToChatName': { chat_name: `Renamed ${chat.id}`, text: 'by name' },
-			'message:sendToJid': { jid: chat.jid, text: 'by jid' },
-			'message:get': { message_uid: sent.message_uid },
-			'message:getStatusHistory': { message_uid: sent.message_uid },
 			'message:getAll': { chat_id: chat.id, limit: 2 },
-			'reaction:get': { uid: sent.message_uid },
-			'reaction:set': { uid: sent.message_uid, reaction: '👍' },
-			'reaction:remove': { uid: sent.message_uid },
-			'file:getAll': { filename: 'hello' },
-			'file:uploadFromUrl': { download_url: 'https://cdn.example.com/brochure.pdf' },
-			'file:upload': { file: { data: Buffer.from([1, 2, 3]).toString('base64'), filename: 'b.bin' } },
-			'file:get': { uid: upload.uid },
-			'file:download': { uid: upload.uid },
-			'file:delete': { uid: upload.uid },
-			'account:getAll': {},
-			'workspace:get': {},
-			'teammate:getAll': {},
-			'invitation:create': { email: 'second@example.com' },
-			'invitation:revoke': { user_id: invitation.user_id },
-			'webhook:create': { event_type: 'message:sent:new', url: 'http://127.0.0.1:9/other', enabled: false },
-			'webhook:getAll': {},
-			'webhook:get': { id: webhook.id },
-			'webhook:update': { id: webhook.id, url: 'http://127.0.0.1:9/moved' },
-			'webhook:delete': { id: webhook.id },
-			'message:send': { sendTo: 'chat', chat_id: chat.id, text: 'sent and waited for', waitForStatus: 'delivered', waitTimeout: 10 },
-			'message:sendAndWaitForReply': { sendTo: 'chat', chat_id: chat.id, text: 'anyone there?', replyTimeout: 1, pollInterval: 1 },
 		};
 		expect(CATALOGUE.map(operationId).filter((id) => !(id in inputs))).toEqual([]);
 		for (const op of CATALOGUE) {

@@ -58,110 +58,81 @@ interface Webhook {
 export const POLL_TRIGGER_NAME = 'Chat Messaging Poll Trigger';
 const REPLY_NODE_NAME = 'Ask and wait for the reply';
 
-export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
-	const { check, sandbox } = ctx;
-	const n8n = ctx.n8n;
-	const [chat, otherChat] = ctx.chats;
-	const actionTypeVersion = newestActionVersion();
+/** What the cases share: the context, the n8n and sandbox reads they make, and what one case leaves for the next. */
+class TriggerRun {
+	readonly actionTypeVersion = newestActionVersion();
+	pollWorkflowId = '';
+	/** The inbound messages sent for the Poll Trigger, in order. */
+	readonly sentUids: string[] = [];
+	/** The subscription the timed-out wait left behind. */
+	expiredHooks: Webhook[] = [];
 
-	async function createWorkflow(name: string, nodes: Json[], connections: Json = {}): Promise<string> {
-		const created = await n8n().publicApi('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1' } });
+	constructor(readonly ctx: TriggerCasesContext) {}
+
+	get chat() {
+		return this.ctx.chats[0];
+	}
+
+	get otherChat() {
+		return this.ctx.chats[1];
+	}
+
+	n8n(): N8nInstance {
+		return this.ctx.n8n();
+	}
+
+	async createWorkflow(name: string, nodes: Json[], connections: Json = {}): Promise<string> {
+		const created = await this.n8n().publicApi('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1' } });
 		assert(created.status === 200, `creating "${name}" answered ${created.status}: ${JSON.stringify(created.body).slice(0, 400)}`);
 		return String((created.body as { id: string }).id);
 	}
 
-	async function executions(workflowId: string): Promise<Execution[]> {
-		const listed = await n8n().publicApi('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=50`);
+	async activate(workflowId: string): Promise<void> {
+		const activated = await this.n8n().publicApi('POST', `/workflows/${workflowId}/activate`);
+		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
+	}
+
+	async executions(workflowId: string): Promise<Execution[]> {
+		const listed = await this.n8n().publicApi('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=50`);
 		assert(listed.status === 200, `executions answered ${listed.status}`);
 		return (listed.body as { data: Execution[] }).data;
 	}
 
-	const itemsOf = (execution: Execution, nodeName: string): Json[] =>
-		(execution.data?.resultData.runData[nodeName]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
-	const webhooks = async () => {
-		const data = await sandbox<Webhook[] | { webhooks: Webhook[] }>('GET', '/webhooks');
-		return Array.isArray(data) ? data : data.webhooks;
-	};
+	/** The execution once it no longer waits or runs. */
+	async finished(workflowId: string, id: string, options: { timeoutMs: number; intervalMs?: number }): Promise<Execution> {
+		return await waitFor(
+			'the resumed execution',
+			async () => {
+				const found = (await this.executions(workflowId)).find((execution) => execution.id === id);
+				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
+			},
+			options,
+		);
+	}
 
-	// ---- Poll Trigger ------------------------------------------------------------------------------
-	let pollWorkflowId = '';
+	async webhooks(): Promise<Webhook[]> {
+		const data = await this.ctx.sandbox<Webhook[] | { webhooks: Webhook[] }>('GET', '/webhooks');
+		return Array.isArray(data) ? data : data.webhooks;
+	}
+
 	/** Message uids each poll execution carried, oldest execution first. */
-	const polledUids = async (): Promise<string[][]> =>
-		(await executions(pollWorkflowId))
+	async polledUids(): Promise<string[][]> {
+		return (await this.executions(this.pollWorkflowId))
 			.filter((execution) => execution.status === 'success')
 			.reverse()
 			.map((execution) => itemsOf(execution, POLL_TRIGGER_NAME).map((item) => String(item.message_uid)));
-	const incoming = async (text: string) =>
-		(await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { chat_id: chat.id, text })).message.uid;
+	}
 
-	await check('Poll Trigger: published, its first poll replays no history and holds no subscription', async () => {
-		assert(chat, 'no direct chat');
-		await incoming(`before activation ${randomBytes(3).toString('hex')}`);
-		const hooksBefore = new Set((await webhooks()).map((hook) => hook.id));
-		pollWorkflowId = await createWorkflow('E2E poll trigger', [
-			{
-				id: 'poll-trigger',
-				name: POLL_TRIGGER_NAME,
-				type: `${PACKAGE_NAME}.chatMessagingPollTrigger`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'messageReceived', options: {} },
-				credentials,
-			},
-		]);
-		const activated = await n8n().publicApi('POST', `/workflows/${pollWorkflowId}/activate`);
-		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
-		await sleep(2000);
-		assert((await executions(pollWorkflowId)).length === 0, 'the first poll started an execution (history replayed)');
-		const added = (await webhooks()).filter((hook) => !hooksBefore.has(hook.id));
-		assert(added.length === 0, `the poll trigger created webhook subscriptions: ${JSON.stringify(added)}`);
-		return 'no execution, no subscription';
-	});
+	/** An inbound message in the first chat; its uid. */
+	async incoming(text: string): Promise<string> {
+		return (await this.ctx.sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', { chat_id: this.chat.id, text })).message
+			.uid;
+	}
 
-	const sentUids: string[] = [];
-	await check('Poll Trigger: each new inbound message starts the workflow once, across polls (n8n polls every minute)', async () => {
-		sentUids.push(await incoming(`poll A ${randomBytes(3).toString('hex')}`), await incoming(`poll B ${randomBytes(3).toString('hex')}`));
-		const first = await waitFor('the first poll execution', async () => ((await polledUids()).length >= 1 ? polledUids() : undefined), {
-			timeoutMs: 75_000,
-		});
-		assert(
-			JSON.stringify(first.flat().sort()) === JSON.stringify([...sentUids].sort()),
-			`polled ${JSON.stringify(first)}, sent ${JSON.stringify(sentUids)}`,
-		);
-		sentUids.push(await incoming(`poll C ${randomBytes(3).toString('hex')}`));
-		const second = await waitFor('the next poll execution', async () => ((await polledUids()).length >= 2 ? polledUids() : undefined), {
-			timeoutMs: 75_000,
-		});
-		assert(JSON.stringify(second.at(-1)) === JSON.stringify([sentUids[2]]), `the second poll carried ${JSON.stringify(second.at(-1))}`);
-		return `${second.length} executions: ${second.map((uids) => uids.length).join(' + ')} items`;
-	});
-
-	await check('Poll Trigger: a message that arrives while n8n is stopped comes once after the restart, nothing repeats', async () => {
-		await n8n().stop();
-		sentUids.push(await incoming(`poll D while stopped ${randomBytes(3).toString('hex')}`));
-		await n8n().start();
-		const all = await waitFor(
-			'the message sent while stopped',
-			async () => {
-				const polled = await polledUids();
-				return polled.flat().includes(sentUids[3]) ? polled : undefined;
-			},
-			{ timeoutMs: 90_000 },
-		);
-		const flat = all.flat();
-		assert(flat.length === new Set(flat).size, `a message came twice: ${JSON.stringify(all)}`);
-		assert(
-			JSON.stringify([...flat].sort()) === JSON.stringify([...sentUids].sort()),
-			`polled ${JSON.stringify(all)}, sent ${JSON.stringify(sentUids)}`,
-		);
-		const deactivated = await n8n().publicApi('POST', `/workflows/${pollWorkflowId}/deactivate`);
-		assert(deactivated.status === 200, `deactivate answered ${deactivated.status}`);
-		return `${flat.length} messages in ${all.length} executions, each once`;
-	});
-
-	// ---- Send and Wait for Reply ---------------------------------------------------------------------
-	const replyWorkflow = async (path: string, parameters: Json) =>
-		await createWorkflow(
+	/** A workflow from a Webhook trigger on `path` to Send and Wait for Reply into the first chat. */
+	async replyWorkflow(path: string, parameters: Json): Promise<string> {
+		const { actionTypeVersion, chat } = this;
+		return await this.createWorkflow(
 			`E2E send and wait (${path})`,
 			[
 				{
@@ -192,14 +163,15 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 			],
 			{ Start: { main: [[{ node: REPLY_NODE_NAME, type: 'main', index: 0 }]] } },
 		);
+	}
 
-	async function start(workflowId: string, path: string): Promise<Execution> {
-		const activated = await n8n().publicApi('POST', `/workflows/${workflowId}/activate`);
-		assert(activated.status === 200, `activate answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
+	/** Activates the workflow, calls its Webhook trigger, and returns the execution once it waits. */
+	async start(workflowId: string, path: string): Promise<Execution> {
+		await this.activate(workflowId);
 		const called = await waitFor(
 			'the webhook trigger',
 			async () => {
-				const response = await fetch(`${n8n().baseUrl}/webhook/${path}`, {
+				const response = await fetch(`${this.n8n().baseUrl}/webhook/${path}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ order: 'A-17' }),
@@ -212,76 +184,145 @@ export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
 		assert(called, 'the webhook did not answer');
 		return await waitFor(
 			'the waiting execution',
-			async () => (await executions(workflowId)).find((execution) => execution.status === 'waiting'),
+			async () => (await this.executions(workflowId)).find((execution) => execution.status === 'waiting'),
 			{ timeoutMs: 20_000 },
 		);
 	}
+}
 
-	let expiredHooks: Webhook[] = [];
-	await check('Send and Wait for Reply: without a reply n8n resumes at the time-out with the input items', async () => {
-		const workflowId = await replyWorkflow('e2e-no-reply', {
-			replyWaitText: 'Anyone there?',
-			replyWaitTimeout: 0.05,
-			replyWaitTimeoutUnit: 'minutes',
-		});
-		const waiting = await start(workflowId, 'e2e-no-reply');
-		// n8n's wait tracker looks for due executions every minute.
-		const done = await waitFor(
-			'the execution resumed by the time-out',
-			async () => {
-				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
-				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
-			},
-			{ timeoutMs: 100_000, intervalMs: 1000 },
-		);
-		assert(done.status === 'success', `the execution ended ${done.status}`);
-		const [item] = itemsOf(done, REPLY_NODE_NAME);
-		assert(item && !('reply' in item) && JSON.stringify(item).includes('A-17'), `the output is ${JSON.stringify(item).slice(0, 400)}`);
-		await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
-		// Its subscription outlives the time-out (n8n runs no node code then); the next run removes it (next check).
-		expiredHooks = (await webhooks()).filter((hook) => hook.url.includes(`/webhook-waiting/${waiting.id}/`));
-		assert(expiredHooks.length === 1, `${expiredHooks.length} subscriptions of the timed-out execution`);
-		return `resumed as ${done.status} with the input item; its subscription ${expiredHooks[0].id} left for the next run`;
+const itemsOf = (execution: Execution, nodeName: string): Json[] =>
+	(execution.data?.resultData.runData[nodeName]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
+
+async function firstPollReplaysNothing(t: TriggerRun): Promise<string> {
+	assert(t.chat, 'no direct chat');
+	await t.incoming(`before activation ${randomBytes(3).toString('hex')}`);
+	const hooksBefore = new Set((await t.webhooks()).map((hook) => hook.id));
+	t.pollWorkflowId = await t.createWorkflow('E2E poll trigger', [
+		{
+			id: 'poll-trigger',
+			name: POLL_TRIGGER_NAME,
+			type: `${PACKAGE_NAME}.chatMessagingPollTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'messageReceived', options: {} },
+			credentials,
+		},
+	]);
+	await t.activate(t.pollWorkflowId);
+	await sleep(2000);
+	assert((await t.executions(t.pollWorkflowId)).length === 0, 'the first poll started an execution (history replayed)');
+	const added = (await t.webhooks()).filter((hook) => !hooksBefore.has(hook.id));
+	assert(added.length === 0, `the poll trigger created webhook subscriptions: ${JSON.stringify(added)}`);
+	return 'no execution, no subscription';
+}
+
+async function eachMessageOnce(t: TriggerRun): Promise<string> {
+	const { sentUids } = t;
+	sentUids.push(await t.incoming(`poll A ${randomBytes(3).toString('hex')}`), await t.incoming(`poll B ${randomBytes(3).toString('hex')}`));
+	const first = await waitFor('the first poll execution', async () => ((await t.polledUids()).length >= 1 ? t.polledUids() : undefined), {
+		timeoutMs: 75_000,
 	});
-	await check('Send and Wait for Reply: waits, ignores another chat, resumes on the reply and removes its subscription', async () => {
-		assert(chat && otherChat, 'two direct chats are needed');
-		const text = `Can we deliver tomorrow? ${randomBytes(3).toString('hex')}`;
-		const workflowId = await replyWorkflow('e2e-reply', { replyWaitText: text, replyWaitTimeout: 10, replyWaitTimeoutUnit: 'minutes' });
-		const waiting = await start(workflowId, 'e2e-reply');
-		const hook = await waitFor(
-			'the temporary subscription',
-			async () => (await webhooks()).find((item) => item.url.includes(`/webhook-waiting/${waiting.id}/`)),
-			{ timeoutMs: 10_000 },
-		);
-		assert(hook.event_type === 'message:received:new', `subscribed to ${hook.event_type}`);
-		const leftOver = (await webhooks()).filter((item) => expiredHooks.some((expired) => expired.id === item.id));
-		assert(leftOver.length === 0, 'the subscription of the timed-out wait was not removed by this run');
-		const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>('GET', `/chats/${chat.id}/messages`);
-		assert(messages.filter((m) => m.from_me && m.text === text).length === 1, 'the question was not sent exactly once');
-
-		await sandbox('POST', '/_sandbox/incoming', { chat_id: otherChat.id, text: 'a message in another chat' });
-		await sleep(2000);
-		const still = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
-		assert(still?.status === 'waiting', `after another chat's message the execution is ${still?.status}`);
-
-		const answer = `Yes, after 5 pm ${randomBytes(3).toString('hex')}`;
-		await sandbox('POST', '/_sandbox/incoming', { chat_id: chat.id, text: answer });
-		const done = await waitFor(
-			'the resumed execution',
-			async () => {
-				const found = (await executions(workflowId)).find((execution) => execution.id === waiting.id);
-				return found && found.status !== 'waiting' && found.status !== 'running' && found.status !== 'new' ? found : undefined;
-			},
-			{ timeoutMs: 30_000 },
-		);
-		assert(done.status === 'success', `the execution ended ${done.status}`);
-		const [item] = itemsOf(done, REPLY_NODE_NAME);
-		assert(item?.replied === true, `the output is ${JSON.stringify(item).slice(0, 400)}`);
-		assert((item.reply as Json | undefined)?.text === answer, `the reply is ${JSON.stringify(item.reply).slice(0, 300)}`);
-		await waitFor('the subscription removed', async () => ((await webhooks()).some((item) => item.id === hook.id) ? undefined : true), {
-			timeoutMs: 10_000,
-		});
-		await n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
-		return `execution ${waiting.id} resumed by "${answer}"; subscription ${hook.id} removed, and the expired one before it`;
+	assert(
+		JSON.stringify(first.flat().sort()) === JSON.stringify([...sentUids].sort()),
+		`polled ${JSON.stringify(first)}, sent ${JSON.stringify(sentUids)}`,
+	);
+	sentUids.push(await t.incoming(`poll C ${randomBytes(3).toString('hex')}`));
+	const second = await waitFor('the next poll execution', async () => ((await t.polledUids()).length >= 2 ? t.polledUids() : undefined), {
+		timeoutMs: 75_000,
 	});
+	assert(JSON.stringify(second.at(-1)) === JSON.stringify([sentUids[2]]), `the second poll carried ${JSON.stringify(second.at(-1))}`);
+	return `${second.length} executions: ${second.map((uids) => uids.length).join(' + ')} items`;
+}
+
+async function messageWhileStopped(t: TriggerRun): Promise<string> {
+	const { sentUids } = t;
+	await t.n8n().stop();
+	sentUids.push(await t.incoming(`poll D while stopped ${randomBytes(3).toString('hex')}`));
+	await t.n8n().start();
+	const all = await waitFor(
+		'the message sent while stopped',
+		async () => {
+			const polled = await t.polledUids();
+			return polled.flat().includes(sentUids[3]) ? polled : undefined;
+		},
+		{ timeoutMs: 90_000 },
+	);
+	const flat = all.flat();
+	assert(flat.length === new Set(flat).size, `a message came twice: ${JSON.stringify(all)}`);
+	assert(
+		JSON.stringify([...flat].sort()) === JSON.stringify([...sentUids].sort()),
+		`polled ${JSON.stringify(all)}, sent ${JSON.stringify(sentUids)}`,
+	);
+	const deactivated = await t.n8n().publicApi('POST', `/workflows/${t.pollWorkflowId}/deactivate`);
+	assert(deactivated.status === 200, `deactivate answered ${deactivated.status}`);
+	return `${flat.length} messages in ${all.length} executions, each once`;
+}
+
+async function noReplyTimesOut(t: TriggerRun): Promise<string> {
+	const workflowId = await t.replyWorkflow('e2e-no-reply', {
+		replyWaitText: 'Anyone there?',
+		replyWaitTimeout: 0.05,
+		replyWaitTimeoutUnit: 'minutes',
+	});
+	const waiting = await t.start(workflowId, 'e2e-no-reply');
+	// n8n's wait tracker looks for due executions every minute.
+	const done = await t.finished(workflowId, waiting.id, { timeoutMs: 100_000, intervalMs: 1000 });
+	assert(done.status === 'success', `the execution ended ${done.status}`);
+	const [item] = itemsOf(done, REPLY_NODE_NAME);
+	assert(item && !('reply' in item) && JSON.stringify(item).includes('A-17'), `the output is ${JSON.stringify(item).slice(0, 400)}`);
+	await t.n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+	// Its subscription outlives the time-out (n8n runs no node code then); the next run removes it (next check).
+	t.expiredHooks = (await t.webhooks()).filter((hook) => hook.url.includes(`/webhook-waiting/${waiting.id}/`));
+	assert(t.expiredHooks.length === 1, `${t.expiredHooks.length} subscriptions of the timed-out execution`);
+	return `resumed as ${done.status} with the input item; its subscription ${t.expiredHooks[0].id} left for the next run`;
+}
+
+async function replyResumes(t: TriggerRun): Promise<string> {
+	const { chat, otherChat } = t;
+	const { sandbox } = t.ctx;
+	assert(chat && otherChat, 'two direct chats are needed');
+	const text = `Can we deliver tomorrow? ${randomBytes(3).toString('hex')}`;
+	const workflowId = await t.replyWorkflow('e2e-reply', { replyWaitText: text, replyWaitTimeout: 10, replyWaitTimeoutUnit: 'minutes' });
+	const waiting = await t.start(workflowId, 'e2e-reply');
+	const hook = await waitFor(
+		'the temporary subscription',
+		async () => (await t.webhooks()).find((item) => item.url.includes(`/webhook-waiting/${waiting.id}/`)),
+		{ timeoutMs: 10_000 },
+	);
+	assert(hook.event_type === 'message:received:new', `subscribed to ${hook.event_type}`);
+	const leftOver = (await t.webhooks()).filter((item) => t.expiredHooks.some((expired) => expired.id === item.id));
+	assert(leftOver.length === 0, 'the subscription of the timed-out wait was not removed by this run');
+	const { messages } = await sandbox<{ messages: Array<{ text: string; from_me: boolean }> }>('GET', `/chats/${chat.id}/messages`);
+	assert(messages.filter((m) => m.from_me && m.text === text).length === 1, 'the question was not sent exactly once');
+
+	await sandbox('POST', '/_sandbox/incoming', { chat_id: otherChat.id, text: 'a message in another chat' });
+	await sleep(2000);
+	const still = (await t.executions(workflowId)).find((execution) => execution.id === waiting.id);
+	assert(still?.status === 'waiting', `after another chat's message the execution is ${still?.status}`);
+
+	const answer = `Yes, after 5 pm ${randomBytes(3).toString('hex')}`;
+	await sandbox('POST', '/_sandbox/incoming', { chat_id: chat.id, text: answer });
+	const done = await t.finished(workflowId, waiting.id, { timeoutMs: 30_000 });
+	assert(done.status === 'success', `the execution ended ${done.status}`);
+	const [item] = itemsOf(done, REPLY_NODE_NAME);
+	assert(item?.replied === true, `the output is ${JSON.stringify(item).slice(0, 400)}`);
+	assert((item.reply as Json | undefined)?.text === answer, `the reply is ${JSON.stringify(item.reply).slice(0, 300)}`);
+	await waitFor('the subscription removed', async () => ((await t.webhooks()).some((item) => item.id === hook.id) ? undefined : true), {
+		timeoutMs: 10_000,
+	});
+	await t.n8n().publicApi('POST', `/workflows/${workflowId}/deactivate`);
+	return `execution ${waiting.id} resumed by "${answer}"; subscription ${hook.id} removed, and the expired one before it`;
+}
+
+const CASES: Array<[string, (t: TriggerRun) => Promise<string>]> = [
+	['Poll Trigger: published, its first poll replays no history and holds no subscription', firstPollReplaysNothing],
+	['Poll Trigger: each new inbound message starts the workflow once, across polls (n8n polls every minute)', eachMessageOnce],
+	['Poll Trigger: a message that arrives while n8n is stopped comes once after the restart, nothing repeats', messageWhileStopped],
+	['Send and Wait for Reply: without a reply n8n resumes at the time-out with the input items', noReplyTimesOut],
+	['Send and Wait for Reply: waits, ignores another chat, resumes on the reply and removes its subscription', replyResumes],
+];
+
+export async function runTriggerCases(ctx: TriggerCasesContext): Promise<void> {
+	const t = new TriggerRun(ctx);
+	for (const [name, body] of CASES) await ctx.check(name, () => body(t));
 }

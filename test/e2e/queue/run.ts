@@ -272,130 +272,62 @@ interface Execution {
 	data?: unknown;
 }
 
-async function main(): Promise<void> {
-	const runStarted = Date.now();
-	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-queue-e2e-'));
-	workFolder = workDir;
-	// PostgreSQL runs as its own user and must reach its folders inside.
-	if (userInfo().uid === 0) chmodSync(workDir, 0o711);
-	const logDir = join(workDir, 'logs');
-	mkdirSync(logDir);
-	const cleanUp = () => {
-		killAllServicesNow();
-		removeWorkFolder();
-	};
-	const onSignal = (signal: NodeJS.Signals) => {
-		console.log(`\n${signal}: stopping every process of the run`);
-		cleanUp();
-		process.exit(130);
-	};
-	process.on('SIGINT', onSignal);
-	process.on('SIGTERM', onSignal);
-	process.on('exit', () => killAllServicesNow());
+/** Every execution's end state. */
+const ended = (execution: Execution) => ['success', 'error', 'crashed', 'canceled'].includes(String(execution.status));
 
-	console.log(`n8n queue-mode end-to-end test (work folder ${workDir})`);
-	let nodeBin = '';
-	let n8nBin = '';
-	let tarball = '';
-	let actionVersion = 1;
-	let triggerVersion = 1;
-	const servers: Server[] = [];
-	const services: { main?: Service; workers: Service[]; webhooks: Service[]; postgres?: Service; redis?: Service } = {
+/** How the two copies of each event travel: which webhook process gets each, and whether the second waits for the first's answer. */
+type Route = (index: number) => { ports: [number, number]; together: boolean };
+
+/** The run's processes, servers and counts, and the reads and scenarios its checks share. */
+class QueueRun {
+	readonly workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-queue-e2e-'));
+	readonly logDir = join(this.workDir, 'logs');
+	readonly userFolder = join(this.workDir, 'n8n-user');
+	nodeBin = '';
+	n8nBin = '';
+	tarball = '';
+	actionVersion = 1;
+	triggerVersion = 1;
+	readonly servers: Server[] = [];
+	readonly services: { main?: Service; workers: Service[]; webhooks: Service[]; postgres?: Service; redis?: Service } = {
 		workers: [],
 		webhooks: [],
 	};
-	let stopSandbox: (() => Promise<void>) | undefined;
-	let counted: Counted | undefined;
-	let relayed: Delivery[] = [];
-	let n8n: N8nInstance | undefined;
+	stopSandbox: (() => Promise<void>) | undefined;
+	counted: Counted | undefined;
+	relayed: Delivery[] = [];
+	n8n: N8nInstance | undefined;
+	sandboxUrl = '';
+	// Every n8n process: the same database, Redis, encryption key and user folder (community package).
+	readonly queueEnv: Record<string, string> = {
+		EXECUTIONS_MODE: 'queue',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(PORTS.postgres),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'n8n',
+		DB_POSTGRESDB_PASSWORD: '',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(PORTS.redis),
+		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+		N8N_LOG_LEVEL: 'info',
+		// The service delivers to the URL the trigger subscribes: the relay, which hands deliveries to the run.
+		WEBHOOK_URL: `http://127.0.0.1:${PORTS.relay}/`,
+	};
+	readonly brokerPorts = [5695, 5696, 5697, 5698, 5699];
+	triggerExecutions = 0;
+	sendExecutions = 0;
+	readonly phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
 
-	await check(
-		'prerequisites: Node 24 and n8n (test/e2e/runtimes.sh), PostgreSQL and Redis binaries',
-		async () => {
-			({ nodeBin, n8nBin } = n8nRuntimes());
-			const redis = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
-			const postgres = execFileSync(join(process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin', 'postgres'), ['--version'], {
-				encoding: 'utf8',
-			}).trim();
-			return `${redis.split(' ').slice(0, 3).join(' ')}; ${postgres}`;
-		},
-		true,
-	);
-
-	await check(
-		`services: PostgreSQL on 127.0.0.1:${PORTS.postgres}, Redis on 127.0.0.1:${PORTS.redis}`,
-		async () => {
-			services.postgres = await startPostgres({
-				dir: join(workDir, 'postgres'),
-				port: PORTS.postgres,
-				user: 'n8n',
-				database: 'n8n',
-				logDir,
-			});
-			services.redis = await startRedis({ dir: join(workDir, 'redis'), port: PORTS.redis, logDir });
-			return undefined;
-		},
-		true,
-	);
-
-	const userFolder = join(workDir, 'n8n-user');
-	await check(
-		'package: built, packed and extracted as a community package',
-		async () => {
-			if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-			const packed = packN8nPackage(workDir);
-			tarball = packed.tarball;
-			installCommunityPackage(tarball, userFolder, PACKAGE_NAME);
-			const version = (name: string) => {
-				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				const exported = require(join(packed.dir, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
-					string,
-					new () => { description: { version?: number | number[]; defaultVersion?: number } }
-				>;
-				// A versioned node (VersionedNodeType) names the version new nodes get in defaultVersion.
-				const { version: described, defaultVersion } = new (Object.values(exported)[0])().description;
-				const latest = defaultVersion ?? (Array.isArray(described) ? Math.max(...described) : described);
-				assert(typeof latest === 'number', `${name}: no version in its description`);
-				return latest;
-			};
-			actionVersion = version('ChatMessaging');
-			triggerVersion = version('ChatMessagingTrigger');
-			return packed.filename;
-		},
-		true,
-	);
-
-	let sandboxUrl = '';
-	await check(
-		`sandbox: limited to ${RATE_LIMIT} requests/s, behind a counting proxy (:${PORTS.proxy}); event relay on :${PORTS.relay}`,
-		async () => {
-			const sandbox = await startSandbox({
-				tokens: [TOKEN],
-				seed: 12,
-				chats: 30,
-				rateLimit: RATE_LIMIT,
-				quota: 100_000,
-				paceMs: 0,
-				deliveredAfterMs: 0,
-				readAfterMs: 0,
-			});
-			sandboxUrl = sandbox.url.replace(/\/+$/, '');
-			stopSandbox = () => sandbox.stop();
-			const proxy = await startCountingProxy(sandboxUrl, PORTS.proxy);
-			counted = proxy.counted;
-			const relay = await startRelay(PORTS.relay);
-			relayed = relay.deliveries;
-			servers.push(proxy.server, relay.server);
-			return sandboxUrl;
-		},
-		true,
-	);
+	env(extra: Record<string, string>): Record<string, string> {
+		return { ...required(this.n8n).env(), N8N_WEBHOOK_URL: this.queueEnv.WEBHOOK_URL, ...extra };
+	}
 
 	// The run's own reads share the workspace's rate limit with n8n: wait as told on a 429 (reads only).
-	const sandbox = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+	async sandbox<T>(method: string, path: string, body?: unknown): Promise<T> {
 		let response: Response;
 		for (let attempt = 0; ; attempt++) {
-			response = await fetch(`${sandboxUrl}${path}`, {
+			response = await fetch(`${this.sandboxUrl}${path}`, {
 				method,
 				headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 				body: body === undefined ? undefined : JSON.stringify(body),
@@ -408,157 +340,48 @@ async function main(): Promise<void> {
 		assert(response.ok, `sandbox ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
 		const parsed = JSON.parse(text) as { status?: string; data?: unknown };
 		return (parsed.status === 'ok' && 'data' in parsed ? parsed.data : parsed) as T;
-	};
+	}
 
-	// Every n8n process: the same database, Redis, encryption key and user folder (community package).
-	const encryptionKey = randomBytes(24).toString('hex');
-	const queueEnv: Record<string, string> = {
-		EXECUTIONS_MODE: 'queue',
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(PORTS.postgres),
-		DB_POSTGRESDB_DATABASE: 'n8n',
-		DB_POSTGRESDB_USER: 'n8n',
-		DB_POSTGRESDB_PASSWORD: '',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(PORTS.redis),
-		N8N_ENCRYPTION_KEY: encryptionKey,
-		N8N_LOG_LEVEL: 'info',
-		// The service delivers to the URL the trigger subscribes: the relay, which hands deliveries to the run.
-		WEBHOOK_URL: `http://127.0.0.1:${PORTS.relay}/`,
-	};
-	Object.assign(process.env, queueEnv);
-	const brokerPorts = [5695, 5696, 5697, 5698, 5699];
-	const env = (extra: Record<string, string>) => ({ ...required(n8n).env(), N8N_WEBHOOK_URL: queueEnv.WEBHOOK_URL, ...extra });
-
-	await check(
-		'import: credential and both workflows into PostgreSQL',
-		async () => {
-			n8n = new N8nInstance(nodeBin, n8nBin, userFolder, PORTS.main, brokerPorts[0], logDir);
-			const credentialFile = join(workDir, 'credential.json');
-			writeFileSync(credentialFile, JSON.stringify(credentialExport(`http://127.0.0.1:${PORTS.proxy}`, TOKEN)));
-			try {
-				const cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`], 240_000);
-				assert(cli.code === 0, `import:credentials: ${redact(cli.stdout + cli.stderr).slice(-800)}`);
-			} finally {
-				rmSync(credentialFile, { force: true });
-			}
-			const workflowFile = join(workDir, 'workflows.json');
-			writeFileSync(workflowFile, JSON.stringify([triggerWorkflow(triggerVersion), sendWorkflow(actionVersion)]));
-			const imported = await n8n.cli(['import:workflow', `--input=${workflowFile}`]);
-			assert(imported.code === 0, `import:workflow: ${imported.stdout.slice(-800)} ${imported.stderr.slice(-800)}`);
-			return undefined;
-		},
-		true,
-	);
-
-	await check(
-		`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready; both workflows published`,
-		async () => {
-			const node = join(nodeBin, 'node');
-			const main = Service.start('n8n-main', node, [n8nBin, 'start'], { logDir, env: env({}) });
-			services.main = main;
-			const readiness = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).status === 200;
-			const mainMs = await main.waitUntil('ready', readiness(PORTS.main), 180_000);
-			for (const [index, port] of PORTS.workerHealth.entries()) {
-				services.workers.push(
-					Service.start(`n8n-worker-${index + 1}`, node, [n8nBin, 'worker', `--concurrency=${WORKER_CONCURRENCY}`], {
-						logDir,
-						env: env({
-							QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-							QUEUE_HEALTH_CHECK_PORT: String(port),
-							N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-							N8N_RUNNERS_BROKER_PORT: String(brokerPorts[1 + index]),
-						}),
-					}),
-				);
-			}
-			for (const [index, port] of PORTS.webhook.entries()) {
-				services.webhooks.push(
-					Service.start(`n8n-webhook-${index + 1}`, node, [n8nBin, 'webhook'], {
-						logDir,
-						env: env({ N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(brokerPorts[3 + index]) }),
-					}),
-				);
-			}
-			const others = await Promise.all([
-				...services.workers.map((worker, index) => worker.waitUntil('ready', readiness(PORTS.workerHealth[index]), 180_000)),
-				...services.webhooks.map((hook, index) => hook.waitUntil('ready', readiness(PORTS.webhook[index]), 180_000)),
-			]);
-			await n8n?.setupOwnerAndApiKey();
-			// Published through the main's public API (one CLI start fewer per workflow than publish:workflow).
-			for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
-				const activated = await required(n8n).publicApi('POST', `/workflows/${id}/activate`);
-				assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
-			}
-			return `main ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more`;
-		},
-		true,
-	);
-
-	const api = async (path: string) => {
-		const answer = await required(n8n).publicApi('GET', path);
+	async api(path: string): Promise<{ data: Execution[]; nextCursor?: string | null }> {
+		const answer = await required(this.n8n).publicApi('GET', path);
 		assert(answer.status === 200, `GET /api/v1${path} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
 		return answer.body as { data: Execution[]; nextCursor?: string | null };
-	};
+	}
+
 	/** Every execution of a workflow (with its data when asked), through the public API's pages. */
-	const executionsOf = async (workflowId: string, includeData = false): Promise<Execution[]> => {
+	async executionsOf(workflowId: string, includeData = false): Promise<Execution[]> {
 		const all: Execution[] = [];
 		let cursor: string | null | undefined;
 		do {
-			const page = await api(
+			const page = await this.api(
 				`/executions?workflowId=${workflowId}&limit=250&includeData=${includeData}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
 			);
 			all.push(...page.data);
 			cursor = page.nextCursor;
 		} while (cursor);
 		return all;
-	};
-	const done = (execution: Execution) => ['success', 'error', 'crashed', 'canceled'].includes(String(execution.status));
+	}
+
 	/** Waits until the workflow has at least `atLeast` executions, all ended, and no new one for a moment. */
-	const settled = async (workflowId: string, atLeast: number, timeoutMs: number) => {
+	async settled(workflowId: string, atLeast: number, timeoutMs: number): Promise<Execution[]> {
 		let last = -1;
 		return waitFor(
 			`${atLeast} ended executions of ${workflowId}`,
 			async () => {
-				const list = await executionsOf(workflowId);
+				const list = await this.executionsOf(workflowId);
 				const stable = list.length === last;
 				last = list.length;
-				return list.length >= atLeast && list.every(done) && stable ? list : undefined;
+				return list.length >= atLeast && list.every(ended) && stable ? list : undefined;
 			},
 			{ timeoutMs: timeoutMs, intervalMs: 1500 },
 		);
-	};
-
-	await check('trigger: the published workflow subscribed the relay with its secret', async () => {
-		const hooks = await waitFor(
-			'the subscription',
-			async () => {
-				const data = await sandbox<{ webhooks: Array<{ url: string; event_type: string }> } | Array<{ url: string; event_type: string }>>(
-					'GET',
-					'/webhooks',
-				);
-				const list = (Array.isArray(data) ? data : data.webhooks).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
-				return list.length ? list : undefined;
-			},
-			{ timeoutMs: 30_000 },
-		);
-		assert(
-			hooks.length === 1 && hooks[0].event_type === 'message:received:new',
-			`subscriptions: ${JSON.stringify(hooks.map((h) => h.event_type))}`,
-		);
-		assert(
-			hooks[0].url.startsWith(`http://127.0.0.1:${PORTS.relay}/`) && /[?&]secret=/.test(hooks[0].url),
-			'the subscription URL is not the relay with a secret',
-		);
-		return undefined;
-	});
+	}
 
 	/** Creates `count` inbound messages in the sandbox and collects the deliveries the relay received for them. */
-	const inboundEvents = async (label: string, count: number): Promise<Delivery[]> => {
+	async inboundEvents(label: string, count: number): Promise<Delivery[]> {
 		const uids: string[] = [];
 		for (let index = 0; index < count; index++) {
-			const incoming = await sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', {
+			const incoming = await this.sandbox<{ message: { uid: string } }>('POST', '/_sandbox/incoming', {
 				phone: `+4915166${String(index % 20).padStart(3, '0')}01`,
 				text: `queue ${label} ${index}`,
 			});
@@ -568,18 +391,18 @@ async function main(): Promise<void> {
 		return waitFor(
 			`${count} deliveries at the relay`,
 			async () => {
-				const ours = relayed.filter((delivery) => wanted.has(delivery.uid));
+				const ours = this.relayed.filter((delivery) => wanted.has(delivery.uid));
 				return new Set(ours.map((delivery) => delivery.uid)).size === count
 					? uids.map((uid) => ours.find((d) => d.uid === uid) as Delivery)
 					: undefined;
 			},
 			{ timeoutMs: 60_000, intervalMs: 200 },
 		);
-	};
+	}
 
 	/** Executions per message uid (from the trigger's item in each execution's data). */
-	const executionsPerUid = async (uids: string[]) => {
-		const list = await executionsOf(TRIGGER_WORKFLOW_ID, true);
+	async executionsPerUid(uids: string[]) {
+		const list = await this.executionsOf(TRIGGER_WORKFLOW_ID, true);
 		const perUid = new Map<string, number>(uids.map((uid) => [uid, 0]));
 		const recordedPerUid = new Map<string, number>(uids.map((uid) => [uid, 0]));
 		let failed = 0;
@@ -594,17 +417,14 @@ async function main(): Promise<void> {
 			}
 		}
 		return { perUid, recordedPerUid, failed, total: list.length };
-	};
+	}
 
-	/** How the two copies of each event travel: which webhook process gets each, and whether the second waits for the first's answer. */
-	type Route = (index: number) => { ports: [number, number]; together: boolean };
-	let triggerExecutions = 0;
 	/**
 	 * Creates `count` inbound events, delivers each twice as `route` says, waits for the executions,
 	 * and counts per event: executions started, and passes through the Record node (past Remove Duplicates).
 	 */
-	const deliverTwice = async (label: string, count: number, route: Route) => {
-		const deliveries = await inboundEvents(label, count);
+	async deliverTwice(label: string, count: number, route: Route) {
+		const deliveries = await this.inboundEvents(label, count);
 		const statuses: number[] = [];
 		const started = Date.now();
 		for (const [index, delivery] of deliveries.entries()) {
@@ -615,9 +435,9 @@ async function main(): Promise<void> {
 		const deliveryMs = Date.now() - started;
 		const refused = statuses.filter((status) => status !== 200);
 		assert(refused.length === 0, `${refused.length} deliveries refused: ${JSON.stringify(refused.slice(0, 10))}`);
-		const list = await settled(TRIGGER_WORKFLOW_ID, triggerExecutions + count, 120_000);
-		triggerExecutions = list.length;
-		const { perUid, recordedPerUid, failed } = await executionsPerUid(deliveries.map((d) => d.uid));
+		const list = await this.settled(TRIGGER_WORKFLOW_ID, this.triggerExecutions + count, 120_000);
+		this.triggerExecutions = list.length;
+		const { perUid, recordedPerUid, failed } = await this.executionsPerUid(deliveries.map((d) => d.uid));
 		const counts = [...perUid.values()];
 		const recorded = [...recordedPerUid.values()];
 		const result = {
@@ -640,68 +460,30 @@ async function main(): Promise<void> {
 		);
 		assert(result.recordedNever === 0, `${result.recordedNever} events never got past Remove Duplicates`);
 		return result;
-	};
-	const [webhookA, webhookB] = PORTS.webhook;
+	}
 
-	await check(
-		`events: ${EVENTS_SAME_PROCESS} inbound events, each delivered twice to the same webhook process (half to each): exactly one execution per event`,
-		async () => {
-			const result = await deliverTwice('eventsSameProcess', EVENTS_SAME_PROCESS, (index) => ({
-				ports: index % 2 === 0 ? [webhookA, webhookA] : [webhookB, webhookB],
-				together: false,
-			}));
-			assert(
-				result.executions === EVENTS_SAME_PROCESS && result.eventsRunTwice === 0,
-				`${result.executions} executions for ${EVENTS_SAME_PROCESS} events`,
-			);
-			// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see docs/queue-mode.md).
-			const stored = psqlQuery(
-				{ port: PORTS.postgres, user: 'n8n', database: 'n8n' },
-				`select "staticData"::text from workflow_entity where id = '${TRIGGER_WORKFLOW_ID}'`,
-			).trim();
-			const seenKeysSaved =
-				(JSON.parse(stored || '{}') as Record<string, { seenEvents?: unknown[] }>)['node:Inbound message']?.seenEvents?.length ?? 0;
-			figures.seenKeysInDatabase = seenKeysSaved;
-			return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions; seen keys in the database's static data: ${seenKeysSaved}`;
-		},
-	);
-
-	await check(
-		`events: ${EVENTS_IN_TURN} inbound events, each delivered twice through alternating webhook processes, the second after the first was answered: none lost (executions per event counted)`,
-		async () => {
-			const result = await deliverTwice('eventsAlternating', EVENTS_IN_TURN, (index) => ({
-				ports: index % 2 === 0 ? [webhookA, webhookB] : [webhookB, webhookA],
-				together: false,
-			}));
-			return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
-		},
-	);
-
-	await check(
-		`events: ${EVENTS_AT_ONCE} inbound events, both copies sent to the two webhook processes at the same moment: none lost (executions per event counted)`,
-		async () => {
-			const result = await deliverTwice('eventsAtOnce', EVENTS_AT_ONCE, () => ({ ports: [webhookA, webhookB], together: true }));
-			return `${result.deliveries} deliveries → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
-		},
-	);
-
-	const phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
 	/** The sends' endpoint: the POST the proxy has seen most often (n8n's other POST is the subscription). */
-	const sendEndpoint = () =>
-		[...(counted?.statuses ?? new Map<string, Map<number, number>>())]
-			.filter(([key]) => key.startsWith('POST '))
-			.sort((a, b) => [...b[1].values()].reduce((x, y) => x + y, 0) - [...a[1].values()].reduce((x, y) => x + y, 0))[0]?.[0] ?? '';
-	const answersOf = (endpoint: string) => new Map(counted?.statuses.get(endpoint) ?? []);
-	let sendExecutions = 0;
+	sendEndpoint(): string {
+		return (
+			[...(this.counted?.statuses ?? new Map<string, Map<number, number>>())]
+				.filter(([key]) => key.startsWith('POST '))
+				.sort((a, b) => [...b[1].values()].reduce((x, y) => x + y, 0) - [...a[1].values()].reduce((x, y) => x + y, 0))[0]?.[0] ?? ''
+		);
+	}
+
+	answersOf(endpoint: string): Map<number, number> {
+		return new Map(this.counted?.statuses.get(endpoint) ?? []);
+	}
+
 	/**
 	 * Calls the send workflow `executions` times (alternating webhook processes) with `perExecution` items,
 	 * waits for the executions, and checks the sandbox holds every message once.
 	 */
-	const sendMessages = async (label: string, executions: number, perExecution: number) => {
+	async sendMessages(label: string, executions: number, perExecution: number) {
 		const total = executions * perExecution;
-		const quotaBefore = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used;
-		const answersBefore = new Map([...(counted?.statuses ?? [])].map(([key, byStatus]) => [key, new Map(byStatus)]));
-		const earlier = new Set((await executionsOf(SEND_WORKFLOW_ID)).map((execution) => String(execution.id)));
+		const quotaBefore = (await this.sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used;
+		const answersBefore = new Map([...(this.counted?.statuses ?? [])].map(([key, byStatus]) => [key, new Map(byStatus)]));
+		const earlier = new Set((await this.executionsOf(SEND_WORKFLOW_ID)).map((execution) => String(execution.id)));
 		const texts: string[] = [];
 		const started = Date.now();
 		const answers = await Promise.all(
@@ -709,7 +491,7 @@ async function main(): Promise<void> {
 				const sends = Array.from({ length: perExecution }, (__, index) => {
 					const text = `queue ${label} ${batch} item ${index}`;
 					texts.push(text);
-					return { phone: phones[index % phones.length], text };
+					return { phone: this.phones[index % this.phones.length], text };
 				});
 				const response = await fetch(`http://127.0.0.1:${PORTS.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
 					method: 'POST',
@@ -724,32 +506,32 @@ async function main(): Promise<void> {
 			answers.every((status) => status === 200),
 			`webhook answers ${JSON.stringify(answers)}`,
 		);
-		const list = await settled(SEND_WORKFLOW_ID, sendExecutions + executions, 300_000);
+		const list = await this.settled(SEND_WORKFLOW_ID, this.sendExecutions + executions, 300_000);
 		const ms = Date.now() - started;
 		const ours = list.filter((execution) => !earlier.has(String(execution.id)));
-		sendExecutions = list.length;
+		this.sendExecutions = list.length;
 		assert(
 			ours.length === executions && ours.every((execution) => execution.status === 'success'),
 			`executions: ${JSON.stringify(ours.map((execution) => execution.status))}`,
 		);
 		// Which worker ran which execution: each worker logs "Worker started execution <id>".
 		const ids = new Set(ours.map((execution) => String(execution.id)));
-		const perWorker = services.workers.map(
+		const perWorker = this.services.workers.map(
 			(worker) => [...worker.log().matchAll(/Worker started execution (\d+)/g)].filter((match) => ids.has(match[1])).length,
 		);
 		// Every message of the ten chats, page by page.
 		const chats: Array<{ id: number; phone: string | null }> = [];
 		for (let page = 1; ; page++) {
-			const data = await sandbox<{ chats: typeof chats; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
+			const data = await this.sandbox<{ chats: typeof chats; has_more_pages: boolean }>('GET', `/chats?page=${page}`);
 			chats.push(...data.chats);
 			if (!data.has_more_pages) break;
 		}
 		const stored: string[] = [];
-		for (const phone of phones) {
+		for (const phone of this.phones) {
 			const chat = chats.find((c) => c.phone?.replace(/^\+/, '') === phone.replace(/^\+/, ''));
 			assert(chat, `no chat for ${phone}`);
 			for (let page = 1; ; page++) {
-				const data = await sandbox<{ messages: Array<{ text: string; from_me: boolean }>; has_more_pages: boolean }>(
+				const data = await this.sandbox<{ messages: Array<{ text: string; from_me: boolean }>; has_more_pages: boolean }>(
 					'GET',
 					`/chats/${chat.id}/messages?page=${page}`,
 				);
@@ -757,13 +539,13 @@ async function main(): Promise<void> {
 				if (!data.has_more_pages) break;
 			}
 		}
-		const quotaUsed = (await sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used - quotaBefore;
-		const endpoint = sendEndpoint();
+		const quotaUsed = (await this.sandbox<{ quota: { used: number } }>('GET', '/_sandbox/queue')).quota.used - quotaBefore;
+		const endpoint = this.sendEndpoint();
 		const before = answersBefore.get(endpoint) ?? new Map<number, number>();
-		const delta = Object.fromEntries([...answersOf(endpoint)].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
+		const delta = Object.fromEntries([...this.answersOf(endpoint)].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
 		const storedSet = new Set(stored);
 		// The sending itself, as the service saw it: from the first send's arrival to the last one's answer.
-		const posts = (counted?.posts ?? []).filter((post) => post.at >= started);
+		const posts = (this.counted?.posts ?? []).filter((post) => post.at >= started);
 		const firstAt = Math.min(...posts.map((post) => post.at));
 		const spanMs = Math.max(...posts.map((post) => post.answeredAt)) - firstAt;
 		const refusedAt = posts.filter((post) => post.status === 429).map((post) => post.at - firstAt);
@@ -797,56 +579,296 @@ async function main(): Promise<void> {
 		);
 		assert(quotaUsed === total, `${quotaUsed} messages charged`);
 		return result;
+	}
+}
+
+const [webhookA, webhookB] = PORTS.webhook;
+
+const describeSends = (result: Awaited<ReturnType<QueueRun['sendMessages']>>) =>
+	`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
+	`sending ${result.spanMs} ms, ${result.spanTimesFloor.toFixed(2)}x); executions per worker ${result.perWorker.join(' / ')}; ` +
+	`answers ${JSON.stringify(result.sendAnswers)}: ${(100 * result.rateLimitedShare).toFixed(1)} % refused ` +
+	`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later)`;
+
+async function prerequisites(q: QueueRun): Promise<string | undefined> {
+	({ nodeBin: q.nodeBin, n8nBin: q.n8nBin } = n8nRuntimes());
+	const redis = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
+	const postgres = execFileSync(join(process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin', 'postgres'), ['--version'], {
+		encoding: 'utf8',
+	}).trim();
+	return `${redis.split(' ').slice(0, 3).join(' ')}; ${postgres}`;
+}
+
+async function startServices(q: QueueRun): Promise<string | undefined> {
+	q.services.postgres = await startPostgres({
+		dir: join(q.workDir, 'postgres'),
+		port: PORTS.postgres,
+		user: 'n8n',
+		database: 'n8n',
+		logDir: q.logDir,
+	});
+	q.services.redis = await startRedis({ dir: join(q.workDir, 'redis'), port: PORTS.redis, logDir: q.logDir });
+	return undefined;
+}
+
+async function packPackage(q: QueueRun): Promise<string | undefined> {
+	if (process.env.E2E_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	const packed = packN8nPackage(q.workDir);
+	q.tarball = packed.tarball;
+	installCommunityPackage(q.tarball, q.userFolder, PACKAGE_NAME);
+	const version = (name: string) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const exported = require(join(packed.dir, 'dist', 'nodes', name, `${name}.node.js`)) as Record<
+			string,
+			new () => { description: { version?: number | number[]; defaultVersion?: number } }
+		>;
+		// A versioned node (VersionedNodeType) names the version new nodes get in defaultVersion.
+		const { version: described, defaultVersion } = new (Object.values(exported)[0])().description;
+		const latest = defaultVersion ?? (Array.isArray(described) ? Math.max(...described) : described);
+		assert(typeof latest === 'number', `${name}: no version in its description`);
+		return latest;
 	};
+	q.actionVersion = version('ChatMessaging');
+	q.triggerVersion = version('ChatMessagingTrigger');
+	return packed.filename;
+}
 
-	const describeSends = (result: Awaited<ReturnType<typeof sendMessages>>) =>
-		`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
-		`sending ${result.spanMs} ms, ${result.spanTimesFloor.toFixed(2)}x); executions per worker ${result.perWorker.join(' / ')}; ` +
-		`answers ${JSON.stringify(result.sendAnswers)}: ${(100 * result.rateLimitedShare).toFixed(1)} % refused ` +
-		`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later)`;
+async function startSandboxProxyRelay(q: QueueRun): Promise<string | undefined> {
+	const sandbox = await startSandbox({
+		tokens: [TOKEN],
+		seed: 12,
+		chats: 30,
+		rateLimit: RATE_LIMIT,
+		quota: 100_000,
+		paceMs: 0,
+		deliveredAfterMs: 0,
+		readAfterMs: 0,
+	});
+	q.sandboxUrl = sandbox.url.replace(/\/+$/, '');
+	q.stopSandbox = () => sandbox.stop();
+	const proxy = await startCountingProxy(q.sandboxUrl, PORTS.proxy);
+	q.counted = proxy.counted;
+	const relay = await startRelay(PORTS.relay);
+	q.relayed = relay.deliveries;
+	q.servers.push(proxy.server, relay.server);
+	return q.sandboxUrl;
+}
 
-	await check(
-		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
+async function importCredentialAndWorkflows(q: QueueRun): Promise<string | undefined> {
+	q.n8n = new N8nInstance(q.nodeBin, q.n8nBin, q.userFolder, PORTS.main, q.brokerPorts[0], q.logDir);
+	const credentialFile = join(q.workDir, 'credential.json');
+	writeFileSync(credentialFile, JSON.stringify(credentialExport(`http://127.0.0.1:${PORTS.proxy}`, TOKEN)));
+	try {
+		const cli = await q.n8n.cli(['import:credentials', `--input=${credentialFile}`], 240_000);
+		assert(cli.code === 0, `import:credentials: ${redact(cli.stdout + cli.stderr).slice(-800)}`);
+	} finally {
+		rmSync(credentialFile, { force: true });
+	}
+	const workflowFile = join(q.workDir, 'workflows.json');
+	writeFileSync(workflowFile, JSON.stringify([triggerWorkflow(q.triggerVersion), sendWorkflow(q.actionVersion)]));
+	const imported = await q.n8n.cli(['import:workflow', `--input=${workflowFile}`]);
+	assert(imported.code === 0, `import:workflow: ${imported.stdout.slice(-800)} ${imported.stderr.slice(-800)}`);
+	return undefined;
+}
+
+async function startN8nProcesses(q: QueueRun): Promise<string | undefined> {
+	const node = join(q.nodeBin, 'node');
+	const main = Service.start('n8n-main', node, [q.n8nBin, 'start'], { logDir: q.logDir, env: q.env({}) });
+	q.services.main = main;
+	const readiness = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).status === 200;
+	const mainMs = await main.waitUntil('ready', readiness(PORTS.main), 180_000);
+	for (const [index, port] of PORTS.workerHealth.entries()) {
+		q.services.workers.push(
+			Service.start(`n8n-worker-${index + 1}`, node, [q.n8nBin, 'worker', `--concurrency=${WORKER_CONCURRENCY}`], {
+				logDir: q.logDir,
+				env: q.env({
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+					N8N_RUNNERS_BROKER_PORT: String(q.brokerPorts[1 + index]),
+				}),
+			}),
+		);
+	}
+	for (const [index, port] of PORTS.webhook.entries()) {
+		q.services.webhooks.push(
+			Service.start(`n8n-webhook-${index + 1}`, node, [q.n8nBin, 'webhook'], {
+				logDir: q.logDir,
+				env: q.env({ N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(q.brokerPorts[3 + index]) }),
+			}),
+		);
+	}
+	const others = await Promise.all([
+		...q.services.workers.map((worker, index) => worker.waitUntil('ready', readiness(PORTS.workerHealth[index]), 180_000)),
+		...q.services.webhooks.map((hook, index) => hook.waitUntil('ready', readiness(PORTS.webhook[index]), 180_000)),
+	]);
+	await q.n8n?.setupOwnerAndApiKey();
+	// Published through the main's public API (one CLI start fewer per workflow than publish:workflow).
+	for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
+		const activated = await required(q.n8n).publicApi('POST', `/workflows/${id}/activate`);
+		assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
+	}
+	return `main ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more`;
+}
+
+async function relaySubscribed(q: QueueRun): Promise<string | undefined> {
+	const hooks = await waitFor(
+		'the subscription',
 		async () => {
-			const result = await sendMessages('sendsSpread', SEND_EXECUTIONS, SENDS_PER_EXECUTION);
-			assert(
-				result.perWorker.every((count) => count > 0),
-				`executions per worker: ${result.perWorker.join(' / ')}`,
+			const data = await q.sandbox<{ webhooks: Array<{ url: string; event_type: string }> } | Array<{ url: string; event_type: string }>>(
+				'GET',
+				'/webhooks',
 			);
-			return describeSends(result);
+			const list = (Array.isArray(data) ? data : data.webhooks).filter((hook) => hook.url.includes(TRIGGER_WEBHOOK_ID));
+			return list.length ? list : undefined;
 		},
+		{ timeoutMs: 30_000 },
 	);
-
-	await check(
-		`sends: one execution of ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} items (one worker, one pacer): every message stored once (429s reported)`,
-		async () => {
-			const result = await sendMessages('sendsOneExecution', 1, SEND_EXECUTIONS * SENDS_PER_EXECUTION);
-			return describeSends(result);
-		},
+	assert(
+		hooks.length === 1 && hooks[0].event_type === 'message:received:new',
+		`subscriptions: ${JSON.stringify(hooks.map((h) => h.event_type))}`,
 	);
+	assert(
+		hooks[0].url.startsWith(`http://127.0.0.1:${PORTS.relay}/`) && /[?&]secret=/.test(hooks[0].url),
+		'the subscription URL is not the relay with a secret',
+	);
+	return undefined;
+}
 
+async function eventsSameProcess(q: QueueRun): Promise<string | undefined> {
+	const result = await q.deliverTwice('eventsSameProcess', EVENTS_SAME_PROCESS, (index) => ({
+		ports: index % 2 === 0 ? [webhookA, webhookA] : [webhookB, webhookB],
+		together: false,
+	}));
+	assert(
+		result.executions === EVENTS_SAME_PROCESS && result.eventsRunTwice === 0,
+		`${result.executions} executions for ${EVENTS_SAME_PROCESS} events`,
+	);
+	// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see docs/queue-mode.md).
+	const stored = psqlQuery(
+		{ port: PORTS.postgres, user: 'n8n', database: 'n8n' },
+		`select "staticData"::text from workflow_entity where id = '${TRIGGER_WORKFLOW_ID}'`,
+	).trim();
+	const seenKeysSaved =
+		(JSON.parse(stored || '{}') as Record<string, { seenEvents?: unknown[] }>)['node:Inbound message']?.seenEvents?.length ?? 0;
+	figures.seenKeysInDatabase = seenKeysSaved;
+	return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions; seen keys in the database's static data: ${seenKeysSaved}`;
+}
+
+async function eventsAlternating(q: QueueRun): Promise<string | undefined> {
+	const result = await q.deliverTwice('eventsAlternating', EVENTS_IN_TURN, (index) => ({
+		ports: index % 2 === 0 ? [webhookA, webhookB] : [webhookB, webhookA],
+		together: false,
+	}));
+	return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
+}
+
+async function eventsAtOnce(q: QueueRun): Promise<string | undefined> {
+	const result = await q.deliverTwice('eventsAtOnce', EVENTS_AT_ONCE, () => ({ ports: [webhookA, webhookB], together: true }));
+	return `${result.deliveries} deliveries → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
+}
+
+async function sendsSpread(q: QueueRun): Promise<string | undefined> {
+	const result = await q.sendMessages('sendsSpread', SEND_EXECUTIONS, SENDS_PER_EXECUTION);
+	assert(
+		result.perWorker.every((count) => count > 0),
+		`executions per worker: ${result.perWorker.join(' / ')}`,
+	);
+	return describeSends(result);
+}
+
+async function sendsOneExecution(q: QueueRun): Promise<string | undefined> {
+	const result = await q.sendMessages('sendsOneExecution', 1, SEND_EXECUTIONS * SENDS_PER_EXECUTION);
+	return describeSends(result);
+}
+
+async function tokenInNoLog(q: QueueRun): Promise<string | undefined> {
+	const leaks = [q.services.main, ...q.services.workers, ...q.services.webhooks].filter((service) => service?.log().includes(TOKEN));
+	assert(leaks.length === 0, `the token appears in: ${leaks.map((service) => service?.name).join(', ')}`);
+	return `searched ${2 + q.services.workers.length + q.services.webhooks.length - 1} logs`;
+}
+
+async function main(): Promise<void> {
+	const runStarted = Date.now();
+	const q = new QueueRun();
+	workFolder = q.workDir;
+	// PostgreSQL runs as its own user and must reach its folders inside.
+	if (userInfo().uid === 0) chmodSync(q.workDir, 0o711);
+	mkdirSync(q.logDir);
+	const cleanUp = () => {
+		killAllServicesNow();
+		removeWorkFolder();
+	};
+	const onSignal = (signal: NodeJS.Signals) => {
+		console.log(`\n${signal}: stopping every process of the run`);
+		cleanUp();
+		process.exit(130);
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	process.on('exit', () => killAllServicesNow());
+	console.log(`n8n queue-mode end-to-end test (work folder ${q.workDir})`);
+
+	const cases: Array<[string, (q: QueueRun) => Promise<string | undefined>, boolean?]> = [
+		['prerequisites: Node 24 and n8n (test/e2e/runtimes.sh), PostgreSQL and Redis binaries', prerequisites, true],
+		[`services: PostgreSQL on 127.0.0.1:${PORTS.postgres}, Redis on 127.0.0.1:${PORTS.redis}`, startServices, true],
+		['package: built, packed and extracted as a community package', packPackage, true],
+		[
+			`sandbox: limited to ${RATE_LIMIT} requests/s, behind a counting proxy (:${PORTS.proxy}); event relay on :${PORTS.relay}`,
+			startSandboxProxyRelay,
+			true,
+		],
+		['import: credential and both workflows into PostgreSQL', importCredentialAndWorkflows, true],
+		[
+			`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready; both workflows published`,
+			startN8nProcesses,
+			true,
+		],
+		['trigger: the published workflow subscribed the relay with its secret', relaySubscribed],
+		[
+			`events: ${EVENTS_SAME_PROCESS} inbound events, each delivered twice to the same webhook process (half to each): exactly one execution per event`,
+			eventsSameProcess,
+		],
+		[
+			`events: ${EVENTS_IN_TURN} inbound events, each delivered twice through alternating webhook processes, the second after the first was answered: none lost (executions per event counted)`,
+			eventsAlternating,
+		],
+		[
+			`events: ${EVENTS_AT_ONCE} inbound events, both copies sent to the two webhook processes at the same moment: none lost (executions per event counted)`,
+			eventsAtOnce,
+		],
+		[
+			`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
+			sendsSpread,
+		],
+		[
+			`sends: one execution of ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} items (one worker, one pacer): every message stored once (429s reported)`,
+			sendsOneExecution,
+		],
+	];
+	for (const [name, body, stopsRunOnFailure] of cases) {
+		// The n8n processes read the queue settings from the environment once the services are up.
+		if (body === importCredentialAndWorkflows) Object.assign(process.env, q.queueEnv);
+		await check(name, () => body(q), stopsRunOnFailure);
+	}
 	// Send and Wait for Response across processes: the worker keeps each wait with the execution, a webhook process
 	// serves one wait's page and the other the next one's (test/e2e/n8n/send-and-wait-cases.ts).
 	await runSendAndWaitCases({
 		check,
-		n8n: () => required(n8n),
-		sandbox,
-		typeVersion: actionVersion,
-		webhookProcesses: { linkOrigin: queueEnv.WEBHOOK_URL, servedBy: PORTS.webhook.map((port) => `http://127.0.0.1:${port}`) },
+		n8n: () => required(q.n8n),
+		sandbox: (method, path, body) => q.sandbox(method, path, body),
+		typeVersion: q.actionVersion,
+		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: PORTS.webhook.map((port) => `http://127.0.0.1:${port}`) },
 		cases: ['loop'],
 	});
-
-	await check('the token appears in no n8n log', async () => {
-		const leaks = [services.main, ...services.workers, ...services.webhooks].filter((service) => service?.log().includes(TOKEN));
-		assert(leaks.length === 0, `the token appears in: ${leaks.map((service) => service?.name).join(', ')}`);
-		return `searched ${2 + services.workers.length + services.webhooks.length - 1} logs`;
-	});
+	await check('the token appears in no n8n log', () => tokenInNoLog(q));
 
 	// Stop everything: n8n first (it talks to the others), then Redis and PostgreSQL, the sandbox, the servers.
+	const { services } = q;
 	await Promise.all([services.main, ...services.workers, ...services.webhooks].map((service) => service?.stop()));
 	await Promise.all([services.redis?.stop(), services.postgres?.stop('SIGINT')]);
-	await stopSandbox?.();
-	for (const server of servers) {
+	await q.stopSandbox?.();
+	for (const server of q.servers) {
 		server.close();
 		server.closeAllConnections();
 	}
@@ -855,7 +877,7 @@ async function main(): Promise<void> {
 	figures.totalMs = Date.now() - runStarted;
 	console.log(`figures ${JSON.stringify(figures)}`);
 	// The work folder goes even after a failure (KEEP_E2E_DIR=1 keeps it): the end of each log is printed instead.
-	if (failed > 0) printLogTails(logDir);
+	if (failed > 0) printLogTails(q.logDir);
 	removeWorkFolder();
 	console.log(run.summary());
 	process.exitCode = failed === 0 ? 0 : 1;

@@ -8,7 +8,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT } from '../../support/packages';
 import { freePort, sleep } from '../node-red/e2e-support';
 
 export interface LocalRegistry {
@@ -19,8 +18,11 @@ export interface LocalRegistry {
 	output(): string;
 }
 
-/** Starts Verdaccio with `node` (Verdaccio 6 needs Node >= 22: the tests' Node 24). */
-export async function startRegistry(workDir: string, node: string): Promise<LocalRegistry> {
+/**
+ * Starts Verdaccio (`verdaccioBin`, from the runtimes cache: WITH_VERDACCIO=1 test/e2e/runtimes.sh) with `node` (Verdaccio 6 needs
+ * Node >= 22: the tests' Node 24).
+ */
+export async function startRegistry(workDir: string, node: string, verdaccioBin: string): Promise<LocalRegistry> {
 	const dir = join(workDir, 'registry');
 	mkdirSync(dir, { recursive: true });
 	const port = await freePort();
@@ -53,8 +55,7 @@ export async function startRegistry(workDir: string, node: string): Promise<Loca
 	].join('\n');
 	const configFile = join(dir, 'config.yaml');
 	writeFileSync(configFile, config);
-	const bin = join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-	const child: ChildProcess = spawn(node, [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
+	const child: ChildProcess = spawn(node, [verdaccioBin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';

@@ -294,60 +294,9 @@ async function n8nRun(
 		const triggerVersion = installed.installedNodes.find((node) => node.type.endsWith('.chatMessagingTrigger'))!.latestVersion;
 
 		const { phone } = await firstPhone(sandbox);
-		const ids = await required('n8n: a credential and two workflows saved, both published', async () => {
-			const credential = (await n8nRest(n8n, 'POST', '/rest/credentials', {
-				name: 'Chat Messaging sandbox',
-				type: 'chatMessagingApi',
-				data: { baseUrl: sandbox.url, apiToken: TOKEN },
-			})) as { id: string; name: string };
-			const credentials = { chatMessagingApi: { id: credential.id, name: credential.name } };
-			const send = await saveWorkflow(n8n, 'Registry e2e: send', [
-				{
-					id: 'hook',
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: '0b7a3c1e-5d2f-4e8a-9c6b-1f2e3d4c5b6a',
-					parameters: { httpMethod: 'POST', path: 'registry-e2e-send', responseMode: 'lastNode', options: {} },
-				},
-				{
-					id: 'send',
-					name: 'Chat Messaging',
-					type: `${N8N_PACKAGE}.chatMessaging`,
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {
-						resource: 'message',
-						operation: 'sendToPhone',
-						phone: '={{ $json.body.phone }}',
-						text: '={{ $json.body.text }}',
-						additionalFields: {},
-					},
-					credentials,
-				},
-			]);
-			const trigger = await saveWorkflow(n8n, 'Registry e2e: inbound', [
-				{
-					id: 'trigger',
-					name: 'Chat Messaging Trigger',
-					type: `${N8N_PACKAGE}.chatMessagingTrigger`,
-					typeVersion: triggerVersion,
-					position: [0, 0],
-					webhookId: '7c1d9e2a-3b4f-4a6e-8d0c-2e5f7a9b1c3d',
-					parameters: { events: ['message:received:new'] },
-					credentials,
-				},
-			]);
-			for (const id of [send, trigger]) {
-				const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
-				assertEqual(activated.status, 200, `activating ${id} (${JSON.stringify(activated.body).slice(0, 300)})`);
-			}
-			await waitFor('the trigger subscription', async () => ((await subscriptions(sandbox)).length === 1 ? true : undefined), {
-				timeoutMs: 30_000,
-			});
-			return { send, trigger };
-		});
+		const ids = await required('n8n: a credential and two workflows saved, both published', () =>
+			saveAndPublishWorkflows(n8n, sandbox, triggerVersion),
+		);
 
 		const sendThroughWorkflow = async (text: string) => {
 			const answer = await freshJson<Json>('POST', `${n8n.baseUrl}/webhook/registry-e2e-send`, { phone, text });
@@ -385,24 +334,7 @@ async function n8nRun(
 		const hooksBefore = described(await subscriptions(sandbox));
 		await publishV2();
 		await required(`n8n: updates in place to ${v2} (PATCH /rest/community-packages) with no inbound message lost`, async () => {
-			const sent = await inboundDuring(sandbox, phone, 'n8n-update', async () => {
-				const updated = (await timed('n8n update', () =>
-					n8nRest(n8n, 'PATCH', '/rest/community-packages', { name: N8N_PACKAGE, version: v2 }),
-				)) as InstalledPackage;
-				assertEqual(updated.installedVersion, v2, 'installed version after the update');
-			});
-			const missing = await waitFor(
-				'every inbound message in an execution',
-				async () => (exactlyOnce(sent, await triggerMarkers('n8n-update')) ? undefined : 'none'),
-				{ timeoutMs: 60_000 },
-			).catch(async (error: Error) => `${error.message}: ${exactlyOnce(sent, await triggerMarkers('n8n-update'))}`);
-			assertEqual(missing, 'none', `${sent.length} inbound messages during the update, each in exactly one execution`);
-			const listed = (await n8nRest(n8n, 'GET', '/rest/community-packages')) as InstalledPackage[];
-			assertEqual(
-				listed.map((pkg) => `${pkg.packageName}@${pkg.installedVersion}`),
-				[`${N8N_PACKAGE}@${v2}`],
-				'installed packages',
-			);
+			await updateN8nInPlace(n8n, sandbox, phone, v2, triggerMarkers);
 			return true;
 		});
 		await checks.check('n8n: after the update the trigger keeps its subscription (same id and URL)', async () => {
@@ -439,6 +371,94 @@ async function n8nRun(
 		delete process.env.E2E_TESTS;
 		delete process.env.N8N_UNVERIFIED_PACKAGES_ENABLED;
 	}
+}
+
+/** A credential, a workflow that sends (Webhook → action node, version 1) and one the trigger starts, both published. */
+async function saveAndPublishWorkflows(
+	n8n: N8nInstance,
+	sandbox: RunningSandbox,
+	triggerVersion: number,
+): Promise<{ send: string; trigger: string }> {
+	const credential = (await n8nRest(n8n, 'POST', '/rest/credentials', {
+		name: 'Chat Messaging sandbox',
+		type: 'chatMessagingApi',
+		data: { baseUrl: sandbox.url, apiToken: TOKEN },
+	})) as { id: string; name: string };
+	const credentials = { chatMessagingApi: { id: credential.id, name: credential.name } };
+	const send = await saveWorkflow(n8n, 'Registry e2e: send', [
+		{
+			id: 'hook',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '0b7a3c1e-5d2f-4e8a-9c6b-1f2e3d4c5b6a',
+			parameters: { httpMethod: 'POST', path: 'registry-e2e-send', responseMode: 'lastNode', options: {} },
+		},
+		{
+			id: 'send',
+			name: 'Chat Messaging',
+			type: `${N8N_PACKAGE}.chatMessaging`,
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: {
+				resource: 'message',
+				operation: 'sendToPhone',
+				phone: '={{ $json.body.phone }}',
+				text: '={{ $json.body.text }}',
+				additionalFields: {},
+			},
+			credentials,
+		},
+	]);
+	const trigger = await saveWorkflow(n8n, 'Registry e2e: inbound', [
+		{
+			id: 'trigger',
+			name: 'Chat Messaging Trigger',
+			type: `${N8N_PACKAGE}.chatMessagingTrigger`,
+			typeVersion: triggerVersion,
+			position: [0, 0],
+			webhookId: '7c1d9e2a-3b4f-4a6e-8d0c-2e5f7a9b1c3d',
+			parameters: { events: ['message:received:new'] },
+			credentials,
+		},
+	]);
+	for (const id of [send, trigger]) {
+		const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
+		assertEqual(activated.status, 200, `activating ${id} (${JSON.stringify(activated.body).slice(0, 300)})`);
+	}
+	await waitFor('the trigger subscription', async () => ((await subscriptions(sandbox)).length === 1 ? true : undefined), {
+		timeoutMs: 30_000,
+	});
+	return { send, trigger };
+}
+
+/** Updates the installed package to `v2` while inbound messages arrive: each must start exactly one execution. */
+async function updateN8nInPlace(
+	n8n: N8nInstance,
+	sandbox: RunningSandbox,
+	phone: string,
+	v2: string,
+	triggerMarkers: (tag: string) => Promise<string[][]>,
+): Promise<void> {
+	const sent = await inboundDuring(sandbox, phone, 'n8n-update', async () => {
+		const updated = (await timed('n8n update', () =>
+			n8nRest(n8n, 'PATCH', '/rest/community-packages', { name: N8N_PACKAGE, version: v2 }),
+		)) as InstalledPackage;
+		assertEqual(updated.installedVersion, v2, 'installed version after the update');
+	});
+	const missing = await waitFor(
+		'every inbound message in an execution',
+		async () => (exactlyOnce(sent, await triggerMarkers('n8n-update')) ? undefined : 'none'),
+		{ timeoutMs: 60_000 },
+	).catch(async (error: Error) => `${error.message}: ${exactlyOnce(sent, await triggerMarkers('n8n-update'))}`);
+	assertEqual(missing, 'none', `${sent.length} inbound messages during the update, each in exactly one execution`);
+	const listed = (await n8nRest(n8n, 'GET', '/rest/community-packages')) as InstalledPackage[];
+	assertEqual(
+		listed.map((pkg) => `${pkg.packageName}@${pkg.installedVersion}`),
+		[`${N8N_PACKAGE}@${v2}`],
+		'installed packages',
+	);
 }
 
 async function saveWorkflow(n8n: N8nInstance, name: string, nodes: Json[]): Promise<string> {
@@ -498,23 +518,12 @@ async function nodeRedModule(red: NodeRedInstance): Promise<{ name: string; vers
 	return response.status === 200 ? response.body : undefined;
 }
 
-async function nodeRedRun(
-	label: string,
-	nodeBin: string,
-	nodeRedDir: string,
-	registry: LocalRegistry,
-	sandbox: RunningSandbox,
-	workDir: string,
-	v1: string,
-	v2: string,
-) {
-	console.log(`\n== ${label}: palette manager`);
-	const userDir = join(workDir, `node-red-${label.replace(/\W+/g, '-')}`);
+/** A Node-RED user dir whose palette manager installs from the registry, on `port`. */
+function writeUserDir(userDir: string, registry: LocalRegistry, port: number): void {
 	mkdirSync(userDir, { recursive: true });
 	writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', private: true, dependencies: {} }, null, 2));
 	// The palette manager runs npm in the user dir: npm reads the registry from the user dir's .npmrc.
 	writeFileSync(join(userDir, '.npmrc'), `registry=${registry.url}/\n`);
-	const port = await freePort();
 	const settings = {
 		flowFile: 'flows.json',
 		credentialSecret: 'registry-e2e-credential-secret',
@@ -529,6 +538,66 @@ async function nodeRedRun(
 		externalModules: { palette: { allowInstall: true, allowUpdate: true, allowUpload: false } },
 	};
 	writeFileSync(join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+}
+
+/** The test's own flow: an event node on the config node (with the token), forwarding each event to `receiverUrl`. */
+function registryFlows(sandboxUrl: string, publicUrl: string, receiverUrl: string): Json[] {
+	return [
+		{ id: TAB, type: 'tab', label: 'registry e2e' },
+		{
+			id: CONFIG_ID,
+			type: 'chat-messaging-config',
+			name: 'sandbox',
+			baseUrl: sandboxUrl,
+			publicUrl,
+			credentials: { token: TOKEN },
+		},
+		{
+			id: 'registry-e2e-events',
+			z: TAB,
+			type: 'chat-messaging-event',
+			name: 'every inbound message',
+			config: CONFIG_ID,
+			events: ['message:received:new'],
+			wires: [['registry-e2e-forward']],
+		},
+		{ id: 'registry-e2e-forward', z: TAB, type: 'http request', method: 'POST', ret: 'txt', url: receiverUrl, wires: [[]] },
+	];
+}
+
+/** The example flows at work: a new customer's chat is labelled "new", assigned to a teammate and answered. */
+async function examplesAnswerNewCustomer(sandbox: RunningSandbox, stage: string): Promise<void> {
+	const { teammates } = await sandboxCall<{ teammates: Json[] }>(sandbox, 'GET', '/workspace/teammates');
+	const teammate = teammates.find((member) => member.status === 'active')?.email;
+	const customer = '+4915166' + String(Date.now() % 1_000_000).padStart(6, '0');
+	const incoming = await sandboxCall<Json>(sandbox, 'POST', '/_sandbox/incoming', { phone: customer, text: `Hello (${stage})` });
+	assertEqual(incoming.chat_created, true, 'a new chat');
+	await waitFor(
+		'the label "new", the teammate and the auto-reply',
+		async () => {
+			const chat = await sandboxCall<Json>(sandbox, 'GET', `/chats/${String(incoming.chat_id)}`);
+			const { messages } = await sandboxCall<{ messages: Json[] }>(sandbox, 'GET', `/chats/${String(incoming.chat_id)}/messages`);
+			const replied = messages.some((message) => message.from_me === true);
+			return (chat.labels as string[]).includes('new') && chat.responsible_email === teammate && replied ? true : undefined;
+		},
+		{ timeoutMs: 30_000 },
+	);
+}
+
+async function nodeRedRun(
+	label: string,
+	nodeBin: string,
+	nodeRedDir: string,
+	registry: LocalRegistry,
+	sandbox: RunningSandbox,
+	workDir: string,
+	v1: string,
+	v2: string,
+) {
+	console.log(`\n== ${label}: palette manager`);
+	const userDir = join(workDir, `node-red-${label.replace(/\W+/g, '-')}`);
+	const port = await freePort();
+	writeUserDir(userDir, registry, port);
 	// Node-RED's npm is the one next to the Node it runs on.
 	const start = () => startNodeRed({ nodeBin, nodeRedDir, userDir, port, env: { PATH: `${dirname(nodeBin)}:${process.env.PATH ?? ''}` } });
 	const receiver = await startReceiver();
@@ -551,28 +620,7 @@ async function nodeRedRun(
 
 		const { phone } = await firstPhone(sandbox);
 		const examples = await installedExampleFlows(userDir, CONFIG_ID);
-		const ours = [
-			{ id: TAB, type: 'tab', label: 'registry e2e' },
-			{
-				id: CONFIG_ID,
-				type: 'chat-messaging-config',
-				name: 'sandbox',
-				baseUrl: sandbox.url,
-				publicUrl: red.url,
-				credentials: { token: TOKEN },
-			},
-			{
-				id: 'registry-e2e-events',
-				z: TAB,
-				type: 'chat-messaging-event',
-				name: 'every inbound message',
-				config: CONFIG_ID,
-				events: ['message:received:new'],
-				wires: [['registry-e2e-forward']],
-			},
-			{ id: 'registry-e2e-forward', z: TAB, type: 'http request', method: 'POST', ret: 'txt', url: receiver.url, wires: [[]] },
-		];
-		const allFlows = [...ours, ...Object.values(examples).flat()];
+		const allFlows = [...registryFlows(sandbox.url, red.url, receiver.url), ...Object.values(examples).flat()];
 		const eventTypes = allFlows.filter((node) => node.type === 'chat-messaging-event').flatMap((node) => node.events as string[]);
 		await required(`${label}: the example flows and an event node deploy on one config node; their event nodes subscribe`, async () => {
 			assert(Object.keys(examples).length >= 4, `examples: ${Object.keys(examples).join(', ')}`);
@@ -582,23 +630,7 @@ async function nodeRedRun(
 			});
 			return true;
 		});
-		const newCustomer = async (stage: string) => {
-			const { teammates } = await sandboxCall<{ teammates: Json[] }>(sandbox, 'GET', '/workspace/teammates');
-			const teammate = teammates.find((member) => member.status === 'active')?.email;
-			const customer = '+4915166' + String(Date.now() % 1_000_000).padStart(6, '0');
-			const incoming = await sandboxCall<Json>(sandbox, 'POST', '/_sandbox/incoming', { phone: customer, text: `Hello (${stage})` });
-			assertEqual(incoming.chat_created, true, 'a new chat');
-			await waitFor(
-				'the label "new", the teammate and the auto-reply',
-				async () => {
-					const chat = await sandboxCall<Json>(sandbox, 'GET', `/chats/${String(incoming.chat_id)}`);
-					const { messages } = await sandboxCall<{ messages: Json[] }>(sandbox, 'GET', `/chats/${String(incoming.chat_id)}/messages`);
-					const replied = messages.some((message) => message.from_me === true);
-					return (chat.labels as string[]).includes('new') && chat.responsible_email === teammate && replied ? true : undefined;
-				},
-				{ timeoutMs: 30_000 },
-			);
-		};
+		const newCustomer = (stage: string) => examplesAnswerNewCustomer(sandbox, stage);
 		await checks.check(`${label}: the examples run: a new customer is labelled, assigned and answered`, () => newCustomer('before update'));
 		await checks.check(`${label}: the event node forwards each inbound message once`, async () => {
 			const sent = await inboundDuring(sandbox, phone, 'nr-before', async () => undefined, 0);
@@ -692,8 +724,12 @@ async function nodeRedRun(
 
 // ---------------------------------------------------------------------------------------------
 
-function runtimesOf(script: string): Record<string, string> {
-	const out = execFileSync('bash', [join(REPO_ROOT, 'test', 'e2e', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+function runtimesOf(script: string, env: NodeJS.ProcessEnv = {}): Record<string, string> {
+	const out = execFileSync('bash', [join(REPO_ROOT, 'test', 'e2e', script)], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: { ...process.env, ...env },
+	});
 	return Object.fromEntries([...out.matchAll(/^(\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]]));
 }
 
@@ -708,17 +744,18 @@ async function main() {
 			execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 		}
 		const publishable = builtPackages().filter((pkg) => !pkg.private);
-		const n8nRuntimes = runtimesOf('runtimes.sh');
+		const n8nRuntimes = runtimesOf('runtimes.sh', { WITH_VERDACCIO: '1' });
 		const nodeRedRuntimes = runtimesOf('node-red-runtimes.sh');
+		const { VERDACCIO_BIN } = n8nRuntimes;
 		assert(
-			n8nRuntimes.N8N_BIN && nodeRedRuntimes.NODE_RED5_DIR && nodeRedRuntimes.NODE_RED4_DIR,
+			n8nRuntimes.N8N_BIN && nodeRedRuntimes.NODE_RED5_DIR && nodeRedRuntimes.NODE_RED4_DIR && VERDACCIO_BIN,
 			'the runtime scripts printed no runtimes',
 		);
 
 		registry = await required(
 			'registry: Verdaccio on loopback; npm run release publishes every package dist/packages.json lists',
 			async () => {
-				const started = await startRegistry(workDir, join(n8nRuntimes.NODE24_BIN, 'node'));
+				const started = await startRegistry(workDir, join(n8nRuntimes.NODE24_BIN, 'node'), VERDACCIO_BIN);
 				const output = execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'publish.mjs')], {
 					cwd: REPO_ROOT,
 					env: started.npmEnv,
