@@ -1,6 +1,6 @@
 /**
  * The migrations (src/shared/migrate.ts, one step list per node in src/nodes/<node>/migrations.ts): every node of
- * the flows saved with the first release (fixtures/flows-saved-before-issue-11.json) is filled in with what it ran
+ * the flows saved with the first release (fixtures/flows-saved-by-the-first-release.json) is filled in with what it ran
  * as then, keeping every property it holds; a node dragged from the palette needs none; the editor runs the same
  * steps as the runtime. (saved-flows.test.ts runs those flows against the sandbox.)
  */
@@ -16,7 +16,7 @@ import { migrate, type FillStep } from '../src/shared/migrate';
 import { MIGRATIONS } from '../src/shared/migrations';
 
 type SavedNode = Record<string, unknown> & { id: string; type: string; name?: string };
-const saved = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'flows-saved-before-issue-11.json'), 'utf8')) as {
+const saved = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'flows-saved-by-the-first-release.json'), 'utf8')) as {
 	flows: Record<string, SavedNode[]>;
 };
 const savedNodes = Object.values(saved.flows)

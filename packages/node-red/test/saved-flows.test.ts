@@ -1,6 +1,6 @@
 /**
  * Flows saved with the first release (the example flows as they were, kept verbatim in
- * fixtures/flows-saved-before-issue-11.json) are users' data: their action nodes still load and run
+ * fixtures/flows-saved-by-the-first-release.json) are users' data: their action nodes still load and run
  * with the property names, operation keys and values they hold, and their event nodes still subscribe.
  * Only the config node is pointed at the sandbox (and one attachment URL at a local file server).
  */
@@ -27,7 +27,7 @@ import {
 } from './support';
 
 type SavedNode = Record<string, unknown> & { id: string; type: string; name?: string };
-const saved = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'flows-saved-before-issue-11.json'), 'utf8')) as {
+const saved = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'flows-saved-by-the-first-release.json'), 'utf8')) as {
 	flows: Record<string, SavedNode[]>;
 };
 const savedNodes = Object.values(saved.flows).flat();

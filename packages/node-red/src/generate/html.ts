@@ -41,6 +41,6 @@ export const STYLE = `<style>
   .cm-picker-chosen { margin-left: 105px; font-size: 0.85em; }
   .cm-test-result.cm-ok { color: var(--red-ui-text-color-success, #3a3); }
   .cm-test-result.cm-failed { color: var(--red-ui-text-color-error, #d00); }
-  /* Per-operation help: the help sidebar shows the selected node's operation only (editor.ts adds its rule). */
+  /* Per-operation help: the help sidebar shows the selected node's operation only (src/editor/help-sidebar.ts adds its rule). */
   .red-ui-help .cm-help-op { display: none; }
 </style>`;
