@@ -11,18 +11,25 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
-import { createServer, ToolTasks } from './server';
+import { createServer } from './server';
+import { ToolTasks } from './tasks';
+import { createModernServer } from './modern';
+import { modernLeg } from './modernHttp';
+import { serveBothEras } from './stdio';
+import { STDIO_OWNER, taskOwnerOf } from './taskOwner';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
 import { missingForAddress, parseHost, parseOrigin, refusal, type AccessRules, type HostAndPort } from './access';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
 
-export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, ToolTasks, type CallContext } from './server';
+export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
+export { ToolTasks } from './tasks';
+export { createModernServer } from './modern';
+export { confirmationMessage, CONFIRM_FIELD } from './confirm';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
 export { isLoopbackName, refusal } from './access';
@@ -265,12 +272,18 @@ export interface ServeOptions {
 	confirm?: boolean;
 	/** The process's file links (see `ServerOptions.links`): every session and request of the process shares them. */
 	links?: FileLinks;
+	/** Whether tools/list shows each tool's outputSchema (false: --no-output-schemas). */
+	outputSchemas?: boolean;
 }
 
+/** stdio, either revision: the client's first message chooses (see stdio.ts). One task store for the connection. */
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
-	const server = createServer({ executor, version: packageVersion(), ...serve });
-	await server.connect(new StdioServerTransport());
+	const options = { executor, version: packageVersion(), tasks: new ToolTasks(), taskOwner: STDIO_OWNER, ...serve };
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
+	await serveBothEras(
+		() => createServer(options),
+		() => createModernServer(options),
+	);
 }
 
 function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -408,8 +421,22 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	const links = options.links ?? new FileLinks({ timing: executor.timing });
 	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
 	const tasks = new ToolTasks();
-	const newServer = () =>
-		createServer({ executor, version, links, tasks, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+	const common = {
+		executor,
+		version,
+		links,
+		tasks,
+		...(options.tools ? { tools: options.tools } : {}),
+		confirm: options.confirm,
+		outputSchemas: options.outputSchemas,
+	};
+	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
+	const modern = modernLeg(
+		(closed, request) =>
+			createModernServer({ ...common, ...(closed ? { closed } : {}), taskOwner: taskOwnerOf(request?.headers.get('authorization')) }),
+		MAX_BODY_BYTES,
+		(error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`),
+	);
 	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
@@ -441,7 +468,8 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		const server = newServer();
+		if (await modern(req, res, body)) return;
+		const server = newServer(req);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
