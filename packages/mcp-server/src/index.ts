@@ -17,8 +17,8 @@ import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk
 import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
 import { createServer } from './server';
 import { ToolTasks } from './tasks';
-import { createModernServer } from './modern';
-import { modernLeg } from './modernHttp';
+import { speaksModern } from './era';
+import type { modernLeg } from './modernHttp';
 import { serveBothEras } from './stdio';
 import { STDIO_OWNER, taskOwnerOf } from './taskOwner';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
@@ -28,7 +28,6 @@ import { catalogueTools, type CatalogueTool } from './tools';
 
 export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
 export { ToolTasks } from './tasks';
-export { createModernServer } from './modern';
 export { confirmationMessage, CONFIRM_FIELD } from './confirm';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
@@ -282,7 +281,7 @@ export async function serveStdio(executor: Executor, serve: ServeOptions = {}): 
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
 	await serveBothEras(
 		() => createServer(options),
-		() => createModernServer(options),
+		async (input, output) => (await import('./modernStdio')).serveModernStdio(options, input, output),
 	);
 }
 
@@ -380,6 +379,8 @@ class Sessions {
 	}
 }
 
+type ModernLeg = ReturnType<typeof modernLeg>;
+
 export interface HttpServeOptions extends ServeOptions {
 	port: number;
 	host: string;
@@ -431,12 +432,15 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		outputSchemas: options.outputSchemas,
 	};
 	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
-	const modern = modernLeg(
-		(closed, request) =>
-			createModernServer({ ...common, ...(closed ? { closed } : {}), taskOwner: taskOwnerOf(request?.headers.get('authorization')) }),
-		MAX_BODY_BYTES,
-		(error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`),
-	);
+	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may be modern comes (era.ts).
+	let modernLoaded: Promise<ModernLeg> | undefined;
+	const modern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
+		if (!(Array.isArray(body) ? body : [body]).some(speaksModern)) return false;
+		modernLoaded ??= import('./modernHttp').then(({ modernLeg }) =>
+			modernLeg(common, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+		);
+		return (await modernLoaded)(req, res, body);
+	};
 	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);

@@ -7,18 +7,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 
+import { createModernServer, type ModernServerOptions } from './modern';
+import { taskOwnerOf } from './taskOwner';
 import { sendResponse, webRequest } from './web';
 
-/** Builds a request's server: `closed` aborts when the client closes the response stream. */
-export type ModernServerFactory = (closed: AbortSignal | undefined, request: Request | undefined) => Server;
-
-/** Serves a POST of the modern revision and says true; says false (and leaves the response alone) for any other. */
+/**
+ * Serves a POST of the modern revision and says true; says false (and leaves the response alone) for any other.
+ * Each request's server is the process's tools, executor, links and tasks; its tasks are its caller's, and the
+ * request's signal (aborted when the client closes the response stream) cancels its call.
+ */
 export function modernLeg(
-	newServer: ModernServerFactory,
+	options: ModernServerOptions,
 	maxBodyBytes: number,
 	onerror: (error: Error) => void,
 ): (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<boolean> {
-	const handler = createMcpHandler((context) => newServer(context.requestInfo?.signal, context.requestInfo), {
+	const newServer = (request: Request | undefined): Server =>
+		createModernServer({
+			...options,
+			...(request ? { closed: request.signal } : {}),
+			taskOwner: taskOwnerOf(request?.headers.get('authorization')),
+		});
+	const handler = createMcpHandler((context) => newServer(context.requestInfo), {
 		legacy: 'reject',
 		maxRequestBodySize: maxBodyBytes,
 		onerror,
