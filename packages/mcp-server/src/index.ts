@@ -46,6 +46,7 @@ export const ENV = {
 	excludeTools: 'CHAT_MESSAGING_MCP_EXCLUDE_TOOLS',
 	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
 	inlineFileLimit: 'CHAT_MESSAGING_MCP_INLINE_FILE_LIMIT',
+	noOutputSchemas: 'CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS',
 } as const;
 
 /** The path the Streamable HTTP endpoint answers on. */
@@ -66,6 +67,8 @@ Serves the Chat Messaging Service API as MCP tools.
   --tools <list>             tools by name (alone: only these; with --toolsets: added)
   --exclude-tools <list>     tools by name to leave out
   --no-confirm               run deletes, Replace All, Remove All and administrative changes without asking the user
+  --no-output-schemas        tools/list without each tool's outputSchema (about 40% fewer tokens in a model's context;
+                             results keep their structuredContent)
   --inline-file-limit <bytes> downloads up to this size come inline in the result; larger ones as a resource_link
                              read through resources/read for 15 minutes (default ${INLINE_DOWNLOAD_LIMIT_BYTES}, 1 MB)
 
@@ -75,7 +78,7 @@ Environment (never arguments for secrets: they show in process lists):
   ${ENV.authToken}    the secret HTTP clients send as "Authorization: Bearer …"
   ${ENV.allowedHosts}, ${ENV.allowedOrigins}, ${ENV.readOnly} (true),
   ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true),
-  ${ENV.inlineFileLimit}:
+  ${ENV.noOutputSchemas} (true), ${ENV.inlineFileLimit}:
   the options above, for clients that pass environment rather than arguments (an option given wins)`;
 
 export function packageVersion(): string {
@@ -105,6 +108,8 @@ export interface CliOptions {
 	confirm: boolean;
 	/** --inline-file-limit: the largest download returned inline, in bytes. */
 	inlineFileLimit: number;
+	/** False with --no-output-schemas. */
+	outputSchemas: boolean;
 	help?: boolean;
 	version?: boolean;
 }
@@ -134,7 +139,7 @@ function originsOf(option: string, text: string): string[] {
  * environment, not arguments), else its default.
  */
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
-	const options: CliOptions = { scope: {}, confirm: true, inlineFileLimit: INLINE_DOWNLOAD_LIMIT_BYTES };
+	const options: CliOptions = { scope: {}, confirm: true, inlineFileLimit: INLINE_DOWNLOAD_LIMIT_BYTES, outputSchemas: true };
 	const given: Partial<Record<string, string | true>> = {};
 	for (let index = 0; index < argv.length; index++) {
 		const argument = argv[index] ?? '';
@@ -157,6 +162,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 				break;
 			case '--read-only':
 			case '--no-confirm':
+			case '--no-output-schemas':
 				given[flag] = true;
 				break;
 			case '--help':
@@ -193,6 +199,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 		...(excludeTools ? { excludeTools: listOf(excludeTools) } : {}),
 	};
 	options.confirm = !flagOn('--no-confirm', ENV.noConfirm);
+	options.outputSchemas = !flagOn('--no-output-schemas', ENV.noOutputSchemas);
 	const inlineLimit = text('--inline-file-limit', ENV.inlineFileLimit);
 	if (inlineLimit !== undefined) {
 		if (!/^\d+$/.test(inlineLimit) || !Number.isSafeInteger(Number(inlineLimit)))
@@ -543,7 +550,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 	}
 	const executor = createExecutor(configuration);
 	const links = new FileLinks({ timing: executor.timing, inlineLimitBytes: options.inlineFileLimit });
-	const serve: ServeOptions = { tools, confirm: options.confirm, links };
+	const serve: ServeOptions = { tools, confirm: options.confirm, links, outputSchemas: options.outputSchemas };
 	if (options.http) {
 		const authToken = (process.env[ENV.authToken] ?? '').trim();
 		let http: HttpServer;
