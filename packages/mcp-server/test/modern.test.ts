@@ -13,12 +13,17 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { modernRpc as wire, requestsAfterCancel as afterCancel } from '../../../test/support/mcp-wire';
 import { builtPackage } from '../../../test/support/packages';
 
 const TOKEN = 'mcp-modern-token-3a9d51';
 const CLIENT_SECRET = 'mcp-modern-secret-77e1c0d4';
 const REVISION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
+
+const modernRpc = (port: number, method: string, params: Record<string, unknown>, headers?: Record<string, string>) =>
+	wire(`http://127.0.0.1:${port}/mcp`, method, params, headers);
+const requestsAfterCancel = (sandbox: RunningSandbox) => afterCancel({ url: sandbox.url, token: TOKEN });
 const POLL_MS = 1000;
 
 const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
@@ -82,69 +87,10 @@ async function serviceGet(sandbox: RunningSandbox, path: string): Promise<any> {
 	const response = await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
 	return ((await response.json()) as { data: unknown }).data;
 }
-const apiCalls = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/traffic')).api_calls as number;
 const creditsUsed = async (sandbox: RunningSandbox) => (await serviceGet(sandbox, '/_sandbox/queue')).quota.used as number;
-
-/** The requests the service sees from one second after a cancel to four seconds after (a wait that went on would show three or more). */
-async function requestsAfterCancel(sandbox: RunningSandbox): Promise<number> {
-	await pause(1000);
-	const settled = await apiCalls(sandbox);
-	await pause(3000);
-	return (await apiCalls(sandbox)) - settled;
-}
 
 async function chatIds(sandbox: RunningSandbox): Promise<number[]> {
 	return ((await serviceGet(sandbox, '/chats')).chats as Array<{ id: number }>).map((chat) => chat.id);
-}
-
-/**
- * One 2026-07-28 request on the wire, its envelope and headers as the revision wants them, from a client that declares
- * the tasks extension: how a task is driven here, since neither the v2 client (it refuses a CreateTaskResult) nor the
- * Inspector CLI (it has no tasks/get or tasks/cancel) can drive one. Resolves with the result, or rejects with the error.
- */
-async function modernRpc(
-	port: number,
-	method: string,
-	params: Record<string, unknown>,
-	headers: Record<string, string> = {},
-): Promise<any> {
-	const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			accept: 'application/json, text/event-stream',
-			'mcp-protocol-version': REVISION,
-			'mcp-method': method,
-			// The header names what the body names: a tool, or a task.
-			'mcp-name': String(params.name ?? params.taskId),
-			...headers,
-		},
-		body: JSON.stringify({
-			jsonrpc: '2.0',
-			id: Math.floor(Math.random() * 1e9),
-			method,
-			params: {
-				...params,
-				_meta: {
-					'io.modelcontextprotocol/protocolVersion': REVISION,
-					'io.modelcontextprotocol/clientInfo': { name: 'mcp-modern-test-wire', version: '1.0.0' },
-					'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-				},
-			},
-		}),
-	});
-	const text = await response.text();
-	const json = response.headers.get('content-type')?.includes('text/event-stream')
-		? JSON.parse(
-				text
-					.split('\n')
-					.filter((line) => line.startsWith('data: '))
-					.pop()!
-					.slice(6),
-			)
-		: JSON.parse(text);
-	if (json.error) throw Object.assign(new Error(json.error.message), { code: json.error.code });
-	return json.result;
 }
 
 /** One raw 2026-07-28 tools/call (its envelope and headers as the revision wants them), with the headers given. */

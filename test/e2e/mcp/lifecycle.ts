@@ -12,29 +12,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
+import { modernRpc, requestsAfterCancel } from '../../support/mcp-wire';
 import { assert } from '../n8n/checks';
 
 const REVISION_2026 = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Service {
 	url: string;
 	token: string;
-}
-
-async function serviceGet(service: Service, path: string): Promise<any> {
-	const response = await fetch(`${service.url}${path}`, { headers: { authorization: `Bearer ${service.token}` } });
-	return ((await response.json()) as { data: unknown }).data;
-}
-const apiCalls = async (service: Service) => (await serviceGet(service, '/_sandbox/traffic')).api_calls as number;
-
-/** The requests the service sees from one second after a cancel (the look on its way resolved) to four seconds after. */
-async function requestsAfterCancel(service: Service): Promise<number> {
-	await pause(1000);
-	const settled = await apiCalls(service);
-	await pause(3000);
-	return (await apiCalls(service)) - settled;
 }
 
 const waitArguments = (chatId: number, text: string) => ({ sendTo: 'chat', chat_id: chatId, text, replyTimeout: 120, pollInterval: 1 });
@@ -65,45 +51,6 @@ export async function taskLife2025(url: string, service: Service, chatId: number
 	} finally {
 		await client.close();
 	}
-}
-
-/** One request of the 2026-07-28 wire from a client that declares the tasks extension; its result, or throws its error. */
-async function modernRpc(url: string, method: string, params: Record<string, unknown>): Promise<any> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			accept: 'application/json, text/event-stream',
-			'mcp-protocol-version': REVISION_2026,
-			'mcp-method': method,
-			'mcp-name': String(params.name ?? params.taskId),
-		},
-		body: JSON.stringify({
-			jsonrpc: '2.0',
-			id: Math.floor(Math.random() * 1e9),
-			method,
-			params: {
-				...params,
-				_meta: {
-					'io.modelcontextprotocol/protocolVersion': REVISION_2026,
-					'io.modelcontextprotocol/clientInfo': { name: 'mcp-e2e-tasks', version: '1.0.0' },
-					'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-				},
-			},
-		}),
-	});
-	const text = await response.text();
-	const json = response.headers.get('content-type')?.includes('text/event-stream')
-		? JSON.parse(
-				text
-					.split('\n')
-					.filter((line) => line.startsWith('data: '))
-					.pop()!
-					.slice(6),
-			)
-		: JSON.parse(text);
-	if (json.error) throw new Error(`${method}: ${json.error.code} ${json.error.message}`);
-	return json.result;
 }
 
 /** 2026-07-28, the tasks extension: a flat CreateTaskResult, tasks/get while it works, tasks/cancel, tasks/get cancelled. */
