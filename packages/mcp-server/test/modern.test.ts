@@ -225,7 +225,7 @@ describe('2026-07-28 with the official v2 client', () => {
 		expect(await creditsUsed(sandbox)).toBe(before + 1);
 	});
 
-	it("a task is the caller's own: a list of many parts completes with its result inlined; another credential or a 2025-11-25 session is told it does not exist", async () => {
+	it("a task is the caller's own: a list of many parts completes with its result inlined; another credential, another session or a request without the session is told it does not exist", async () => {
 		const alice = { authorization: 'Bearer alice' };
 		const created = await modernRpc(port, 'tools/call', { name: 'chat_get_many', arguments: { limit: 200 } }, alice);
 		expect(created).toMatchObject({ resultType: 'task' });
@@ -243,6 +243,20 @@ describe('2026-07-28 with the official v2 client', () => {
 		const legacy = new LegacyClient({ name: 'another-session', version: '1.0.0' });
 		await legacy.connect(new LegacyTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: alice } }));
 		await expect(legacy.experimental.tasks.getTask(taskId)).rejects.toThrow();
+		// And the other way: a 2025-11-25 session's task, asked for by its id without the session, does not exist.
+		const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+		const stream = legacy.experimental.tasks.callToolStream({ name: 'chat_get_many', arguments: { limit: 2 } }, CallToolResultSchema, {
+			task: { ttl: 60_000 },
+		});
+		const sessionTask = ((await stream.next()).value as { task: { taskId: string } }).task.taskId;
+		await stream.return(undefined);
+		expect(await legacy.experimental.tasks.getTask(sessionTask)).toMatchObject({ taskId: sessionTask });
+		const sessionless = await fetch(`http://127.0.0.1:${port}/mcp`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...alice },
+			body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: sessionTask } }),
+		});
+		expect(await sessionless.text()).toMatch(/"error":\{"code":-32602/);
 		await legacy.close();
 		// Without the extension declared, the task methods say what is missing.
 		const bare = await fetch(`http://127.0.0.1:${port}/mcp`, {
