@@ -18,7 +18,8 @@ export const MCP_LIST_LIMIT = 1000;
 /** Long enough for 1,000 paced sends in flight at once (about 36 s at the allowance). */
 const CALL_TIMEOUT_MS = 600_000;
 
-const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
+/** The built package's command, or MCP_SERVER_CLI (another build's dist/cli.js, to measure it before a change). */
+const cli = () => process.env.MCP_SERVER_CLI || join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
 
 /** Resident and peak memory of a process (Linux /proc), in MB. */
 export function memoryOf(pid: number): { rssMb: number; peakMb: number } {

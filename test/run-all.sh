@@ -59,9 +59,9 @@ CHAT_MESSAGING_SKIP_BUILD=1 stage jest npx jest --ci  # built just above
 for script in test:openapi:third-party test:e2e:n8n test:e2e:n8n-agents test:browser:n8n test:e2e:queue test:e2e:node-red test:browser test:e2e:registry test:demo; do
 	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
 done
-# The MCP server with the MCP project's conformance suite and Inspector, at the revision it serves (2025-11-25, the
-# Inspector's legacy era); MCP_REVISIONS=2025-11-25,2026-07-28 npm run test:e2e:mcp measures 2026-07-28 as well.
-MCP_REVISIONS=2025-11-25 stage test:e2e:mcp npm run test:e2e:mcp
+# The MCP server with the MCP project's conformance suite and Inspector, at both revisions it serves (2025-11-25 and
+# 2026-07-28, the Inspector's legacy and modern eras), with a task's life and a cancel at each.
+MCP_REVISIONS=2025-11-25,2026-07-28 stage test:e2e:mcp npm run test:e2e:mcp
 
 echo "=== stages failed: ${failures[*]:-none}; $(( $(date +%s) - start_all )) s in all"
 echo "all: $passed passed, $failed failed"

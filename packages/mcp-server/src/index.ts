@@ -11,18 +11,24 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 import { Executor, FileLinks, INLINE_DOWNLOAD_LIMIT_BYTES, normalizeBaseUrl, pacingKey, redactText, TOOLSETS } from '@chat-messaging/core';
-import { createServer, ToolTasks } from './server';
+import { createServer } from './server';
+import { ToolTasks } from './tasks';
+import { speaksModern } from './era';
+import type { modernLeg } from './modernHttp';
+import { serveBothEras } from './stdio';
+import { STDIO_OWNER, taskOwnerOf } from './taskOwner';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
 import { missingForAddress, parseHost, parseOrigin, refusal, type AccessRules, type HostAndPort } from './access';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
 
-export { callTool, confirmationMessage, createServer, CONFIRM_FIELD, SERVER_NAME, ToolTasks, type CallContext } from './server';
+export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
+export { ToolTasks } from './tasks';
+export { confirmationMessage, CONFIRM_FIELD } from './confirm';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
 export { isLoopbackName, refusal } from './access';
@@ -40,6 +46,7 @@ export const ENV = {
 	excludeTools: 'CHAT_MESSAGING_MCP_EXCLUDE_TOOLS',
 	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
 	inlineFileLimit: 'CHAT_MESSAGING_MCP_INLINE_FILE_LIMIT',
+	noOutputSchemas: 'CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS',
 } as const;
 
 /** The path the Streamable HTTP endpoint answers on. */
@@ -60,6 +67,8 @@ Serves the Chat Messaging Service API as MCP tools.
   --tools <list>             tools by name (alone: only these; with --toolsets: added)
   --exclude-tools <list>     tools by name to leave out
   --no-confirm               run deletes, Replace All, Remove All and administrative changes without asking the user
+  --no-output-schemas        tools/list without each tool's outputSchema (about 40% fewer tokens in a model's context;
+                             results keep their structuredContent)
   --inline-file-limit <bytes> downloads up to this size come inline in the result; larger ones as a resource_link
                              read through resources/read for 15 minutes (default ${INLINE_DOWNLOAD_LIMIT_BYTES}, 1 MB)
 
@@ -69,7 +78,7 @@ Environment (never arguments for secrets: they show in process lists):
   ${ENV.authToken}    the secret HTTP clients send as "Authorization: Bearer …"
   ${ENV.allowedHosts}, ${ENV.allowedOrigins}, ${ENV.readOnly} (true),
   ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true),
-  ${ENV.inlineFileLimit}:
+  ${ENV.noOutputSchemas} (true), ${ENV.inlineFileLimit}:
   the options above, for clients that pass environment rather than arguments (an option given wins)`;
 
 export function packageVersion(): string {
@@ -99,6 +108,8 @@ export interface CliOptions {
 	confirm: boolean;
 	/** --inline-file-limit: the largest download returned inline, in bytes. */
 	inlineFileLimit: number;
+	/** False with --no-output-schemas. */
+	outputSchemas: boolean;
 	help?: boolean;
 	version?: boolean;
 }
@@ -128,7 +139,7 @@ function originsOf(option: string, text: string): string[] {
  * environment, not arguments), else its default.
  */
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
-	const options: CliOptions = { scope: {}, confirm: true, inlineFileLimit: INLINE_DOWNLOAD_LIMIT_BYTES };
+	const options: CliOptions = { scope: {}, confirm: true, inlineFileLimit: INLINE_DOWNLOAD_LIMIT_BYTES, outputSchemas: true };
 	const given: Partial<Record<string, string | true>> = {};
 	for (let index = 0; index < argv.length; index++) {
 		const argument = argv[index] ?? '';
@@ -151,6 +162,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 				break;
 			case '--read-only':
 			case '--no-confirm':
+			case '--no-output-schemas':
 				given[flag] = true;
 				break;
 			case '--help':
@@ -187,6 +199,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 		...(excludeTools ? { excludeTools: listOf(excludeTools) } : {}),
 	};
 	options.confirm = !flagOn('--no-confirm', ENV.noConfirm);
+	options.outputSchemas = !flagOn('--no-output-schemas', ENV.noOutputSchemas);
 	const inlineLimit = text('--inline-file-limit', ENV.inlineFileLimit);
 	if (inlineLimit !== undefined) {
 		if (!/^\d+$/.test(inlineLimit) || !Number.isSafeInteger(Number(inlineLimit)))
@@ -265,12 +278,18 @@ export interface ServeOptions {
 	confirm?: boolean;
 	/** The process's file links (see `ServerOptions.links`): every session and request of the process shares them. */
 	links?: FileLinks;
+	/** Whether tools/list shows each tool's outputSchema (false: --no-output-schemas). */
+	outputSchemas?: boolean;
 }
 
+/** stdio, either revision: the client's first message chooses (see stdio.ts). One task store for the connection. */
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
-	const server = createServer({ executor, version: packageVersion(), ...serve });
-	await server.connect(new StdioServerTransport());
+	const options = { executor, version: packageVersion(), tasks: new ToolTasks(), taskOwner: STDIO_OWNER, ...serve };
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
+	await serveBothEras(
+		() => createServer(options),
+		async (input, output) => (await import('./modernStdio')).serveModernStdio(options, input, output),
+	);
 }
 
 function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -367,6 +386,8 @@ class Sessions {
 	}
 }
 
+type ModernLeg = ReturnType<typeof modernLeg>;
+
 export interface HttpServeOptions extends ServeOptions {
 	port: number;
 	host: string;
@@ -408,8 +429,25 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	const links = options.links ?? new FileLinks({ timing: executor.timing });
 	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
 	const tasks = new ToolTasks();
-	const newServer = () =>
-		createServer({ executor, version, links, tasks, ...(options.tools ? { tools: options.tools } : {}), confirm: options.confirm });
+	const common = {
+		executor,
+		version,
+		links,
+		tasks,
+		...(options.tools ? { tools: options.tools } : {}),
+		confirm: options.confirm,
+		outputSchemas: options.outputSchemas,
+	};
+	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
+	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may be modern comes (era.ts).
+	let modernLoaded: Promise<ModernLeg> | undefined;
+	const modern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
+		if (!(Array.isArray(body) ? body : [body]).some(speaksModern)) return false;
+		modernLoaded ??= import('./modernHttp').then(({ modernLeg }) =>
+			modernLeg(common, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+		);
+		return (await modernLoaded)(req, res, body);
+	};
 	const sessions = new Sessions();
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
@@ -441,7 +479,8 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		const server = newServer();
+		if (await modern(req, res, body)) return;
+		const server = newServer(req);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -511,7 +550,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 	}
 	const executor = createExecutor(configuration);
 	const links = new FileLinks({ timing: executor.timing, inlineLimitBytes: options.inlineFileLimit });
-	const serve: ServeOptions = { tools, confirm: options.confirm, links };
+	const serve: ServeOptions = { tools, confirm: options.confirm, links, outputSchemas: options.outputSchemas };
 	if (options.http) {
 		const authToken = (process.env[ENV.authToken] ?? '').trim();
 		let http: HttpServer;

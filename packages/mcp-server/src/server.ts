@@ -18,11 +18,9 @@ import {
 	type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 
 import {
 	ChatMessagingError,
-	changeOf,
 	DEFAULT_OUTPUT,
 	describeDownload,
 	FileLinks,
@@ -34,7 +32,6 @@ import {
 	isRecord,
 	needsConfirmation,
 	redactReceiverUrls,
-	redactSubscriptionUrl,
 	toolListResult,
 	toolStructuredContent,
 	type BinaryInput,
@@ -46,7 +43,11 @@ import {
 	type Timing,
 	type WaitProgress,
 } from '@chat-messaging/core';
+import { confirmationForm, couldNotAsk, isConfirmation, notConfirmed } from './confirm';
+import { base64, linkedFileContents, listedResources, listedTool, runsAsTask, unknownTool } from './listing';
 import { selectTools } from './scopes';
+import { ownedTasks, taskOwnerOf } from './taskOwner';
+import { TASK_TTL_MS, ToolTasks } from './tasks';
 import { catalogueTools, CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from './tools';
 
 export const SERVER_NAME = 'chat-messaging';
@@ -76,6 +77,10 @@ export interface ServerOptions {
 	 * elicitation runs the tool as asked, its annotations telling it what the tool does.
 	 */
 	confirm?: boolean;
+	/** Whose tasks this server's requests start and read (see taskOwner.ts); left out: the anonymous caller's. */
+	taskOwner?: string;
+	/** Whether tools/list shows each tool's outputSchema (on unless false: --no-output-schemas). */
+	outputSchemas?: boolean;
 }
 
 /**
@@ -178,8 +183,6 @@ function toolError(error: unknown, tool?: CatalogueTool): CallToolResult {
 		],
 	};
 }
-
-const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
 /**
  * A result as the tool returns it: structuredContent as the core wraps it (the shape its outputSchema
@@ -315,9 +318,9 @@ function progressMessage(progress: WaitProgress): string {
  * Progress notifications for a call that carries a progressToken (MCP clients give up on a call after 60 s
  * of silence unless progress resets their time-out): the time waited out of the wait's time-out, in ms.
  */
-function progressReporter(
+export function progressReporter(
 	token: ProgressToken | undefined,
-	send: (notification: ServerNotification) => Promise<void>,
+	send: (notification: Pick<ServerNotification, 'method' | 'params'> & { method: 'notifications/progress' }) => Promise<void>,
 ): ((progress: WaitProgress) => void) | undefined {
 	if (token === undefined) return undefined;
 	let last = -1;
@@ -329,58 +332,6 @@ function progressReporter(
 			params: { progressToken: token, progress: last, total: progress.timeoutMs, message: progressMessage(progress) },
 		}).catch(() => undefined);
 	};
-}
-
-/** An argument as the person confirming reads it: a receiver's address without its secret, bytes by their name. */
-function shownArgument(field: FieldDescriptor | undefined, value: unknown): string {
-	if (field?.kind === 'binary' && isRecord(value)) return String(value.filename);
-	if (field?.kind === 'receiverUrl' && typeof value === 'string') return redactSubscriptionUrl(value);
-	return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** What the user is asked to confirm: the operation and its target, every argument given named as the editors name it. */
-export function confirmationMessage(tool: CatalogueTool, args: Record<string, unknown> | undefined): string {
-	const given = Object.entries(args ?? {})
-		.filter(([, value]) => value !== undefined && value !== null && value !== '')
-		.map(([name, value]) => {
-			const field = tool.fields.find((candidate) => candidate.name === name);
-			return `${field?.displayName ?? name}: ${shownArgument(field, value)}`;
-		});
-	return `An AI agent asks to ${tool.operation.action.charAt(0).toLowerCase()}${tool.operation.action.slice(1)}${given.length ? ` (${given.join('; ')})` : ''}. ${
-		changeOf(tool.operation) === 'overwrites' ? 'This cannot be undone. ' : ''
-	}Run it?`;
-}
-
-/** The name of the form's one field: a checkbox the user ticks to let the call run. */
-export const CONFIRM_FIELD = 'confirm';
-
-/** Asks the user through the client; true only when they accepted with the box ticked. */
-async function confirmed(
-	server: Server,
-	tool: CatalogueTool,
-	args: Record<string, unknown> | undefined,
-	signal: AbortSignal,
-): Promise<boolean> {
-	const answer = await server.elicitInput(
-		{
-			mode: 'form',
-			message: confirmationMessage(tool, args),
-			requestedSchema: {
-				type: 'object',
-				properties: {
-					[CONFIRM_FIELD]: {
-						type: 'boolean',
-						title: `${tool.title}: run it`,
-						description: 'Tick to let the agent run this call',
-						default: false,
-					},
-				},
-				required: [CONFIRM_FIELD],
-			},
-		},
-		{ signal },
-	);
-	return answer.action === 'accept' && answer.content?.[CONFIRM_FIELD] === true;
 }
 
 /**
@@ -398,36 +349,12 @@ function protocolError(code: ErrorCode, message: string, data: Record<string, un
  */
 const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() }).passthrough();
 
-/**
- * Tasks for long tool calls (Send and Wait for Reply, Send with its wait, lists): the SDK's in-memory store, which
- * also stops the call's work when the client cancels the task (tasks/cancel), as a cancelled request stops.
- */
-export class ToolTasks extends InMemoryTaskStore {
-	private readonly running = new Map<string, AbortController>();
+/** Who the server is, on either revision. */
+export const SERVER_INFO = (version: string) => ({ name: SERVER_NAME, version, title: 'Chat Messaging' });
 
-	/** The signal that ends a task's work when the task is cancelled. */
-	track(taskId: string): AbortSignal {
-		const controller = new AbortController();
-		this.running.set(taskId, controller);
-		return controller.signal;
-	}
-
-	done(taskId: string): void {
-		this.running.delete(taskId);
-	}
-
-	override async updateTaskStatus(...args: Parameters<InMemoryTaskStore['updateTaskStatus']>): Promise<void> {
-		const [taskId, status] = args;
-		if (status === 'cancelled') this.running.get(taskId)?.abort();
-		return super.updateTaskStatus(...args);
-	}
-}
-
-/** How long a task's result is kept when the client names no time (the longest wait, Send and Wait for Reply's hour, and then some). */
-const TASK_TTL_MS = 2 * 60 * 60 * 1000;
-
-/** Whether a tool may run as a task: the ones that can take long (a wait, many pages). */
-export const runsAsTask = (tool: CatalogueTool): boolean => isComposite(tool.operation) || tool.operation.pagination !== undefined;
+export const SERVER_INSTRUCTIONS =
+	'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
+	'List tools return items and, when more follow, nextCursor to pass back as cursor.';
 
 /** An MCP server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
@@ -436,85 +363,35 @@ export function createServer(options: ServerOptions): Server {
 	const links = options.links ?? new FileLinks({ timing: options.executor.timing });
 	const tasks = options.tasks ?? new ToolTasks();
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
-	const server = new Server(
-		{ name: SERVER_NAME, version: options.version, title: 'Chat Messaging' },
-		{
-			capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
-			taskStore: tasks,
-			instructions:
-				'Tools for the Chat Messaging Service: chats, messages, labels, notes, files, webhooks and the workspace. ' +
-				'List tools return items and, when more follow, nextCursor to pass back as cursor.',
-		},
-	);
-	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: tools.map((tool) => {
-			const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-			return {
-				name,
-				title,
-				description,
-				inputSchema,
-				outputSchema,
-				annotations,
-				...(runsAsTask(tool) ? { execution: { taskSupport: 'optional' as const } } : {}),
-			};
-		}),
-	}));
+	const server = new Server(SERVER_INFO(options.version), {
+		capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+		taskStore: ownedTasks(tasks, options.taskOwner ?? taskOwnerOf(undefined)),
+		instructions: SERVER_INSTRUCTIONS,
+	});
+	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => listedTool(tool, options)) }));
 	// The resources are the downloads handed out as links, each readable until it expires.
-	server.setRequestHandler(ListResourcesRequestSchema, () => ({
-		resources: links.list().map(({ uri, name, mimeType, size, expiresAt }) => ({
-			uri,
-			name,
-			mimeType,
-			size,
-			description: `A downloaded file, readable until ${expiresAt}`,
-		})),
-	}));
+	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listedResources(links) }));
 	server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-		const { uri } = request.params;
-		const file = links.read(uri);
-		// Invalid params, as the TypeScript SDK answers it and SEP-2164 settles it (not the older -32002).
-		if (!file)
-			throw protocolError(
-				ErrorCode.InvalidParams,
-				`Resource not found: ${uri} is no file link of this server, or it has expired; download the file again`,
-				{
-					uri,
-				},
-			);
-		return { contents: [{ uri, mimeType: file.mimeType, blob: base64(file.data) }] };
+		const contents = linkedFileContents(links, request.params.uri);
+		if ('notFound' in contents) throw protocolError(ErrorCode.InvalidParams, contents.notFound.message, contents.notFound.data);
+		return contents;
 	});
 	server.setRequestHandler(AnyCallToolRequestSchema, async (anyRequest, extra) => {
 		// Checked by the SDK (Server's tools/call wrapper) before this runs.
 		const request = CallToolRequestSchema.parse(anyRequest);
 		const tool = byName.get(request.params.name);
-		// A name the server has no tool of is the protocol's invalid params, not a tool's error (the tool never ran).
-		if (!tool)
-			throw protocolError(
-				ErrorCode.InvalidParams,
-				`Unknown tool: ${JSON.stringify(request.params.name)}; list the tools to see their names`,
-				{
-					name: request.params.name,
-				},
-			);
+		if (!tool) {
+			const unknown = unknownTool(request.params.name);
+			throw protocolError(ErrorCode.InvalidParams, unknown.message, unknown.data);
+		}
 		if (confirm && needsConfirmation(tool.operation) && server.getClientCapabilities()?.elicitation?.form) {
 			let allowed: boolean;
 			try {
-				allowed = await confirmed(server, tool, request.params.arguments, extra.signal);
+				allowed = isConfirmation(await server.elicitInput(confirmationForm(tool, request.params.arguments), { signal: extra.signal }));
 			} catch (error) {
-				return toolError(
-					new ChatMessagingError(`The user could not be asked to confirm: ${(error as Error).message}. Nothing was changed`, {
-						kind: 'input',
-					}),
-				);
+				return toolError(couldNotAsk(error));
 			}
-			if (!allowed)
-				return {
-					isError: true,
-					content: [
-						{ type: 'text', text: `The user did not confirm ${tool.name}: nothing was changed. Do not retry unless the user asks for it.` },
-					],
-				};
+			if (!allowed) return notConfirmed(tool);
 		}
 		const taskStore = extra.taskStore;
 		if (request.params.task && taskStore && runsAsTask(tool)) {

@@ -164,7 +164,7 @@ describe('scopes: which tools a session gets', () => {
 		expect(tool.stderr).toMatch(/^exclude-tools: no "chat_delete"/);
 	});
 
-	it('costs at most 4k tokens read-only and 11k by default without the output schemas, as the README table says', async () => {
+	it('costs at most 4k tokens read-only and 11k by default with --no-output-schemas (or its variable), as the README table says', async () => {
 		const measured: Record<string, { tools: number; tokens: number; inputOnly: number }> = {};
 		for (const [mode, args] of [
 			['default', []],
@@ -172,9 +172,13 @@ describe('scopes: which tools a session gets', () => {
 			['all', ['--toolsets', 'all']],
 		] as const) {
 			const { tools } = await listed([...args]);
-			const inputOnly = tokens(tools.map(({ outputSchema: _, ...tool }) => tool as Tool));
-			measured[mode] = { tools: tools.length, tokens: tokens(tools), inputOnly };
+			const { tools: withoutSchemas } = await listed([...args, '--no-output-schemas']);
+			expect(withoutSchemas.filter((tool) => tool.outputSchema)).toEqual([]);
+			expect(withoutSchemas.map(({ name }) => name)).toEqual(tools.map(({ name }) => name));
+			measured[mode] = { tools: tools.length, tokens: tokens(tools), inputOnly: tokens(withoutSchemas) };
 		}
+		const { tools: fromEnvironment } = await listed(['--read-only'], { CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS: 'true' });
+		expect(tokens(fromEnvironment)).toBe(measured['read-only']!.inputOnly);
 		expect(measured['read-only']!.inputOnly).toBeLessThanOrEqual(4000);
 		expect(measured.default!.inputOnly).toBeLessThanOrEqual(11000);
 		const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');

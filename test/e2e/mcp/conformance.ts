@@ -28,6 +28,7 @@ import { CATALOGUE } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 import { assert, CheckRun } from '../n8n/checks';
+import { cancelledCall, taskLife2025, taskLife2026, type Service } from './lifecycle';
 import { builtPackage } from '../../support/packages';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -165,8 +166,11 @@ function requiredScenarios(conformance: string, env: NodeJS.ProcessEnv, revision
 	return scenarios;
 }
 
+/** The server's command: the built package's, or MCP_SERVER_CLI (another build's dist/cli.js, to measure it before a change). */
+const serverCli = () => process.env.MCP_SERVER_CLI || join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
+
 function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-	const cli = join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
+	const cli = serverCli();
 	const child = spawn(process.execPath, [cli, '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 	let stderr = '';
 	return new Promise((resolvePromise, reject) => {
@@ -181,6 +185,11 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url
 		});
 		child.once('exit', (code) => reject(new Error(`the MCP server exited (${code}): ${redact(stderr)}`)));
 	});
+}
+
+async function chatIdsOf(service: Service): Promise<number[]> {
+	const response = await fetch(`${service.url}/chats`, { headers: { authorization: `Bearer ${service.token}` } });
+	return ((await response.json()) as { data: { chats: Array<{ id: number }> } }).data.chats.map((chat) => chat.id);
 }
 
 async function serverCapabilities(url: string): Promise<Record<string, unknown>> {
@@ -260,6 +269,13 @@ async function main(): Promise<void> {
 					return `${summary}${warnings.length ? `; warnings: ${warnings.join(', ')}` : ''}`;
 				});
 			}
+			// A long call's life at this revision: a task, and a cancelled call, each with what the service saw after.
+			const service = { url: sandbox.url, token: TOKEN };
+			const [taskChat, cancelChat] = (await chatIdsOf(service)).slice(revision === '2025-11-25' ? 0 : 2);
+			await check(`${revision} a task's life: created, polled, cancelled`, () =>
+				(revision === '2025-11-25' ? taskLife2025 : taskLife2026)(url, service, taskChat!),
+			);
+			await check(`${revision} a cancelled call`, () => cancelledCall(url, service, cancelChat!, revision));
 			console.log(`  checks of ${revision}: ${checksPassed} passed, ${checksFailed} failed`);
 			console.log(`  not applicable to a tools server of the catalogue (${skipped.length}):`);
 			for (const line of skipped) console.log(`    - ${line}`);
@@ -269,7 +285,7 @@ async function main(): Promise<void> {
 		const chats = ((await (await fetch(`${sandbox.url}/chats`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as any).data
 			.chats as Array<{ id: number; name: string }>;
 		const chat = chats[0]!;
-		const cli = join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
+		const cli = serverCli();
 		const targets = {
 			stdio: [
 				process.execPath,

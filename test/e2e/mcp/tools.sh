@@ -7,6 +7,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${CHAT_MESSAGING_CACHE:-$HOME/.cache/chat-messaging}"
+# The newest alpha of the suite published when last checked (npm view @modelcontextprotocol/conformance versions).
 CONFORMANCE_VERSION="${MCP_CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 INSPECTOR_VERSION="${MCP_INSPECTOR_VERSION:-2.12.0}"
 DIR="$CACHE/mcp-tools-conformance-$CONFORMANCE_VERSION-inspector-$INSPECTOR_VERSION"
