@@ -56,16 +56,8 @@ describe('pacing', () => {
 });
 
 describe('adaptive pacing: the rate gives way to other users of the token', () => {
-	const shipped: AdaptiveRate = {
-		decrease: 0.85,
-		settle: 0.96,
-		approach: 0.005,
-		probe: 0.05,
-		minPerSecond: 1,
-		startBurst: 5,
-		startShare: 0.5,
-		startGrowth: 1,
-	};
+	const cutAndClimb = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
+	const shipped: AdaptiveRate = { ...cutAndClimb, startBurst: 5, startShare: 0.5, startGrowth: 1 };
 	// The rules after the start, from a bucket that starts at the limit's full burst and rate.
 	const adaptive: AdaptiveRate = { ...shipped, startBurst: 10, startShare: 1 };
 	const limit: RateLimit = { perSecond: 28, burst: 10, adaptive };
