@@ -789,6 +789,12 @@ async function main(): Promise<void> {
 			/** When the refusals came: within the first second (processes' first bursts meeting), and later. */
 			rateLimitedFirstSecond: refusedAt.filter((ms) => ms < 1000).length,
 			rateLimitedLater: refusedAt.filter((ms) => ms >= 1000).length,
+			/** Second of the sending (from the first send's arrival) → refusals in it: when the workers met, and how often after. */
+			rateLimitedBySecond: refusedAt.reduce<Record<number, number>>((bySecond, ms) => {
+				const second = Math.floor(ms / 1000);
+				bySecond[second] = (bySecond[second] ?? 0) + 1;
+				return bySecond;
+			}, {}),
 		};
 		figures[label] = result;
 		assert(
@@ -803,7 +809,7 @@ async function main(): Promise<void> {
 		`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
 		`sending ${result.spanMs} ms, ${result.spanTimesFloor.toFixed(2)}x); executions per worker ${result.perWorker.join(' / ')}; ` +
 		`answers ${JSON.stringify(result.sendAnswers)}: ${(100 * result.rateLimitedShare).toFixed(1)} % refused ` +
-		`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later)`;
+		`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later; by second ${JSON.stringify(result.rateLimitedBySecond)})`;
 
 	await check(
 		`sends: ${SEND_EXECUTIONS} executions of ${SENDS_PER_EXECUTION} items at once, spread over both workers: ${SEND_EXECUTIONS * SENDS_PER_EXECUTION} messages stored, each once (429s reported)`,
