@@ -3,32 +3,47 @@
  * run, not minutes, and no noise from the machine): the executor with a bucket per process behind the sandbox's own
  * rate limiter (30/s, burst 10, Retry-After in whole seconds) answering in 150 ms, arrivals jittered by up to 3 ms.
  * How the constants in SERVICE_RATE_LIMIT were chosen; `npm run bench -- --only=processes` then measures the choice
- * over real HTTP. Each figure is the mean over 5 seeds (the worst time in brackets); `u` is the last process's finish
+ * over real HTTP. Each figure is the mean over 5 seeds (SEEDS=n for more; the worst time in brackets); `u` is the last process's finish
  * over the first's; "then alone": one process sending 1,000 alone 5 s after sharing with another.
- * Grids through the environment, comma-separated: DECREASE, SETTLE, APPROACH, PROBE (default: the shipped values).
+ * "2 together" is two processes starting at once (queue-mode workers given their executions together), `1st s` the
+ * refusals in its first second; "1 alone" a single process, its cost against a full start (burst and rate at once).
+ * Grids through the environment, comma-separated: DECREASE, SETTLE, APPROACH, PROBE, START_BURST, START_SHARE,
+ * START_GROWTH (default: the shipped values).
  */
 import { SERVICE_RATE_LIMIT, TokenBucket, type AdaptiveRate, type RateLimit } from '@chat-messaging/core';
 import { LimitedService, sendingProcess, VirtualClock } from '../test/support/shared-token';
 import { floorSeconds } from './lib';
 
-const SEEDS = 5;
+const SEEDS = Number(process.env.SEEDS ?? 5);
 
-async function scenario(rateLimit: RateLimit, shares: number[], latencyMs: number, concurrency: number, seed: number) {
+/** `shares[i]` sends for process i; a share of 0 lists all 5,000 chats (100 pages) instead. */
+async function scenario(rateLimit: RateLimit, shares: number[], latencyMs: number, concurrency: number, seed: number, staggerMs = 0) {
 	const clock = new VirtualClock();
 	const service = new LimitedService(clock, { latencyMs, seed: seed + 99, jitterMs: Number(process.env.JITTER ?? 3) });
 	const start = clock.now;
 	const ends: number[] = [];
 	const senders = shares.map((_, index) => sendingProcess(clock, service, index, { rateLimit, concurrency, seed }));
-	await clock.run(Promise.all(senders.map((sender, index) => sender.send(shares[index]!).then(() => ends.push(clock.now - start)))));
+	await clock.run(
+		Promise.all(
+			senders.map(async (sender, index) => {
+				// Process n starts n × staggerMs after the first (queue-mode workers pick their executions up a little apart).
+				if (index > 0 && staggerMs > 0) await clock.sleep(index * staggerMs);
+				if (shares[index]) await sender.send(shares[index]!);
+				else if ((await sender.list()) !== 5000) throw new Error(`p${index}: the list was incomplete`);
+				ends.push(clock.now - start);
+			}),
+		),
+	);
 	for (const [index, count] of shares.entries()) {
 		for (let item = 0; item < count; item++) {
 			if (service.stored.get(`p${index} ${item}`) !== 1) throw new Error(`p${index} ${item} was not stored exactly once`);
 		}
 	}
-	const total = shares.reduce((sum, count) => sum + count, 0);
+	const requests = shares.reduce((sum, count) => sum + (count || 100), 0);
 	return {
-		ratio: (clock.now - start) / 1000 / floorSeconds(total, latencyMs),
+		ratio: (clock.now - start) / 1000 / floorSeconds(requests, latencyMs),
 		refused: service.records.filter((record) => record.refused).length,
+		firstSecond: service.records.filter((record) => record.refused && record.at - start < 1000).length,
 		spread: Math.max(...ends) / Math.min(...ends),
 	};
 }
@@ -48,31 +63,49 @@ async function thenAlone(rateLimit: RateLimit): Promise<string> {
 
 async function main(): Promise<void> {
 	const shipped = SERVICE_RATE_LIMIT.adaptive as AdaptiveRate;
-	const grid = (name: keyof AdaptiveRate) => (process.env[name.toUpperCase()] ?? String(shipped[name])).split(',').map(Number);
+	const grid = (name: keyof AdaptiveRate) =>
+		(process.env[name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()] ?? String(shipped[name])).split(',').map(Number);
+	// The adaptive rate with a full start: the whole burst and rate at once, as before the gentle start.
+	const fullStart: RateLimit = { ...SERVICE_RATE_LIMIT, adaptive: { ...shipped, startBurst: SERVICE_RATE_LIMIT.burst, startShare: 1 } };
 	const variants: Array<[string, RateLimit, ('pause' | number)?]> = [
-		['fixed 28/s (before)', { ...SERVICE_RATE_LIMIT, adaptive: false }],
-		// The shipped rate, but every 429 also stops the whole process for its Retry-After, as the fixed pace does.
-		['shipped + pause on each 429', SERVICE_RATE_LIMIT, 'pause'],
+		['fixed 28/s', { ...SERVICE_RATE_LIMIT, adaptive: false }],
+		['adaptive, full start', fullStart],
+		// The adaptive rate, but every 429 also stops the whole process for its Retry-After, as the fixed pace does.
+		['full start + pause on 429', fullStart, 'pause'],
 		// Classic AIMD: the same decrease, then a straight climb of this many requests per second each second.
-		['AIMD +0.25/s²', SERVICE_RATE_LIMIT, 0.25],
-		['AIMD +1/s²', SERVICE_RATE_LIMIT, 1],
+		['AIMD +0.25/s², full start', fullStart, 0.25],
+		['AIMD +1/s², full start', fullStart, 1],
 	];
 	for (const decrease of grid('decrease'))
 		for (const settle of grid('settle'))
 			for (const approach of grid('approach'))
 				for (const probe of grid('probe'))
-					variants.push([
-						`d${decrease} s${settle} a${approach} p${probe}`,
-						{ ...SERVICE_RATE_LIMIT, adaptive: { ...shipped, decrease, settle, approach, probe } },
-					]);
-	const cases: Array<[string, number[], number, number]> = [
-		['1 process', [1000], 150, 8],
-		['2', [500, 500], 150, 40],
+					for (const startBurst of grid('startBurst'))
+						for (const startShare of grid('startShare'))
+							for (const startGrowth of grid('startGrowth'))
+								variants.push([
+									`d${decrease} s${settle} a${approach} p${probe} b${startBurst} r${startShare} g${startGrowth}`,
+									{
+										...SERVICE_RATE_LIMIT,
+										adaptive: { ...shipped, decrease, settle, approach, probe, startBurst, startShare, startGrowth },
+									},
+								]);
+	const cases: Array<[string, number[], number, number, number?]> = [
+		['1 alone', [1000], 150, 8],
+		['1 alone ×40', [1000], 150, 40],
+		['2 together', [500, 500], 150, 40],
+		['2, 0.3 s apart', [500, 500], 150, 40, 300],
+		['2, 1 s apart', [500, 500], 150, 40, 1000],
 		['4', [250, 250, 250, 250], 150, 8],
 		['2 at 0 ms', [500, 500], 0, 40],
 		['2 uneven 7/3', [700, 300], 150, 40],
+		['list 1 alone', [0], 150, 8],
+		['list 2 together', [0, 0], 150, 8],
+		['list 4', [0, 0, 0, 0], 150, 8],
 	];
-	console.log('1,000 sends between the processes: × floor (worst), 429s, u = last finish / first finish');
+	console.log(
+		'1,000 sends between the processes, or each listing 5,000 chats: × floor (worst), 429s (in the 1st second), u = last finish / first finish',
+	);
 	type Internals = { rate: number; refusedAt: number; refusedRate: number; limit: RateLimit; timing: { now(): number } };
 	const prototype = TokenBucket.prototype as unknown as { refused(): boolean; climb(): void };
 	const { refused, climb } = prototype;
@@ -94,19 +127,22 @@ async function main(): Promise<void> {
 					}
 				: climb;
 		const cells: string[] = [];
-		for (const [label, shares, latencyMs, concurrency] of cases) {
+		for (const [label, shares, latencyMs, concurrency, staggerMs] of cases) {
 			let ratio = 0;
 			let refused = 0;
+			let firstSecond = 0;
 			let worst = 0;
 			let spread = 0;
 			for (let seed = 0; seed < SEEDS; seed++) {
-				const outcome = await scenario(rateLimit, shares, latencyMs, concurrency, seed);
+				const outcome = await scenario(rateLimit, shares, latencyMs, concurrency, seed, staggerMs);
 				ratio += outcome.ratio / SEEDS;
 				refused += outcome.refused / SEEDS;
+				firstSecond += outcome.firstSecond / SEEDS;
 				worst = Math.max(worst, outcome.ratio);
 				spread = Math.max(spread, outcome.spread);
 			}
-			cells.push(`${label}: ${ratio.toFixed(2)}x (${worst.toFixed(2)}) ${refused.toFixed(0)} u${spread.toFixed(2)}`);
+			const alone = shares.length === 1 ? '' : ` u${spread.toFixed(2)}`;
+			cells.push(`${label}: ${ratio.toFixed(3)}x (${worst.toFixed(2)}) ${refused.toFixed(1)} (${firstSecond.toFixed(1)})${alone}`);
 		}
 		cells.push(`then alone: ${await thenAlone(rateLimit)}`);
 		console.log(`${name.padEnd(28)} ${cells.join(' | ')}`);

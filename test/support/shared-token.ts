@@ -80,7 +80,16 @@ export class LimitedService {
 
 	constructor(
 		private readonly clock: VirtualClock,
-		private readonly options: { perSecond?: number; burst?: number; latencyMs?: number; jitterMs?: number; seed?: number } = {},
+		private readonly options: {
+			perSecond?: number;
+			burst?: number;
+			latencyMs?: number;
+			jitterMs?: number;
+			seed?: number;
+			/** The chats a list walks: pages of `pageSize` (100 of 50 unless told). */
+			pages?: number;
+			pageSize?: number;
+		} = {},
 	) {
 		this.limiter = new RateLimiter(options.perSecond ?? 30, options.burst ?? 10);
 		this.random = clock.timing(options.seed ?? 99).random;
@@ -104,6 +113,17 @@ export class LimitedService {
 				};
 			}
 			await this.clock.sleep(this.options.latencyMs ?? 150);
+			if (request.method === 'GET') {
+				// A list of chats, `pageSize` to a page: the walk a Return All makes.
+				const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+				const { pages = 100, pageSize = 50 } = this.options;
+				const chats = page <= pages ? Array.from({ length: pageSize }, (_, index) => ({ id: (page - 1) * pageSize + index + 1 })) : [];
+				return {
+					status: 200,
+					headers: { 'content-type': 'application/json' },
+					body: { status: 'ok', data: { chats, has_more_pages: page < pages } },
+				};
+			}
 			const text = String((JSON.parse(String(request.body ?? '{}')) as { text?: string }).text ?? '');
 			this.stored.set(text, (this.stored.get(text) ?? 0) + 1);
 			return {
@@ -146,6 +166,10 @@ export function sendingProcess(
 	return {
 		executor,
 		bucket: () => bucket,
+		/** Lists every chat (Return All), page by page through the executor's window; resolves with how many. */
+		async list(): Promise<number> {
+			return ((await executor.run('chat:getAll', {})) as unknown[]).length;
+		},
 		/** Sends `count` messages into chat 1, texts `<tag> <n>`; resolves when all are answered. */
 		async send(count: number, tag = `p${index}`, onAnswer?: () => void): Promise<void> {
 			let next = 0;

@@ -56,11 +56,14 @@ describe('pacing', () => {
 });
 
 describe('adaptive pacing: the rate gives way to other users of the token', () => {
-	const adaptive: AdaptiveRate = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
+	const cutAndClimb = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
+	const shipped: AdaptiveRate = { ...cutAndClimb, startBurst: 5, startShare: 0.5, startGrowth: 1 };
+	// The rules after the start, from a bucket that starts at the limit's full burst and rate.
+	const adaptive: AdaptiveRate = { ...shipped, startBurst: 10, startShare: 1 };
 	const limit: RateLimit = { perSecond: 28, burst: 10, adaptive };
 
 	it('the service default adapts', () => {
-		expect(SERVICE_RATE_LIMIT.adaptive).toEqual(adaptive);
+		expect(SERVICE_RATE_LIMIT.adaptive).toEqual(shipped);
 	});
 
 	it('each refusal lowers the rate by the decrease factor', () => {
@@ -141,5 +144,63 @@ describe('adaptive pacing: the rate gives way to other users of the token', () =
 		const start = timing.now();
 		for (let i = 0; i < 15; i++) await bucket.take();
 		expect(timing.now() - start).toBeGreaterThanOrEqual(1000); // 15 at 14.6/s, not 28/s
+	});
+});
+
+describe('adaptive pacing: a process starts gently, before the service has answered it', () => {
+	/** Resolves the times (ms from now) at which `count` takes queued at once are granted. */
+	const grants = async (bucket: TokenBucket, timing: ReturnType<typeof virtualTiming>, count: number) => {
+		const start = timing.now();
+		const times: number[] = [];
+		await Promise.all(Array.from({ length: count }, () => bucket.take().then(() => times.push(timing.now() - start))));
+		return times;
+	};
+
+	it('a new process sends a burst of 5 at half the rate, not 10 at the full rate', async () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
+		expect(bucket.perSecond).toBe(14);
+		const times = await grants(bucket, timing, 12);
+		expect(times.filter((t) => t === 0)).toHaveLength(5);
+		// The 7 beyond the burst at 14 a second (after the burst's 25 ms margin): half a second, not a quarter.
+		expect(times[11]).toBeGreaterThanOrEqual(500);
+	});
+
+	it('each clean answer adds one to the burst and one a second to the rate, up to the limit', async () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
+		for (let i = 0; i < 3; i++) bucket.answered();
+		expect(bucket.perSecond).toBe(17);
+		for (let i = 0; i < 20; i++) bucket.answered();
+		expect(bucket.perSecond).toBe(28);
+		// A full bucket now holds the limit's burst.
+		timing.clock.now += 1000;
+		const times = await grants(bucket, timing, 12);
+		expect(times.filter((t) => t === 0)).toHaveLength(10);
+	});
+
+	it('a refusal ends the start: the rate is cut from where it got to, and climbs back along the curve, not per answer', () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
+		bucket.answered();
+		bucket.answered(); // 16
+		expect(bucket.refused()).toBe(true);
+		expect(bucket.perSecond).toBeCloseTo(16 * 0.85);
+		// Answers at once add nothing now; the curve is in time since the refusal.
+		for (let i = 0; i < 10; i++) bucket.answered();
+		expect(bucket.perSecond).toBeCloseTo(16 * 0.85);
+		// Flat at 0.96 × 16 = 15.36 after ∛((15.36 − 13.6) / 0.005) = 7.1 s: below the limit, where the others left room.
+		timing.clock.now += 7100;
+		bucket.answered();
+		expect(bucket.perSecond).toBeGreaterThan(15.3);
+		expect(bucket.perSecond).toBeLessThan(15.37);
+	});
+
+	it('a fixed rate (adaptive: false) starts at its full burst and rate, as before', async () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket({ ...SERVICE_RATE_LIMIT, adaptive: false }, timing);
+		expect(bucket.perSecond).toBe(28);
+		const times = await grants(bucket, timing, 12);
+		expect(times.filter((t) => t === 0)).toHaveLength(10);
 	});
 });

@@ -2,7 +2,7 @@
  * Retries: only what cannot duplicate an effect. Reads and idempotent writes retry 429, 5xx and
  * network failures; a creating POST retries only a 429 or a connection refused before sending.
  */
-import { Executor, pacingKey, SERVICE_RATE_LIMIT, sharedBucket, TransportFailure } from '../src';
+import { Executor, pacingKey, SERVICE_RATE_LIMIT, sharedBucket, TransportFailure, type AdaptiveRate } from '../src';
 import { fail, ok, scripted, virtualTiming, type Step } from '../../../test/support/scripted-transport';
 
 const SEND = ['message:sendToPhone', { phone: '+4915112345678', text: 'hi' }] as const;
@@ -224,7 +224,9 @@ describe('pacing shared by the executors of one client', () => {
 	it('a 429 to one executor slows the others of the same token without stopping them; the refused request waits its Retry-After', async () => {
 		const timing = virtualTiming();
 		const key = pacingKey('https://x.io', `token-${Math.random()}`);
-		const rateLimit = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100 };
+		// Past its start (at the full rate from the first request), so that the cut and the climb are the only moves.
+		const adaptive = { ...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate), startBurst: 100, startShare: 1 };
+		const rateLimit = { ...SERVICE_RATE_LIMIT, perSecond: 1000, burst: 100, adaptive };
 		const bucket = sharedBucket(key, rateLimit, timing);
 		const pause = jest.spyOn(bucket, 'pause');
 		const refusedOnce = scripted(e429('2'), ok({}));

@@ -5,10 +5,15 @@
  * processes have); nothing here depends on the machine's speed. `npm run bench` measures the same over real HTTP,
  * with the executor in child processes.
  */
-import { SERVICE_RATE_LIMIT, type RateLimit } from '../src';
+import { SERVICE_RATE_LIMIT, type AdaptiveRate, type RateLimit } from '../src';
 import { LimitedService, sendingProcess, VirtualClock } from '../../../test/support/shared-token';
 
 const FIXED: RateLimit = { ...SERVICE_RATE_LIMIT, adaptive: false };
+/** The adaptive rate without its gentle start: a new process sends the whole burst at the full rate at once. */
+const FULL_START: RateLimit = {
+	...SERVICE_RATE_LIMIT,
+	adaptive: { ...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate), startBurst: SERVICE_RATE_LIMIT.burst, startShare: 1 },
+};
 
 /** `processes` on one token sending `each` messages at once, `concurrency` at a time each; what the service saw. */
 async function share(processes: number, each: number, options: { rateLimit?: RateLimit; concurrency?: number } = {}) {
@@ -77,6 +82,41 @@ describe('processes sharing a token', () => {
 		await clock.run(alone!.send(600, 'alone'));
 		expect(alone!.bucket().perSecond).toBe(SERVICE_RATE_LIMIT.perSecond);
 		expect(service.records.slice(before).filter((record) => record.refused)).toEqual([]);
+	});
+
+	it('processes starting together do not meet with full bursts: few refusals in their first second', async () => {
+		const firstSecond = ({ service, start }: Awaited<ReturnType<typeof share>>) =>
+			service.arrivals(start, start + 1000).filter((record) => record.refused).length;
+		const full = await share(2, 500, { rateLimit: FULL_START, concurrency: 40 });
+		const gentle = await share(2, 500, { concurrency: 40 });
+		// Two bursts of 10 against the service's 10: ten refused at once, before either process has heard anything.
+		expect(firstSecond(full)).toBeGreaterThanOrEqual(10);
+		expect(firstSecond(gentle)).toBeLessThanOrEqual(5);
+		expect(gentle.refused).toBeLessThan(full.refused);
+		eachStoredOnce(gentle.service, [500, 500]);
+	});
+
+	it('two processes listing at once share the rate from the start, instead of one cut deep and slow to recover', async () => {
+		const listing = async (rateLimit: RateLimit) => {
+			const clock = new VirtualClock();
+			const service = new LimitedService(clock);
+			const listers = [0, 1].map((index) => sendingProcess(clock, service, index, { rateLimit }));
+			const start = clock.now;
+			const counts = await clock.run(Promise.all(listers.map((lister) => lister.list())));
+			return { counts, seconds: (clock.now - start) / 1000 };
+		};
+		const full = await listing(FULL_START);
+		const gentle = await listing(SERVICE_RATE_LIMIT);
+		expect(gentle.counts).toEqual([5000, 5000]);
+		// 200 pages between them at the service's 30 a second: about 6.5 s at best.
+		expect(gentle.seconds).toBeLessThan(0.75 * full.seconds);
+	});
+
+	it('a process alone pays for its start once: a fraction of a second', async () => {
+		const gentle = await share(1, 1000);
+		const full = await share(1, 1000, { rateLimit: FULL_START });
+		expect(gentle.refused).toBe(0);
+		expect(gentle.seconds - full.seconds).toBeLessThan(0.5);
 	});
 
 	it('the fixed pace of before, for comparison: the same two processes are refused far more often', async () => {

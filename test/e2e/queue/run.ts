@@ -571,6 +571,12 @@ class QueueRun {
 			/** When the refusals came: within the first second (processes' first bursts meeting), and later. */
 			rateLimitedFirstSecond: refusedAt.filter((ms) => ms < 1000).length,
 			rateLimitedLater: refusedAt.filter((ms) => ms >= 1000).length,
+			/** Second of the sending (from the first send's arrival) → refusals in it: when the workers met, and how often after. */
+			rateLimitedBySecond: refusedAt.reduce<Record<number, number>>((bySecond, ms) => {
+				const second = Math.floor(ms / 1000);
+				bySecond[second] = (bySecond[second] ?? 0) + 1;
+				return bySecond;
+			}, {}),
 		};
 		figures[label] = result;
 		assert(
@@ -588,7 +594,7 @@ const describeSends = (result: Awaited<ReturnType<QueueRun['sendMessages']>>) =>
 	`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
 	`sending ${result.spanMs} ms, ${result.spanTimesFloor.toFixed(2)}x); executions per worker ${result.perWorker.join(' / ')}; ` +
 	`answers ${JSON.stringify(result.sendAnswers)}: ${(100 * result.rateLimitedShare).toFixed(1)} % refused ` +
-	`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later)`;
+	`(${result.rateLimitedFirstSecond} in the first second, ${result.rateLimitedLater} later; by second ${JSON.stringify(result.rateLimitedBySecond)})`;
 
 async function prerequisites(q: QueueRun): Promise<string | undefined> {
 	({ nodeBin: q.nodeBin, n8nBin: q.n8nBin } = n8nRuntimes());

@@ -8,7 +8,9 @@
  * and nothing tells one process about the others but the service's refusals. So the bucket's rate
  * adapts: a refusal (429 or `rate_limit_exceeded`) lowers it, and clean answers raise it again toward
  * the ceiling, on a curve that stays near the rate that was refused before probing beyond it. A
- * process that is never refused paces at the ceiling, as before.
+ * process starts gently (a small burst, a part of the rate, both growing with each clean answer), so that
+ * processes starting together do not meet with full bursts before any of them has heard from the service;
+ * from its first second on, a process that is never refused paces at the ceiling, as before.
  */
 import { createHash } from 'crypto';
 import type { Timing } from '../catalogue/types';
@@ -43,6 +45,15 @@ export interface AdaptiveRate {
 	/** Requests per second per second³ beyond the flat part. */
 	probe: number;
 	minPerSecond: number;
+	/**
+	 * The start, before the service has answered: the burst a process starts with, growing by one with each clean
+	 * answer up to the limit's burst; and its rate, `startShare` × the limit's, growing by `startGrowth` requests a
+	 * second with each clean answer (so it doubles in about 0.7 s of clean answers) until it reaches the limit or a
+	 * refusal ends the start. Two processes starting at once fit the service's burst and rate together (5 + 5, 14 + 14).
+	 */
+	startBurst: number;
+	startShare: number;
+	startGrowth: number;
 }
 
 /**
@@ -55,7 +66,16 @@ export const SERVICE_RATE_LIMIT: RateLimit = {
 	perSecond: 28,
 	burst: 10,
 	burstMarginMs: 25,
-	adaptive: { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 },
+	adaptive: {
+		decrease: 0.85,
+		settle: 0.96,
+		approach: 0.005,
+		probe: 0.05,
+		minPerSecond: 1,
+		startBurst: 5,
+		startShare: 0.5,
+		startGrowth: 1,
+	},
 };
 
 export class TokenBucket {
@@ -69,14 +89,23 @@ export class TokenBucket {
 	/** The last refusal, and the rate it refused: the origin of the climb back. */
 	private refusedAt = Number.NEGATIVE_INFINITY;
 	private refusedRate: number;
+	/** The burst now: the limit's, or less at the start. */
+	private burst: number;
+	/** Starting: the rate grows with each clean answer, until the limit or the first refusal. */
+	private starting: boolean;
 
 	constructor(
 		private readonly limit: RateLimit,
 		private readonly timing: Timing,
 	) {
-		this.tokens = limit.burst;
+		const adaptive = limit.adaptive;
+		this.burst = adaptive ? Math.min(limit.burst, Math.max(1, adaptive.startBurst)) : limit.burst;
+		this.rate = adaptive
+			? Math.min(limit.perSecond, Math.max(adaptive.minPerSecond, limit.perSecond * adaptive.startShare))
+			: limit.perSecond;
+		this.starting = this.rate < limit.perSecond;
+		this.tokens = this.burst;
 		this.updatedAt = timing.now();
-		this.rate = limit.perSecond;
 		this.refusedRate = limit.perSecond;
 	}
 
@@ -103,7 +132,9 @@ export class TokenBucket {
 	refused(): boolean {
 		const adaptive = this.limit.adaptive;
 		if (!adaptive) return false;
-		this.climb();
+		// A refusal ends the start, from the rate reached (the climb's origin lies before it).
+		if (this.starting) this.starting = false;
+		else this.climb();
 		if (this.rate <= adaptive.minPerSecond) return false;
 		this.refusedRate = this.rate;
 		this.rate = Math.max(adaptive.minPerSecond, this.rate * adaptive.decrease);
@@ -111,14 +142,25 @@ export class TokenBucket {
 		return true;
 	}
 
-	/** The service answered (anything but a refusal for its rate): the rate climbs back along its curve. */
+	/**
+	 * The service answered (anything but a refusal for its rate): the burst grows back to the limit's, and the rate
+	 * grows by the start's step or climbs back along its curve.
+	 */
 	answered(): void {
+		const adaptive = this.limit.adaptive;
+		if (!adaptive) return;
+		this.burst = Math.min(this.limit.burst, this.burst + 1);
+		if (this.starting) {
+			this.rate = Math.min(this.limit.perSecond, this.rate + adaptive.startGrowth);
+			this.starting = this.rate < this.limit.perSecond;
+			return;
+		}
 		this.climb();
 	}
 
 	private climb(): void {
 		const adaptive = this.limit.adaptive;
-		if (!adaptive || this.rate >= this.limit.perSecond) return;
+		if (!adaptive || this.starting || this.rate >= this.limit.perSecond) return;
 		const seconds = (this.timing.now() - this.refusedAt) / 1000;
 		// Refused at its full pace, which keeps below the service's limit already, a process may just have been unlucky
 		// (its requests bunched up on the way, on a busy machine): it returns to that pace. Refused below it, the others
@@ -146,10 +188,10 @@ export class TokenBucket {
 			const now = this.timing.now();
 			const rate = this.rate;
 			// updatedAt lies ahead while a burst's margin runs (see burstMarginMs): no refill until then.
-			this.tokens = Math.min(this.limit.burst, this.tokens + (Math.max(0, now - this.updatedAt) / 1000) * rate);
+			this.tokens = Math.min(this.burst, this.tokens + (Math.max(0, now - this.updatedAt) / 1000) * rate);
 			this.updatedAt = Math.max(now, this.updatedAt);
 			if (this.tokens >= 1) {
-				const wasFull = this.tokens >= this.limit.burst;
+				const wasFull = this.tokens >= this.burst;
 				this.tokens -= 1;
 				if (wasFull && this.limit.burstMarginMs) this.updatedAt = now + this.limit.burstMarginMs;
 				return;
