@@ -5,7 +5,8 @@
  *   revision requires (`conformance list --requirements <revision>`, run at that revision's wire), over Streamable
  *   HTTP: the suite only speaks HTTP to a server;
  * - the Inspector CLI (@modelcontextprotocol/inspector --cli) drives the server over stdio and over HTTP, in both
- *   protocol eras: tools/list with its strict schema lint, and a tools/call whose result is checked in the sandbox.
+ *   protocol eras: tools/list with its strict schema lint, and a tools/call whose result is checked in the sandbox;
+ * - the official tasks client (@modelcontextprotocol/ext-tasks) drives a task at each revision (./ext-tasks.ts).
  *
  * A scenario written against the suite's reference server (it calls that server's fixture tools, test_simple_text,
  * greet, …) or against a capability this server does not declare (prompts, resources, logging, completions) does
@@ -13,7 +14,7 @@
  * later and this list does not know runs and counts. Within a scenario that applies, the few checks that need a
  * fixture tool are named below, with the same rule.
  *
- * Both tools are installed by test/e2e/mcp/tools.sh into the runtimes cache (Node 24 runs them). Nothing is built
+ * The tools are installed by test/e2e/mcp/tools.sh into the runtimes cache (Node 24 runs them). Nothing is built
  * here: the server is packages/mcp-server/dist, as `npm run build` left it. Ends with the `N passed, N failed`
  * line test/run-all.sh counts. KEEP_E2E_DIR=1 keeps the suite's results (checks.json per scenario).
  */
@@ -28,6 +29,7 @@ import { CATALOGUE } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 import { assert, CheckRun } from '../n8n/checks';
+import { taskLifeExtTasks } from './ext-tasks';
 import { cancelledCall, taskLife2025, taskLife2026, type Service } from './lifecycle';
 import { builtPackage } from '../../support/packages';
 
@@ -140,14 +142,19 @@ interface SuiteCheck {
 	errorMessage?: string;
 }
 
-function tools(): { node24: string; conformance: string; inspector: string } {
+function tools(): { node24: string; conformance: string; inspector: string; toolsDir: string } {
 	const out = execFileSync('bash', [join(ROOT, 'test/e2e/mcp/tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 	const value = (name: string) => {
 		const match = new RegExp(`^${name}='([^']*)'$`, 'm').exec(out);
 		if (!match) throw new Error(`tools.sh printed no ${name}`);
 		return match[1]!;
 	};
-	return { node24: value('NODE24_BIN'), conformance: value('MCP_CONFORMANCE_BIN'), inspector: value('MCP_INSPECTOR_BIN') };
+	return {
+		node24: value('NODE24_BIN'),
+		conformance: value('MCP_CONFORMANCE_BIN'),
+		inspector: value('MCP_INSPECTOR_BIN'),
+		toolsDir: value('MCP_TOOLS_DIR'),
+	};
 }
 
 /** The server scenarios a revision requires, scored or not, as the installed suite lists them. */
@@ -203,7 +210,7 @@ async function serverCapabilities(url: string): Promise<Record<string, unknown>>
 async function main(): Promise<void> {
 	const run = new CheckRun(redact);
 	const { check } = run;
-	const { node24, conformance, inspector } = tools();
+	const { node24, conformance, inspector, toolsDir } = tools();
 	const work = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
 	// The Inspector keeps a catalogue and client settings under HOME: a folder of this run's own, not the user's.
 	const toolEnv: NodeJS.ProcessEnv = { PATH: `${node24}:${process.env.PATH ?? ''}`, HOME: work, NO_COLOR: '1', CI: '1' };
@@ -271,9 +278,12 @@ async function main(): Promise<void> {
 			}
 			// A long call's life at this revision: a task, and a cancelled call, each with what the service saw after.
 			const service = { url: sandbox.url, token: TOKEN };
-			const [taskChat, cancelChat] = (await chatIdsOf(service)).slice(revision === '2025-11-25' ? 0 : 2);
+			const [taskChat, cancelChat, extTasksChat] = (await chatIdsOf(service)).slice(revision === '2025-11-25' ? 0 : 3);
 			await check(`${revision} a task's life: created, polled, cancelled`, () =>
 				(revision === '2025-11-25' ? taskLife2025 : taskLife2026)(url, service, taskChat!),
+			);
+			await check(`${revision} a task's life through the official tasks client (@modelcontextprotocol/ext-tasks)`, () =>
+				taskLifeExtTasks(url, service, extTasksChat!, revision, toolsDir),
 			);
 			await check(`${revision} a cancelled call`, () => cancelledCall(url, service, cancelChat!, revision));
 			console.log(`  checks of ${revision}: ${checksPassed} passed, ${checksFailed} failed`);
