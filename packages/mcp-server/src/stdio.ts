@@ -9,7 +9,12 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { Server as LegacyServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
+import type { Executor } from '@chat-messaging/core';
+import { log, packageVersion, shownBaseUrl, type ServeOptions } from './configuration';
 import { speaksModern } from './era';
+import { createServer } from './server';
+import { STDIO_OWNER } from './taskOwner';
+import { ToolTasks } from './tasks';
 
 /** The first line of the stream and a stream that gives it again, followed by everything after it. */
 function firstLine(input: Readable): Promise<{ line: string; replay: Readable }> {
@@ -51,4 +56,14 @@ export async function serveBothEras(
 	}
 	if (speaksModern(message)) return modern(replay, output);
 	await legacy().connect(new LegacyStdioTransport(replay, output));
+}
+
+/** stdio, either revision: the client's first message chooses (serveBothEras above). One task store for the connection. */
+export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
+	const options = { executor, version: packageVersion(), tasks: new ToolTasks(), taskOwner: STDIO_OWNER, ...serve };
+	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
+	await serveBothEras(
+		() => createServer(options),
+		async (input, output) => (await import('./modernStdio')).serveModernStdio(options, input, output),
+	);
 }
