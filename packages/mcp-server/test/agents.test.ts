@@ -5,12 +5,10 @@
  * elicitation, before what cannot be undone; and no secret (the token, a receiver's secret) in any result of
  * any tool in a full run.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
 	ElicitRequestSchema,
@@ -23,8 +21,8 @@ import {
 
 import { CATALOGUE, isComposite, type CatalogueOperation } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
-import { builtPackage } from '../../../test/support/packages';
 import { toolName } from '../src/tools';
+import { runServer, serverEnvironment, startHttpServer, stdioServer } from './support';
 
 const TOKEN = 'mcp-agents-token-c4e7a1';
 /** Receivers' secrets as the n8n trigger and the Node-RED event node put them in their addresses. */
@@ -32,8 +30,6 @@ const N8N_SECRET = '9f1c2b7d4e6a8f0c3b5d7e9a1c2b4d6f8e0a2c4d';
 const NODE_RED_SECRET = 'c0ffee42'.repeat(6);
 const N8N_RECEIVER = `http://127.0.0.1:9/webhook/4b1e6a52-0c3d-4f7e-9a8b-2d5c6e7f8a9b/chat-messaging?secret=${N8N_SECRET}`;
 const NODE_RED_RECEIVER = `http://127.0.0.1:9/chat-messaging/events/n1/${NODE_RED_SECRET}`;
-
-const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
 
 interface Connected {
 	client: Client;
@@ -52,14 +48,7 @@ async function connect(
 	env: Record<string, string> = {},
 	answers?: ElicitResult[],
 ): Promise<Connected> {
-	const transport = new StdioClientTransport({
-		command: process.execPath,
-		args: [cli(), ...args],
-		env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN, ...env },
-		stderr: 'pipe',
-	});
-	let stderr = '';
-	transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const { transport, stderr } = stdioServer(args, serverEnvironment(sandbox, TOKEN, env));
 	const client = new Client({ name: 'mcp-agents-test', version: '1.0.0' }, answers ? { capabilities: { elicitation: { form: {} } } } : {});
 	const asked: ElicitRequest['params'][] = [];
 	if (answers)
@@ -68,7 +57,7 @@ async function connect(
 			return answers.shift() ?? { action: 'decline' };
 		});
 	await client.connect(transport);
-	return { client, asked, stderr: () => stderr };
+	return { client, asked, stderr };
 }
 
 const names = (tools: Tool[]) => tools.map((tool) => tool.name);
@@ -146,16 +135,7 @@ describe('scopes: which tools a session gets', () => {
 	});
 
 	it('refuses a toolset or a tool that does not exist, naming it and what exists', async () => {
-		const run = (args: string[]) =>
-			new Promise<{ code: number | null; stderr: string }>((resolve) => {
-				const child = spawn(process.execPath, [cli(), ...args], {
-					env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN },
-				});
-				let stderr = '';
-				child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-				child.stdin.end();
-				child.on('exit', (code) => resolve({ code, stderr }));
-			});
+		const run = (args: string[]) => runServer(args, serverEnvironment(sandbox, TOKEN));
 		const toolset = await run(['--toolsets', 'chats,hooks']);
 		expect(toolset.code).toBe(2);
 		expect(toolset.stderr).toMatch(/^toolsets: no "hooks"; choose from default, all, chats, labels, /);
@@ -309,20 +289,8 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 	});
 
 	it('asks over Streamable HTTP too: a client that initialized a session answers within the call', async () => {
-		const server = spawn(process.execPath, [cli(), '--http', '0'], {
-			env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN },
-			stdio: ['ignore', 'ignore', 'pipe'],
-		});
+		const { server, endpoint } = await startHttpServer(['--http', '0'], serverEnvironment(sandbox, TOKEN));
 		try {
-			const endpoint = await new Promise<URL>((resolve, reject) => {
-				let stderr = '';
-				server.stderr!.on('data', (chunk: Buffer) => {
-					stderr += chunk.toString();
-					const found = /at (http:\/\/\S+)/.exec(stderr);
-					if (found) resolve(new URL(found[1]!));
-				});
-				server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-			});
 			const asked: ElicitRequest['params'][] = [];
 			const answers: ElicitResult[] = [{ action: 'decline' }, { action: 'accept', content: { confirm: true } }];
 			const client = new Client({ name: 'mcp-agents-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });

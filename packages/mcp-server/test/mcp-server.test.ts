@@ -4,12 +4,11 @@
  * on loopback. What is checked is what a model and the service see: the tools listed, a send stored once,
  * a list walked with its cursor, errors as tool errors naming the argument, and the token nowhere.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ErrorCode, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
@@ -17,6 +16,7 @@ import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
 import { builtPackage } from '../../../test/support/packages';
 import { catalogueTools, toolName } from '../src/tools';
+import { runServer, serverEnvironment, startHttpServer, stdioServer } from './support';
 
 const TOKEN = 'mcp-test-token-7f3c91ab';
 /** A client's time-out for one call, far below the waits that test it (the MCP SDK's default is 60 s). */
@@ -24,8 +24,6 @@ const CLIENT_TIMEOUT_MS = 3000;
 /** The poll interval of those waits: the least Send and Wait for Reply takes. */
 const POLL_MS = 1000;
 const CHATS = 130; // three pages of 50: a cursor crosses page boundaries
-
-const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
 
 /** Everything a client was shown, to prove the token is never in it. */
 const seen: string[] = [];
@@ -78,13 +76,8 @@ async function allChatIds(sandbox: RunningSandbox): Promise<number[]> {
 }
 
 function environment(sandbox: RunningSandbox): Record<string, string> {
-	return {
-		PATH: process.env.PATH ?? '',
-		CHAT_MESSAGING_BASE_URL: sandbox.url,
-		CHAT_MESSAGING_TOKEN: TOKEN,
-		// Every tool, as a deployment that turns them all on: the scopes and their defaults have tests of their own.
-		CHAT_MESSAGING_MCP_TOOLSETS: 'all',
-	};
+	// Every tool, as a deployment that turns them all on: the scopes and their defaults have tests of their own.
+	return serverEnvironment(sandbox, TOKEN, { CHAT_MESSAGING_MCP_TOOLSETS: 'all' });
 }
 
 /** The tests both transports run. */
@@ -421,11 +414,12 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 describe('MCP server over stdio', () => {
 	let sandbox: RunningSandbox;
 	let client: Client;
-	let stderr = '';
+	let stderr = () => '';
 	beforeAll(async () => {
 		sandbox = await startSandbox({ chats: CHATS, tokens: [TOKEN], seed: 21, paceMs: 5 });
-		const transport = new StdioClientTransport({ command: process.execPath, args: [cli()], env: environment(sandbox), stderr: 'pipe' });
-		transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const started = stdioServer([], environment(sandbox));
+		stderr = started.stderr;
+		const transport = started.transport;
 		client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
 		await client.connect(transport);
 	});
@@ -434,7 +428,7 @@ describe('MCP server over stdio', () => {
 		await sandbox?.stop();
 	});
 
-	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
+	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr }));
 
 	it('names itself and its version', () => {
 		expect(client.getServerVersion()).toMatchObject({ name: 'chat-messaging', version: builtPackage('mcp-server').version });
@@ -468,18 +462,10 @@ describe('MCP server over Streamable HTTP', () => {
 	let server: ChildProcess;
 	let client: Client;
 	let endpoint: URL;
-	let stderr = '';
+	let stderr = () => '';
 	beforeAll(async () => {
 		sandbox = await startSandbox({ chats: CHATS, tokens: [TOKEN], seed: 22, paceMs: 5 });
-		server = spawn(process.execPath, [cli(), '--http', '0'], { env: environment(sandbox), stdio: ['ignore', 'ignore', 'pipe'] });
-		endpoint = await new Promise<URL>((resolve, reject) => {
-			server.stderr!.on('data', (chunk: Buffer) => {
-				stderr += chunk.toString();
-				const found = /at (http:\/\/\S+)/.exec(stderr);
-				if (found) resolve(new URL(found[1]!));
-			});
-			server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-		});
+		({ server, endpoint, stderr } = await startHttpServer(['--http', '0'], environment(sandbox)));
 		client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
 		await client.connect(new StreamableHTTPClientTransport(endpoint));
 	});
@@ -489,7 +475,7 @@ describe('MCP server over Streamable HTTP', () => {
 		await sandbox?.stop();
 	});
 
-	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr: () => stderr }));
+	behavesAsAnMcpServer(() => ({ client: () => client, sandbox: () => sandbox, stderr }));
 
 	it.each([
 		['without a session', 5],
@@ -567,16 +553,7 @@ describe('MCP server over Streamable HTTP', () => {
 });
 
 describe('MCP server command line', () => {
-	const run = (args: string[], env: Record<string, string>) =>
-		new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-			const child = spawn(process.execPath, [cli(), ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-			child.stdin.end();
-			child.on('exit', (code) => resolve({ code, stdout, stderr }));
-		});
+	const run = (args: string[], env: Record<string, string>) => runServer(args, { PATH: process.env.PATH ?? '', ...env });
 
 	it('takes the token from the environment only, and never repeats one given as an argument', async () => {
 		const result = await run(['--token', TOKEN], { CHAT_MESSAGING_BASE_URL: 'http://127.0.0.1:9' });

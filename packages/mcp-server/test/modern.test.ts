@@ -5,16 +5,15 @@
  * cancel by closing the response stream; a task of the tasks extension (created, polled, cancelled) and whose task it
  * is; and the same access checks as 2025-11-25 (a forged Host or Origin, a missing client secret beyond loopback).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { join } from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { cli, serverEnvironment, startHttpServer } from './support';
 import { modernRpc as wire, requestsAfterCancel as afterCancel } from '../../../test/support/mcp-wire';
-import { builtPackage } from '../../../test/support/packages';
 
 const TOKEN = 'mcp-modern-token-3a9d51';
 const CLIENT_SECRET = 'mcp-modern-secret-77e1c0d4';
@@ -26,38 +25,14 @@ const modernRpc = (port: number, method: string, params: Record<string, unknown>
 const requestsAfterCancel = (sandbox: RunningSandbox) => afterCancel({ url: sandbox.url, token: TOKEN });
 const POLL_MS = 1000;
 
-const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function environment(sandbox: RunningSandbox, env: Record<string, string> = {}): Record<string, string> {
-	return {
-		PATH: process.env.PATH ?? '',
-		CHAT_MESSAGING_BASE_URL: sandbox.url,
-		CHAT_MESSAGING_TOKEN: TOKEN,
-		CHAT_MESSAGING_MCP_TOOLSETS: 'all',
-		...env,
-	};
+	return serverEnvironment(sandbox, TOKEN, { CHAT_MESSAGING_MCP_TOOLSETS: 'all', ...env });
 }
 
-function startHttp(
-	sandbox: RunningSandbox,
-	args: string[] = [],
-	env: Record<string, string> = {},
-): Promise<{ server: ChildProcess; port: number }> {
-	const server = spawn(process.execPath, [cli(), '--http', '0', ...args], {
-		env: environment(sandbox, env),
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
-	let stderr = '';
-	return new Promise((resolve, reject) => {
-		server.stderr!.on('data', (chunk: Buffer) => {
-			stderr += chunk.toString();
-			const found = /at http:\/\/\S+:(\d+)\/mcp/.exec(stderr);
-			if (found) resolve({ server, port: Number(found[1]) });
-		});
-		server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-	});
-}
+const startHttp = (sandbox: RunningSandbox, args: string[] = [], env: Record<string, string> = {}) =>
+	startHttpServer(['--http', '0', ...args], environment(sandbox, env));
 
 interface Asked {
 	message: string;

@@ -5,10 +5,8 @@
  * (draft-07) and as a 2020-12 client does. Record tools are checked with each Output choice. A schema that is wrong
  * about one member fails (the last test), so a pass here means the schemas say what the server returns.
  */
-import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -25,7 +23,7 @@ import {
 } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { operationInputs } from '../../../test/support/operation-inputs';
-import { builtPackage } from '../../../test/support/packages';
+import { serverEnvironment, stdioServer } from './support';
 import { toolName } from '../src/tools';
 
 const TOKEN = 'mcp-output-schema-token-5d21';
@@ -64,17 +62,7 @@ describe('every tool returns what its output schema says', () => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ tokens: [TOKEN], chats: 60, paceMs: 20, deliveredAfterMs: 40, readAfterMs: 80, seed: 5 });
-		const transport = new StdioClientTransport({
-			command: process.execPath,
-			args: [join(builtPackage('mcp-server').dir, 'dist', 'cli.js')],
-			env: {
-				PATH: process.env.PATH ?? '',
-				CHAT_MESSAGING_BASE_URL: sandbox.url,
-				CHAT_MESSAGING_TOKEN: TOKEN,
-				CHAT_MESSAGING_MCP_TOOLSETS: 'all',
-			},
-			stderr: 'ignore',
-		});
+		const { transport } = stdioServer([], serverEnvironment(sandbox, TOKEN, { CHAT_MESSAGING_MCP_TOOLSETS: 'all' }));
 		client = new Client({ name: 'output-schema-test', version: '1.0.0' });
 		await client.connect(transport);
 		// Listing the tools makes the SDK's client validate each result against its outputSchema as it arrives.

@@ -4,44 +4,22 @@
  * Authorization headers — what a web page's DNS rebinding or another host on the network would send. Each
  * request asks to list chats (a tools/call), so an answer of 200 means the service was read.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
-import { builtPackage } from '../../../test/support/packages';
+import { serverEnvironment, startHttpServer, type StartedHttp } from './support';
 
 const TOKEN = 'mcp-transport-token-5d81e0';
 const CLIENT_SECRET = 'mcp-client-secret-0b7f4c2e9a';
 const REBIND = '127.0.0.1.rebind.attacker.example';
 
-const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
-
-interface Started {
-	server: ChildProcess;
-	port: number;
-	stderr: () => string;
-}
-
 /** Starts the built server; resolves with its port once it serves, rejects with its output when it exits. */
-function startServer(sandbox: RunningSandbox, args: string[], env: Record<string, string> = {}): Promise<Started> {
-	const server = spawn(process.execPath, [cli(), ...args], {
-		env: { PATH: process.env.PATH ?? '', CHAT_MESSAGING_BASE_URL: sandbox.url, CHAT_MESSAGING_TOKEN: TOKEN, ...env },
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
-	let stderr = '';
-	return new Promise<Started>((resolve, reject) => {
-		server.stderr!.on('data', (chunk: Buffer) => {
-			stderr += chunk.toString();
-			const found = /at http:\/\/\S+:(\d+)\/mcp/.exec(stderr);
-			if (found) resolve({ server, port: Number(found[1]), stderr: () => stderr });
-		});
-		server.once('exit', (code) => reject(Object.assign(new Error(`the server exited (${code})`), { code, stderr })));
-	});
-}
+const startServer = (sandbox: RunningSandbox, args: string[], env: Record<string, string> = {}): Promise<StartedHttp> =>
+	startHttpServer(args, serverEnvironment(sandbox, TOKEN, env));
 
 /** The server's exit code and what it said, when it refuses to start. */
 function startRefused(
@@ -236,24 +214,11 @@ describe('Streamable HTTP transport: who may use it', () => {
 
 	it('logs the service address as its origin only, never a path or query where a secret may be', async () => {
 		const secretPath = 'pasted-secret-3a9c1f';
-		const server = spawn(process.execPath, [cli(), '--http', '0'], {
-			env: {
-				PATH: process.env.PATH ?? '',
-				CHAT_MESSAGING_BASE_URL: `${sandbox.url}/?key=${secretPath}`,
-				CHAT_MESSAGING_TOKEN: TOKEN,
-			},
-			stdio: ['ignore', 'ignore', 'pipe'],
+		const { server, stderr } = await startServer(sandbox, ['--http', '0'], {
+			CHAT_MESSAGING_BASE_URL: `${sandbox.url}/?key=${secretPath}`,
 		});
 		running.push(server);
-		const line = await new Promise<string>((resolve, reject) => {
-			let stderr = '';
-			server.stderr!.on('data', (chunk: Buffer) => {
-				stderr += chunk.toString();
-				if (stderr.includes('\n')) resolve(stderr);
-			});
-			server.once('exit', () => resolve(stderr));
-			server.once('error', reject);
-		});
+		const line = stderr();
 		expect(line).not.toContain(secretPath);
 		expect(line).toContain(`serving ${new URL(sandbox.url).origin} over Streamable HTTP`);
 	});
