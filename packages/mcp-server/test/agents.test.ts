@@ -20,9 +20,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 import { CATALOGUE, isComposite, type CatalogueOperation } from '@chat-messaging/core';
-import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import type { RunningSandbox } from '@chat-messaging/sandbox';
 import { toolName } from '../src/tools';
-import { runServer, serverEnvironment, startHttpServer, stdioServer } from './support';
+import { runServer, sandboxForTests, serverEnvironment, startHttpServer, stdioServer } from './support';
 
 const TOKEN = 'mcp-agents-token-c4e7a1';
 /** Receivers' secrets as the n8n trigger and the Node-RED event node put them in their addresses. */
@@ -69,18 +69,10 @@ const isRead = (op: CatalogueOperation) => op.effect === 'read';
 const resourceOf = (op: CatalogueOperation) => op.resource;
 
 describe('scopes: which tools a session gets', () => {
-	let sandbox: RunningSandbox;
-	const clients: Client[] = [];
-	beforeAll(async () => {
-		sandbox = await startSandbox({ chats: 3, tokens: [TOKEN], seed: 51, paceMs: 5 });
-	});
-	afterAll(async () => {
-		for (const client of clients) await client.close();
-		await sandbox?.stop();
-	});
+	const { sandbox, closeAfter } = sandboxForTests({ chats: 3, tokens: [TOKEN], seed: 51, paceMs: 5 });
 	const listed = async (args: string[], env: Record<string, string> = {}) => {
-		const { client } = await connect(sandbox, args, env);
-		clients.push(client);
+		const { client } = await connect(sandbox(), args, env);
+		closeAfter(() => client.close());
 		return { client, tools: (await client.listTools()).tools };
 	};
 
@@ -100,7 +92,7 @@ describe('scopes: which tools a session gets', () => {
 			code: ErrorCode.InvalidParams,
 		});
 		expect(
-			(await (await fetch(`${sandbox.url}/webhooks`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as object,
+			(await (await fetch(`${sandbox().url}/webhooks`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as object,
 		).toMatchObject({
 			data: { webhooks: [] },
 		});
@@ -135,7 +127,7 @@ describe('scopes: which tools a session gets', () => {
 	});
 
 	it('refuses a toolset or a tool that does not exist, naming it and what exists', async () => {
-		const run = (args: string[]) => runServer(args, serverEnvironment(sandbox, TOKEN));
+		const run = (args: string[]) => runServer(args, serverEnvironment(sandbox(), TOKEN));
 		const toolset = await run(['--toolsets', 'chats,hooks']);
 		expect(toolset.code).toBe(2);
 		expect(toolset.stderr).toMatch(/^toolsets: no "hooks"; choose from default, all, chats, labels, /);
@@ -168,15 +160,11 @@ describe('scopes: which tools a session gets', () => {
 });
 
 describe('annotations: derived from the catalogue', () => {
-	let sandbox: RunningSandbox;
+	const { sandbox, closeAfter } = sandboxForTests({ chats: 1, tokens: [TOKEN], seed: 52, paceMs: 5 });
 	let client: Client;
 	beforeAll(async () => {
-		sandbox = await startSandbox({ chats: 1, tokens: [TOKEN], seed: 52, paceMs: 5 });
-		client = (await connect(sandbox, ['--toolsets', 'all'])).client;
-	});
-	afterAll(async () => {
-		await client?.close();
-		await sandbox?.stop();
+		client = (await connect(sandbox(), ['--toolsets', 'all'])).client;
+		closeAfter(() => client.close());
 	});
 
 	it("every tool's hints follow its effect: read-only for reads, destructive unless it only reads or adds, idempotent unless it creates", async () => {
@@ -204,18 +192,10 @@ describe('annotations: derived from the catalogue', () => {
 });
 
 describe('confirmation: a person says yes before what cannot be undone', () => {
-	let sandbox: RunningSandbox;
-	const clients: Client[] = [];
-	beforeAll(async () => {
-		sandbox = await startSandbox({ chats: 2, tokens: [TOKEN], seed: 53, paceMs: 5 });
-	});
-	afterAll(async () => {
-		for (const client of clients) await client.close();
-		await sandbox?.stop();
-	});
+	const { sandbox, closeAfter } = sandboxForTests({ chats: 2, tokens: [TOKEN], seed: 53, paceMs: 5 });
 	const session = async (args: string[], answers?: ElicitResult[]) => {
-		const connected = await connect(sandbox, args, {}, answers);
-		clients.push(connected.client);
+		const connected = await connect(sandbox(), args, {}, answers);
+		closeAfter(() => connected.client.close());
 		return connected;
 	};
 	const upload = async (client: Client) => {
@@ -226,7 +206,7 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 		return (result.structuredContent as { uid: string }).uid;
 	};
 	const fileExists = async (uid: string) =>
-		(await fetch(`${sandbox.url}/files/${uid}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status === 200;
+		(await fetch(`${sandbox().url}/files/${uid}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status === 200;
 
 	it('asks through form elicitation, naming the target; declined or unticked, nothing changes', async () => {
 		const { client, asked } = await session(
@@ -268,7 +248,7 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 		await client.callTool({ name: 'note_add', arguments: { chat_id: chatId, text: 'a note' } });
 		expect(asked).toEqual([]);
 		const labelsNow = async () =>
-			(await (await fetch(`${sandbox.url}/chats/${chatId}/labels`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as unknown;
+			(await (await fetch(`${sandbox().url}/chats/${chatId}/labels`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as unknown;
 		const before = await labelsNow();
 		expect(JSON.stringify(before)).toContain('vip');
 		for (const [name, args] of [
@@ -289,7 +269,7 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 	});
 
 	it('asks over Streamable HTTP too: a client that initialized a session answers within the call', async () => {
-		const { server, endpoint } = await startHttpServer(['--http', '0'], serverEnvironment(sandbox, TOKEN));
+		const { server, endpoint } = await startHttpServer(['--http', '0'], serverEnvironment(sandbox(), TOKEN));
 		try {
 			const asked: ElicitRequest['params'][] = [];
 			const answers: ElicitResult[] = [{ action: 'decline' }, { action: 'accept', content: { confirm: true } }];
@@ -328,16 +308,12 @@ describe('confirmation: a person says yes before what cannot be undone', () => {
 });
 
 describe('no secret to a model: every tool in a full run', () => {
-	let sandbox: RunningSandbox;
+	const { sandbox, closeAfter } = sandboxForTests({ chats: 3, tokens: [TOKEN], seed: 54, paceMs: 5 });
 	let connected: Connected;
 	const results: Array<{ tool: string; text: string }> = [];
 	beforeAll(async () => {
-		sandbox = await startSandbox({ chats: 3, tokens: [TOKEN], seed: 54, paceMs: 5 });
-		connected = await connect(sandbox, ['--toolsets', 'all', '--no-confirm']);
-	});
-	afterAll(async () => {
-		await connected?.client.close();
-		await sandbox?.stop();
+		connected = await connect(sandbox(), ['--toolsets', 'all', '--no-confirm']);
+		closeAfter(() => connected.client.close());
 	});
 
 	it("runs every tool; no result holds the token or a receiver's secret, and receivers show where they point", async () => {
@@ -419,7 +395,7 @@ describe('no secret to a model: every tool in a full run', () => {
 			'http://127.0.0.1:9/webhook/…/chat-messaging?…',
 		]);
 		// The service still holds the real addresses: only what the agent reads is masked.
-		const stored = await (await fetch(`${sandbox.url}/webhooks`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+		const stored = await (await fetch(`${sandbox().url}/webhooks`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
 		expect(JSON.stringify(stored)).toContain(NODE_RED_SECRET);
 		expect(connected.stderr()).not.toContain(TOKEN);
 	});

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import type { RunningSandbox } from '@chat-messaging/sandbox';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@chat-messaging/sandbox';
 import { builtPackage } from '../../../test/support/packages';
 
 export const cli = () => join(builtPackage('mcp-server').dir, 'dist', 'cli.js');
@@ -62,4 +62,24 @@ export function runServer(args: string[], env: Record<string, string>): Promise<
 		child.stdin.end();
 		child.on('exit', (code) => resolve({ code, stdout, stderr }));
 	});
+}
+
+/**
+ * A sandbox for the tests of the describe block this is called in: started before them; after them, what was
+ * given to `closeAfter` (clients, servers) is closed, in order, and the sandbox stopped.
+ */
+export function sandboxForTests(options: Partial<SandboxOptions>): {
+	sandbox: () => RunningSandbox;
+	closeAfter: (close: () => unknown) => void;
+} {
+	let sandbox: RunningSandbox | undefined;
+	const closers: Array<() => unknown> = [];
+	beforeAll(async () => {
+		sandbox = await startSandbox(options);
+	});
+	afterAll(async () => {
+		for (const close of closers) await close();
+		await sandbox?.stop();
+	});
+	return { sandbox: () => sandbox!, closeAfter: (close) => void closers.push(close) };
 }

@@ -4,14 +4,13 @@
  * Authorization headers — what a web page's DNS rebinding or another host on the network would send. Each
  * request asks to list chats (a tools/call), so an answer of 200 means the service was read.
  */
-import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
-import { serverEnvironment, startHttpServer, type StartedHttp } from './support';
+import type { RunningSandbox } from '@chat-messaging/sandbox';
+import { sandboxForTests, serverEnvironment, startHttpServer, type StartedHttp } from './support';
 
 const TOKEN = 'mcp-transport-token-5d81e0';
 const CLIENT_SECRET = 'mcp-client-secret-0b7f4c2e9a';
@@ -73,18 +72,10 @@ async function statuses(port: number, requests: Record<string, Record<string, st
 }
 
 describe('Streamable HTTP transport: who may use it', () => {
-	let sandbox: RunningSandbox;
-	const running: ChildProcess[] = [];
-	beforeAll(async () => {
-		sandbox = await startSandbox({ chats: 3, tokens: [TOKEN], seed: 41, paceMs: 5 });
-	});
-	afterAll(async () => {
-		for (const server of running) server.kill('SIGTERM');
-		await sandbox?.stop();
-	});
+	const { sandbox, closeAfter } = sandboxForTests({ chats: 3, tokens: [TOKEN], seed: 41, paceMs: 5 });
 	const start = async (args: string[], env: Record<string, string> = {}) => {
-		const started = await startServer(sandbox, args, env);
-		running.push(started.server);
+		const started = await startServer(sandbox(), args, env);
+		closeAfter(() => started.server.kill('SIGTERM'));
 		return started;
 	};
 
@@ -143,13 +134,13 @@ describe('Streamable HTTP transport: who may use it', () => {
 	});
 
 	it('refuses to listen beyond loopback without a client secret and lists of hosts and origins, naming what is missing', async () => {
-		const bare = await startRefused(sandbox, ['--http', '0', '--host', '0.0.0.0']);
+		const bare = await startRefused(sandbox(), ['--http', '0', '--host', '0.0.0.0']);
 		expect(bare.code).toBe(2);
 		expect(bare.stderr).toContain('CHAT_MESSAGING_MCP_AUTH_TOKEN');
 		expect(bare.stderr).toContain('--allowed-hosts');
 		expect(bare.stderr).toContain('--allowed-origins');
 
-		const noOrigins = await startRefused(sandbox, ['--http', '0', '--host', '0.0.0.0', '--allowed-hosts', 'mcp.internal.example'], {
+		const noOrigins = await startRefused(sandbox(), ['--http', '0', '--host', '0.0.0.0', '--allowed-hosts', 'mcp.internal.example'], {
 			CHAT_MESSAGING_MCP_AUTH_TOKEN: CLIENT_SECRET,
 		});
 		expect(noOrigins.code).toBe(2);
@@ -214,12 +205,12 @@ describe('Streamable HTTP transport: who may use it', () => {
 
 	it('logs the service address as its origin only, never a path or query where a secret may be', async () => {
 		const secretPath = 'pasted-secret-3a9c1f';
-		const { server, stderr } = await startServer(sandbox, ['--http', '0'], {
-			CHAT_MESSAGING_BASE_URL: `${sandbox.url}/?key=${secretPath}`,
+		const { server, stderr } = await startServer(sandbox(), ['--http', '0'], {
+			CHAT_MESSAGING_BASE_URL: `${sandbox().url}/?key=${secretPath}`,
 		});
-		running.push(server);
+		closeAfter(() => server.kill('SIGTERM'));
 		const line = stderr();
 		expect(line).not.toContain(secretPath);
-		expect(line).toContain(`serving ${new URL(sandbox.url).origin} over Streamable HTTP`);
+		expect(line).toContain(`serving ${new URL(sandbox().url).origin} over Streamable HTTP`);
 	});
 });
