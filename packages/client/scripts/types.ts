@@ -150,6 +150,8 @@ export declare class ChatMessagingError extends Error {
 	readonly errorCode?: string;
 	readonly errors?: ValidationItem[];
 	readonly field?: string;
+	/** The words the message names the field by ("Chat ID"), when it names one. */
+	readonly label?: string;
 	readonly operation?: string;
 	readonly networkCode?: string;
 	readonly responseText?: string;

@@ -7,21 +7,23 @@
  */
 import type { Server as HttpServer } from 'node:http';
 
-import { FileLinks } from '@chat-messaging/core';
-import { ENV, parseArguments, USAGE, UsageError, type CliOptions } from './arguments';
-import { configurationFromEnvironment, createExecutor, packageVersion, type Configuration, type ServeOptions } from './configuration';
-import { serveHttp } from './http';
+import { ENV, parseArguments, USAGE, UsageError, type CliOptions } from './cli/arguments';
+import { configurationFromEnvironment, createExecutor, packageVersion, type Configuration, type ServeOptions } from './cli/configuration';
+import { FileLinks } from './resources/fileLinks';
 import { ScopeError, selectTools } from './scopes';
-import { serveStdio } from './stdio';
 import { catalogueTools, type CatalogueTool } from './tools';
+import { serveHttp } from './transports/http';
+import { serveStdio } from './transports/stdio';
 
-export { callTool, createServer, SERVER_NAME, type CallContext } from './server';
-export { ToolTasks } from './tasks';
-export { confirmationMessage, CONFIRM_FIELD } from './confirm';
+export { callTool, type CallContext } from './calls/callTool';
+export { confirmationMessage, CONFIRM_FIELD } from './calls/confirmation';
+export { ToolTasks } from './calls/taskStore';
+export { createServer } from './revisions/2025-11-25';
+export { SERVER_NAME } from './revisions/common';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
-export { isLoopbackName, refusal } from './access';
-export { ENV, HTTP_PATH, USAGE, UsageError, parseArguments, type CliOptions, type HttpOptions } from './arguments';
+export { isLoopbackName, refusal } from './transports/access';
+export { ENV, HTTP_PATH, USAGE, UsageError, parseArguments, type CliOptions, type HttpOptions } from './cli/arguments';
 export {
 	configurationFromEnvironment,
 	createExecutor,
@@ -29,10 +31,10 @@ export {
 	shownBaseUrl,
 	type Configuration,
 	type ServeOptions,
-} from './configuration';
-export { serveStdio } from './stdio';
-export { serveHttp, type HttpServeOptions } from './http';
-export { MAX_SESSIONS, SESSION_IDLE_MS } from './sessions';
+} from './cli/configuration';
+export { serveStdio } from './transports/stdio';
+export { serveHttp, type HttpServeOptions } from './transports/http';
+export { MAX_SESSIONS, SESSION_IDLE_MS } from './transports/sessions';
 
 /** The command: parses the arguments, reads the environment, serves until stdin closes or a signal. */
 export async function main(argv: readonly string[]): Promise<void> {

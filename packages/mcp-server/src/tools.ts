@@ -11,7 +11,6 @@ import {
 	FIELD_KINDS,
 	isComposite,
 	OUTPUT_MODES,
-	outputSchemaOf,
 	recordShape,
 	RESOURCES,
 	TOOL_LIST_LIMIT,
@@ -22,6 +21,7 @@ import {
 	type FieldDescriptor,
 	type OperationDescriptor,
 } from '@chat-messaging/core';
+import { outputSchemaOf } from './outputSchemas';
 
 /** A JSON Schema, as far as tool inputs need one. */
 export type JsonSchema = Record<string, unknown>;

@@ -12,18 +12,11 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
-import {
-	CATALOGUE,
-	isComposite,
-	operationId,
-	outputSchemaOf,
-	recordShape,
-	type CatalogueOperation,
-	type JsonSchema,
-} from '@chat-messaging/core';
+import { CATALOGUE, isComposite, operationId, recordShape, type CatalogueOperation, type JsonSchema } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { operationInputs } from '../../../test/support/operation-inputs';
 import { serverEnvironment, stdioServer } from './support';
+import { outputSchemaOf } from '../src/outputSchemas';
 import { toolName } from '../src/tools';
 
 const TOKEN = 'mcp-output-schema-token-5d21';

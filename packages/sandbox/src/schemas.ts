@@ -1,5 +1,4 @@
-// zod 3.25 carries the v4 API under zod/v4; 3.25 is the version n8n-workflow pins as its peer.
-import { z } from 'zod/v4';
+import { z } from 'zod';
 import { ApiError, type ValidationItem } from './errors';
 import { EVENT_TYPES, TEAM_ROLES } from './model';
 import { WEBHOOK_PAYLOADS } from './options';

@@ -1,8 +1,8 @@
 /**
  * What the service answers, as JSON Schema: the records the spec and the service notes show, and the schema of an
  * endpoint's answer as its descriptor declares it (`answer`). Written once here for every generator that states a
- * result — the OpenAPI document (as components it refers to) and the MCP tools' output schemas (inlined, see
- * toolResults.ts).
+ * result — the OpenAPI document (as components it refers to) and the MCP tools' output schemas (inlined, by the
+ * MCP server).
  */
 import { EVENT_TYPES, FIELD_KINDS } from './fields';
 import type { AnswerDescriptor, AnswerRecord, OperationDescriptor, RecordKind } from './types';

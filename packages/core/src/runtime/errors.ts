@@ -25,6 +25,11 @@ export interface ChatMessagingErrorDetails {
 	errors?: ValidationItem[];
 	/** Input field at fault (input errors). */
 	field?: string;
+	/**
+	 * The words the message names the field by, as the editors label it ("Chat ID"), kept apart so an adapter that
+	 * knows the field by another name (an MCP tool's argument, chat_id) can tell the rest of the message on its own.
+	 */
+	label?: string;
 	/** `resource:operation` that failed. */
 	operation?: string;
 	/** Transport error code, e.g. ECONNREFUSED (network errors). */
@@ -44,6 +49,7 @@ const DETAIL_KEYS = [
 	'errorCode',
 	'errors',
 	'field',
+	'label',
 	'operation',
 	'networkCode',
 	'responseText',
@@ -57,6 +63,7 @@ export class ChatMessagingError extends Error {
 	readonly errorCode?: string;
 	readonly errors?: ValidationItem[];
 	readonly field?: string;
+	readonly label?: string;
 	readonly operation?: string;
 	readonly networkCode?: string;
 	readonly responseText?: string;
@@ -78,7 +85,9 @@ export class ChatMessagingError extends Error {
 
 	/** The same error told another way: a new message, some details changed, every other detail kept. */
 	with(message: string, changes: Partial<ChatMessagingErrorDetails> = {}): ChatMessagingError {
-		return new ChatMessagingError(message, { ...this.details, ...changes });
+		// Another field is named by other words: the old label does not go with it.
+		const label = 'field' in changes && !('label' in changes) ? { label: undefined } : {};
+		return new ChatMessagingError(message, { ...this.details, ...label, ...changes });
 	}
 
 	/** Plain data for error items and msg.error: never holds request headers, so never the token. */
@@ -96,7 +105,7 @@ export class ChatMessagingError extends Error {
  * editors label it ("Chat ID"), when known; `.field` keeps the wire name (`chat_id`) for code.
  */
 export const inputError = (field: string, message: string, label?: string): ChatMessagingError =>
-	new ChatMessagingError(`${label ?? field}: ${message}`, { kind: 'input', field });
+	new ChatMessagingError(`${label ?? field}: ${message}`, { kind: 'input', field, label: label ?? field });
 
 /** What a value is, without its contents (which may be large or private). */
 export function describeShape(value: unknown): string {

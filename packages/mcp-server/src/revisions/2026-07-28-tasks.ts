@@ -1,0 +1,104 @@
+/**
+ * Tasks on 2026-07-28: the tasks extension (io.modelcontextprotocol/tasks, SEP-2663), which the v2 SDK leaves to
+ * the server. The server decides: a client that declares the extension in a request's capabilities gets a task for
+ * a call that can take long (a send with a wait, a list of more than one part), the task's fields flat in the
+ * result (resultType "task"); tasks/get tells its status and, once finished, inlines the tool's result (completed,
+ * or failed with the tool error's isError: calls/tasks.ts's one rule); tasks/cancel stops the work and answers an
+ * empty ack. Kept in the same store as 2025-11-25's tasks, bound to the caller the same way (calls/taskOwner.ts).
+ */
+import { randomUUID } from 'node:crypto';
+
+import {
+	CLIENT_CAPABILITIES_META_KEY,
+	MissingRequiredClientCapabilityError,
+	ProtocolError,
+	ProtocolErrorCode,
+	type Server,
+	type ServerContext,
+} from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+import { isComposite, isRecord } from '@chat-messaging/core';
+import type { ToolResult } from '../calls/results';
+import type { OwnedTasks, StoredTask } from '../calls/taskOwner';
+import { runsAsTask, startToolTask, TASK_POLL_INTERVAL_MS, TASK_TTL_MS } from '../calls/tasks';
+import type { ToolTasks } from '../calls/taskStore';
+import { LIMIT_ARGUMENT, LIST_LIMIT, type CatalogueTool } from '../tools';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
+/** The request's client's capabilities: on this revision they travel in each request's envelope. */
+export function clientCapabilitiesOf(ctx: ServerContext): Record<string, unknown> {
+	const envelope: unknown = ctx.mcpReq.envelope;
+	const client = isRecord(envelope) ? envelope[CLIENT_CAPABILITIES_META_KEY] : undefined;
+	return isRecord(client) ? client : {};
+}
+
+/** Whether the request's client declared the tasks extension. */
+function declaresTasks(ctx: ServerContext): boolean {
+	const { extensions } = clientCapabilitiesOf(ctx);
+	return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
+}
+
+/** Whether this call becomes a task: one that can take long, for a client that can follow a task. */
+export function runsAsTaskFor(tool: CatalogueTool, args: Record<string, unknown> | undefined, ctx: ServerContext): boolean {
+	if (!runsAsTask(tool) || !declaresTasks(ctx)) return false;
+	if (isComposite(tool.operation)) return true;
+	const limit = args?.[LIMIT_ARGUMENT];
+	return typeof limit === 'number' && limit > LIST_LIMIT.default;
+}
+
+/** A task as the extension spells it: milliseconds in the field names, nothing of the 2025 names. */
+function wireTask(task: StoredTask) {
+	return {
+		taskId: task.taskId,
+		status: task.status,
+		...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+		createdAt: task.createdAt,
+		lastUpdatedAt: task.lastUpdatedAt,
+		ttlMs: task.ttl,
+		pollIntervalMs: task.pollInterval ?? TASK_POLL_INTERVAL_MS,
+	};
+}
+
+/** Starts the call as a task (calls/tasks.ts) and answers at once with the task (CreateTaskResult, flat). */
+export async function startTask(store: OwnedTasks, tasks: ToolTasks, work: (signal: AbortSignal) => Promise<ToolResult>) {
+	const task = await startToolTask(
+		{
+			create: () =>
+				store.createTask({ ttl: TASK_TTL_MS, pollInterval: TASK_POLL_INTERVAL_MS }, randomUUID(), { method: 'tools/call', params: {} }),
+			store: (taskId, status, result) => store.storeTaskResult(taskId, status, result),
+		},
+		tasks,
+		work,
+	);
+	return { resultType: 'task', ...wireTask(task) };
+}
+
+const TaskParams = z.looseObject({ taskId: z.string() });
+
+/** tasks/get, tasks/update and tasks/cancel, for clients that declared the extension; the others are told what is missing. */
+export function registerTasks(server: Server, store: OwnedTasks): void {
+	const find = async (taskId: string, ctx: ServerContext): Promise<StoredTask> => {
+		if (!declaresTasks(ctx))
+			throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+		const task = await store.getTask(taskId);
+		if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`, { taskId });
+		return task;
+	};
+	server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }, ctx) => {
+		const task = await find(taskId, ctx);
+		const finished = task.status === 'completed' || task.status === 'failed';
+		return { ...wireTask(task), ...(finished ? { result: await store.getTaskResult(taskId) } : {}) };
+	});
+	server.setRequestHandler('tasks/update', { params: TaskParams }, async ({ taskId }, ctx) => {
+		await find(taskId, ctx);
+		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} is not waiting for input`, { taskId });
+	});
+	server.setRequestHandler('tasks/cancel', { params: TaskParams }, async ({ taskId }, ctx) => {
+		const task = await find(taskId, ctx);
+		if (!FINISHED.has(task.status)) await store.updateTaskStatus(taskId, 'cancelled', 'Cancelled by the client');
+		return {};
+	});
+}

@@ -1,0 +1,181 @@
+/**
+ * Streamable HTTP serving (`--http <port>`): the checks every request passes (access.ts), its sessions
+ * (sessions.ts), and the 2026-07-28 leg handed the requests that speak that revision (http-2026-07-28.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+
+import { redactText, type Executor } from '@chat-messaging/core';
+import { taskOwnerOf } from '../calls/taskOwner';
+import { ToolTasks } from '../calls/taskStore';
+import { ENV, HTTP_PATH, UsageError } from '../cli/arguments';
+import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
+import { FileLinks } from '../resources/fileLinks';
+import { createServer } from '../revisions/2025-11-25';
+import { revisionOf } from '../revisions/revisionOf';
+import { missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
+import type { http2026 } from './http-2026-07-28';
+import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
+import { Sessions } from './sessions';
+
+/**
+ * A request whose response stream the client closes before its answer is cancelled, as if the client had sent
+ * notifications/cancelled: nothing could carry the answer any more (the server keeps no events to resume from), so
+ * a wait stops instead of polling the service until its time-out.
+ */
+function cancelWhenClosed(res: ServerResponse, body: unknown, transport: StreamableHTTPServerTransport): void {
+	const requestIds = (Array.isArray(body) ? body : [body]).filter((message) => isJSONRPCRequest(message)).map((message) => message.id);
+	if (!requestIds.length) return;
+	res.once('close', () => {
+		if (res.writableFinished) return;
+		for (const requestId of requestIds)
+			transport.onmessage?.({
+				jsonrpc: '2.0',
+				method: 'notifications/cancelled',
+				params: { requestId, reason: 'The client closed the response stream' },
+			});
+	});
+}
+
+type Http2026 = ReturnType<typeof http2026>;
+
+export interface HttpServeOptions extends ServeOptions {
+	port: number;
+	host: string;
+	allowedHosts?: readonly HostAndPort[];
+	allowedOrigins?: readonly string[];
+	/** The secret every request must carry as `Authorization: Bearer …`; required beyond loopback. */
+	authToken?: string;
+	/** Secrets the log must never show (the service's token). */
+	secrets?: readonly string[];
+}
+
+/**
+ * Streamable HTTP: a client that initializes gets a session (its own MCP server, which can ask it to confirm
+ * within a call); a POST without one is answered on its own, statelessly. Every server runs on the one executor
+ * (so the pace and the memory of sends are shared). Every request, on every address, must name a loopback or allowed host and
+ * come from no foreign origin (a web page the user visits cannot reach the server through DNS rebinding), and
+ * carry the client secret when there is one. Beyond loopback the server does not start without a secret and
+ * explicit lists of hosts and origins.
+ */
+export async function serveHttp(executor: Executor, options: HttpServeOptions): Promise<HttpServer> {
+	const { port, host, authToken } = options;
+	const missing = missingForAddress(
+		host,
+		{ authToken, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
+		{ authToken: ENV.authToken, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
+	);
+	if (missing.length)
+		throw new UsageError(
+			`Listening on ${host}, which is not loopback, needs: ${missing.join('; ')}. Without them any page or host that reaches the port would act with the service's token`,
+		);
+	const rules: AccessRules = {
+		allowedHosts: options.allowedHosts ?? [],
+		allowedOrigins: options.allowedOrigins ?? [],
+		...(authToken ? { authToken } : {}),
+	};
+	const version = packageVersion();
+	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
+	// One store of file links for the process: a link handed out in one request or session is read in another.
+	const links = options.links ?? new FileLinks({ timing: executor.timing });
+	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
+	const tasks = new ToolTasks();
+	const common = {
+		executor,
+		version,
+		links,
+		tasks,
+		...(options.tools ? { tools: options.tools } : {}),
+		confirm: options.confirm,
+		outputSchemas: options.outputSchemas,
+	};
+	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
+	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
+	let loaded2026: Promise<Http2026> | undefined;
+	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
+		if (!(Array.isArray(body) ? body : [body]).some((message) => revisionOf(message) === '2026-07-28')) return false;
+		loaded2026 ??= import('./http-2026-07-28').then(({ http2026 }) =>
+			http2026(common, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+		);
+		return (await loaded2026)(req, res, body);
+	};
+	const sessions = new Sessions();
+	const handle = async (req: IncomingMessage, res: ServerResponse) => {
+		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
+		if (refused)
+			return refuse(
+				res,
+				refused.status,
+				refused.message,
+				refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="chat-messaging-mcp"' } : {},
+			);
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
+		const sessionId = req.headers['mcp-session-id'];
+		if (typeof sessionId === 'string') {
+			const session = sessions.get(sessionId);
+			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
+			session.touch();
+			if (req.method !== 'POST') return void (await session.transport.handleRequest(req, res));
+			const body = await readBody(req);
+			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+			cancelWhenClosed(res, body, session.transport);
+			return void (await session.transport.handleRequest(req, res, body));
+		}
+		if (req.method !== 'POST') {
+			res.setHeader('Allow', 'POST');
+			return refuse(res, 405, 'Method not allowed without a session: POST JSON-RPC messages');
+		}
+		const body = await readBody(req);
+		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
+		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+		if (await served2026(req, res, body)) return;
+		const server = newServer(req);
+		if (isInitializeRequest(body)) {
+			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
+			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+				sessionIdGenerator: () => randomUUID(),
+				onsessioninitialized: (id) => {
+					sessions.open(id, transport, server);
+				},
+			});
+			transport.onclose = () => {
+				if (transport.sessionId) sessions.delete(transport.sessionId);
+			};
+			await server.connect(transport);
+			return void (await transport.handleRequest(req, res, body));
+		}
+		// Without a session (a client that never initialized one): answered on its own, as a stateless server does.
+		// An event stream per call, not one JSON answer: a long wait sends progress notifications before its result.
+		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+		res.on('close', () => {
+			void transport.close();
+			void server.close();
+		});
+		await server.connect(transport);
+		await transport.handleRequest(req, res, body);
+	};
+	const http = createHttpServer((req, res) => {
+		handle(req, res).catch((error: unknown) => {
+			log(`request failed: ${redactText((error as Error).message, secrets)}`);
+			if (!res.headersSent) refuse(res, 500, 'Internal server error');
+			else res.end();
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		http.once('error', reject);
+		http.listen(port, host, () => resolve());
+	});
+	const address = http.address();
+	const shown = typeof address === 'object' && address ? address : { address: host, port };
+	const where = isIP(shown.address) === 6 ? `[${shown.address}]` : shown.address;
+	log(
+		`serving ${shownBaseUrl(executor.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${authToken ? ' (clients send the secret of ' + ENV.authToken + ')' : ''}`,
+	);
+	return http;
+}
