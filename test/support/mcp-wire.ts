@@ -4,7 +4,7 @@
  * CreateTaskResult, nor the Inspector CLI, which has no tasks/get or tasks/cancel, can drive one), and what the
  * service sees after a cancel.
  */
-export const MODERN_REVISION = '2026-07-28';
+export const REVISION_2026 = '2026-07-28';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** A JSON-RPC error the server answered, with its code. */
@@ -18,7 +18,7 @@ export class WireError extends Error {
 }
 
 /** One request on the 2026-07-28 wire, its envelope and headers as the revision wants them; its result, or throws its error. */
-export async function modernRpc(
+export async function rpc2026(
 	url: string,
 	method: string,
 	params: Record<string, unknown>,
@@ -29,7 +29,7 @@ export async function modernRpc(
 		headers: {
 			'content-type': 'application/json',
 			accept: 'application/json, text/event-stream',
-			'mcp-protocol-version': MODERN_REVISION,
+			'mcp-protocol-version': REVISION_2026,
 			'mcp-method': method,
 			// The header names what the body names: a tool, or a task.
 			'mcp-name': String(params.name ?? params.taskId),
@@ -42,7 +42,7 @@ export async function modernRpc(
 			params: {
 				...params,
 				_meta: {
-					'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+					'io.modelcontextprotocol/protocolVersion': REVISION_2026,
 					'io.modelcontextprotocol/clientInfo': { name: 'chat-messaging-tests', version: '1.0.0' },
 					'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
 				},

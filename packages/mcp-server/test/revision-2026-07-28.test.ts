@@ -13,14 +13,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { cli, serverEnvironment, startHttpServer } from './support';
-import { modernRpc as wire, requestsAfterCancel as afterCancel } from '../../../test/support/mcp-wire';
+import { rpc2026 as wire, requestsAfterCancel as afterCancel } from '../../../test/support/mcp-wire';
 
-const TOKEN = 'mcp-modern-token-3a9d51';
-const CLIENT_SECRET = 'mcp-modern-secret-77e1c0d4';
+const TOKEN = 'mcp-2026-token-3a9d51';
+const CLIENT_SECRET = 'mcp-2026-secret-77e1c0d4';
 const REVISION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 
-const modernRpc = (port: number, method: string, params: Record<string, unknown>, headers?: Record<string, string>) =>
+const rpc2026 = (port: number, method: string, params: Record<string, unknown>, headers?: Record<string, string>) =>
 	wire(`http://127.0.0.1:${port}/mcp`, method, params, headers);
 const requestsAfterCancel = (sandbox: RunningSandbox) => afterCancel({ url: sandbox.url, token: TOKEN });
 const POLL_MS = 1000;
@@ -39,13 +39,10 @@ interface Asked {
 }
 
 /** A v2 client pinned to 2026-07-28 that declares form elicitation (answering with `answers`) and the tasks extension. */
-function modernClient(
-	answers: Array<{ action: 'accept' | 'decline'; content?: Record<string, boolean> }> = [],
-	asked: Asked[] = [],
-): Client {
+function client2026(answers: Array<{ action: 'accept' | 'decline'; content?: Record<string, boolean> }> = [], asked: Asked[] = []): Client {
 	// Not the tasks extension: the v2 client (2.4.0) cannot read a CreateTaskResult ("Unsupported result type 'task'").
 	const client = new Client(
-		{ name: 'mcp-modern-test', version: '1.0.0' },
+		{ name: 'mcp-2026-test', version: '1.0.0' },
 		{
 			capabilities: { elicitation: { form: {} } },
 			versionNegotiation: { mode: { pin: REVISION } },
@@ -115,7 +112,7 @@ describe('2026-07-28 with the official v2 client', () => {
 	let port: number;
 	const running: ChildProcess[] = [];
 	const clients: Client[] = [];
-	const connectHttp = async (client = modernClient()) => {
+	const connectHttp = async (client = client2026()) => {
 		await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
 		clients.push(client);
 		return client;
@@ -148,7 +145,7 @@ describe('2026-07-28 with the official v2 client', () => {
 
 	it('asks before Remove All labels as an input-required result: declined, nothing changes; accepted, it runs', async () => {
 		const asked: Asked[] = [];
-		const client = await connectHttp(modernClient([{ action: 'decline' }, { action: 'accept', content: { confirm: true } }], asked));
+		const client = await connectHttp(client2026([{ action: 'decline' }, { action: 'accept', content: { confirm: true } }], asked));
 		const [, , , chatId] = await chatIds(sandbox);
 		const labels = async () => (await serviceGet(sandbox, `/chats/${chatId}/labels`)).labels as string[];
 		expect((await client.callTool({ name: 'label_add', arguments: { chat_id: chatId, labels: ['modern'] } })).isError).toBeFalsy();
@@ -184,7 +181,7 @@ describe('2026-07-28 with the official v2 client', () => {
 	it('runs Send and Wait for Reply as a task of the tasks extension: created, polled, cancelled, nothing after', async () => {
 		const [, , chatId] = await chatIds(sandbox);
 		const before = await creditsUsed(sandbox);
-		const created = await modernRpc(port, 'tools/call', {
+		const created = await rpc2026(port, 'tools/call', {
 			name: 'message_send_and_wait_for_reply',
 			arguments: { sendTo: 'chat', chat_id: chatId, text: 'A task (2026)', replyTimeout: 120, pollInterval: POLL_MS / 1000 },
 		});
@@ -192,30 +189,56 @@ describe('2026-07-28 with the official v2 client', () => {
 		expect(created).not.toHaveProperty('task');
 		const { taskId } = created as { taskId: string };
 		await pause(2500);
-		expect(await modernRpc(port, 'tasks/get', { taskId })).toMatchObject({ taskId, status: 'working' });
-		const ack = await modernRpc(port, 'tasks/cancel', { taskId });
+		expect(await rpc2026(port, 'tasks/get', { taskId })).toMatchObject({ taskId, status: 'working' });
+		const ack = await rpc2026(port, 'tasks/cancel', { taskId });
 		expect(ack).not.toHaveProperty('status');
-		expect(await modernRpc(port, 'tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
+		expect(await rpc2026(port, 'tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
 		expect(await requestsAfterCancel(sandbox)).toBe(0);
 		expect(await creditsUsed(sandbox)).toBe(before + 1);
 	});
 
+	it('a tool error fails its task on either revision, its result the tool error', async () => {
+		const noChat = { name: 'message_send_and_wait_for_reply', arguments: { sendTo: 'chat', text: 'No chat named', replyTimeout: 60 } };
+		const created = await rpc2026(port, 'tools/call', noChat);
+		expect(created).toMatchObject({ resultType: 'task' });
+		const { taskId } = created as { taskId: string };
+		const finished = async (): Promise<Record<string, any>> => {
+			const task = await rpc2026(port, 'tasks/get', { taskId });
+			return task.status === 'working' ? (await pause(200), finished()) : task;
+		};
+		expect(await finished()).toMatchObject({
+			status: 'failed',
+			result: { isError: true, content: expect.arrayContaining([expect.objectContaining({ text: 'chat_id: is required' })]) },
+		});
+		const { Client: Client2025 } = await import('@modelcontextprotocol/sdk/client/index.js');
+		const { StreamableHTTPClientTransport: Transport2025 } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+		const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+		const client = new Client2025({ name: 'task-error', version: '1.0.0' });
+		await client.connect(new Transport2025(new URL(`http://127.0.0.1:${port}/mcp`)));
+		const messages = [];
+		for await (const message of client.experimental.tasks.callToolStream(noChat, CallToolResultSchema, { task: { ttl: 60_000 } }))
+			messages.push(message);
+		const sessionTask = (messages[0] as { task: { taskId: string } }).task.taskId;
+		expect(await client.experimental.tasks.getTask(sessionTask)).toMatchObject({ status: 'failed' });
+		await client.close();
+	});
+
 	it("a task is the caller's own: a list of many parts completes with its result inlined; another credential, another session or a request without the session is told it does not exist", async () => {
 		const alice = { authorization: 'Bearer alice' };
-		const created = await modernRpc(port, 'tools/call', { name: 'chat_get_many', arguments: { limit: 200 } }, alice);
+		const created = await rpc2026(port, 'tools/call', { name: 'chat_get_many', arguments: { limit: 200 } }, alice);
 		expect(created).toMatchObject({ resultType: 'task' });
 		const { taskId } = created as { taskId: string };
 		const done = async (): Promise<Record<string, any>> => {
-			const task = await modernRpc(port, 'tasks/get', { taskId }, alice);
+			const task = await rpc2026(port, 'tasks/get', { taskId }, alice);
 			return task.status === 'working' ? (await pause(200), done()) : task;
 		};
 		expect(await done()).toMatchObject({ status: 'completed', result: { structuredContent: { items: expect.any(Array) } } });
-		await expect(modernRpc(port, 'tasks/get', { taskId }, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: -32602 });
-		await expect(modernRpc(port, 'tasks/get', { taskId })).rejects.toMatchObject({ code: -32602 });
-		await expect(modernRpc(port, 'tasks/cancel', { taskId }, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: -32602 });
-		const { Client: LegacyClient } = await import('@modelcontextprotocol/sdk/client/index.js');
+		await expect(rpc2026(port, 'tasks/get', { taskId }, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: -32602 });
+		await expect(rpc2026(port, 'tasks/get', { taskId })).rejects.toMatchObject({ code: -32602 });
+		await expect(rpc2026(port, 'tasks/cancel', { taskId }, { authorization: 'Bearer bob' })).rejects.toMatchObject({ code: -32602 });
+		const { Client: Client2025 } = await import('@modelcontextprotocol/sdk/client/index.js');
 		const { StreamableHTTPClientTransport: LegacyTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-		const legacy = new LegacyClient({ name: 'another-session', version: '1.0.0' });
+		const legacy = new Client2025({ name: 'another-session', version: '1.0.0' });
 		await legacy.connect(new LegacyTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: alice } }));
 		await expect(legacy.experimental.tasks.getTask(taskId)).rejects.toThrow();
 		// And the other way: a 2025-11-25 session's task, asked for by its id without the session, does not exist.
@@ -277,7 +300,7 @@ describe('2026-07-28 with the official v2 client', () => {
 
 	it('over stdio: the first message chooses the revision; a call and a confirmation', async () => {
 		const asked: Asked[] = [];
-		const client = modernClient([{ action: 'decline' }], asked);
+		const client = client2026([{ action: 'decline' }], asked);
 		await client.connect(
 			new StdioClientTransport({ command: process.execPath, args: [cli()], env: environment(sandbox), stderr: 'ignore' }),
 		);

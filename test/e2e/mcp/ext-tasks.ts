@@ -79,14 +79,14 @@ function rawDispatch(url: string) {
 export async function taskLifeExtTasks(url: string, service: Service, chatId: number, revision: string, toolsDir: string): Promise<string> {
 	const { extTasks, Client, Transport } = await load(toolsDir);
 	const clientInfo = { name: 'mcp-e2e-ext-tasks', version: '1.0.0' };
-	const modern = revision === REVISION_2026;
-	const client = new Client(clientInfo, { versionNegotiation: { mode: modern ? { pin: REVISION_2026 } : 'legacy' } });
+	const at2026 = revision === REVISION_2026;
+	const client = new Client(clientInfo, { versionNegotiation: { mode: at2026 ? { pin: REVISION_2026 } : 'legacy' } });
 	await client.connect(new Transport(new URL(url)));
 	const negotiated = client.getNegotiatedProtocolVersion();
 	assert(negotiated === revision, `the client negotiated ${negotiated}, not ${revision}`);
 	const session = extTasks.createTaskSessionFromClient(client, {
 		endpointId: `chat-messaging-e2e-${revision}`,
-		...(modern
+		...(at2026
 			? { rawDispatch: rawDispatch(url), v2RequestFraming: { protocolVersion: REVISION_2026, clientInfo, clientCapabilities: {} } }
 			: {}),
 	});

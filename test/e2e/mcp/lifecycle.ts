@@ -7,12 +7,12 @@
  * and 2026-07-28 on the wire the revision's tasks extension defines (the v2 client 2.4.0 refuses a CreateTaskResult:
  * "Unsupported result type 'task'"); its cancel by closing the response stream is the v2 client's own.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { modernRpc, requestsAfterCancel } from '../../support/mcp-wire';
+import { rpc2026, requestsAfterCancel } from '../../support/mcp-wire';
 import { assert } from '../n8n/checks';
 
 const REVISION_2026 = '2026-07-28';
@@ -55,17 +55,17 @@ export async function taskLife2025(url: string, service: Service, chatId: number
 
 /** 2026-07-28, the tasks extension: a flat CreateTaskResult, tasks/get while it works, tasks/cancel, tasks/get cancelled. */
 export async function taskLife2026(url: string, service: Service, chatId: number): Promise<string> {
-	const created = await modernRpc(url, 'tools/call', {
+	const created = await rpc2026(url, 'tools/call', {
 		name: 'message_send_and_wait_for_reply',
 		arguments: waitArguments(chatId, 'A task (2026-07-28)'),
 	});
 	assert(created.resultType === 'task' && typeof created.taskId === 'string', `no task created: ${JSON.stringify(created)}`);
 	const { taskId } = created as { taskId: string };
 	await pause(2500);
-	const polled = await modernRpc(url, 'tasks/get', { taskId });
+	const polled = await rpc2026(url, 'tasks/get', { taskId });
 	assert(polled.status === 'working', `polled: ${polled.status}`);
-	await modernRpc(url, 'tasks/cancel', { taskId });
-	const cancelled = await modernRpc(url, 'tasks/get', { taskId });
+	await rpc2026(url, 'tasks/cancel', { taskId });
+	const cancelled = await rpc2026(url, 'tasks/get', { taskId });
 	assert(cancelled.status === 'cancelled', `after tasks/cancel: ${cancelled.status}`);
 	const after = await requestsAfterCancel(service);
 	assert(after === 0, `${after} requests reached the service after the cancel`);
@@ -82,8 +82,8 @@ export async function cancelledCall(url: string, service: Service, chatId: numbe
 	let call: Promise<unknown>;
 	const request = { name: 'message_send_and_wait_for_reply', arguments: waitArguments(chatId, `Cancel me (${revision})`) };
 	if (revision === REVISION_2026) {
-		const client = new ModernClient({ name: 'mcp-e2e-cancel', version: '1.0.0' }, { versionNegotiation: { mode: { pin: REVISION_2026 } } });
-		await client.connect(new ModernTransport(new URL(url)));
+		const client = new Client2026({ name: 'mcp-e2e-cancel', version: '1.0.0' }, { versionNegotiation: { mode: { pin: REVISION_2026 } } });
+		await client.connect(new Transport2026(new URL(url)));
 		close = () => client.close();
 		call = client.callTool(request, { signal: cancel.signal });
 	} else {
