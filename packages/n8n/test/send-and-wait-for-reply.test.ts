@@ -1,5 +1,5 @@
 /**
- * Send and Wait for Reply (nodes/ChatMessaging/v2/sendAndWaitForReply.ts) in the contexts n8n gives it,
+ * Send and Wait for Reply (nodes/ChatMessaging/v2/actions/sendAndWaitForReply/execute.ts) in the contexts n8n gives it,
  * against the sandbox over real HTTP:
  * - webhook mode: the message is sent, a temporary subscription points at the execution's resume URL
  *   (path + node id), the execution is put to wait until the time-out; the sandbox's real deliveries
@@ -19,7 +19,7 @@ import {
 	sendAndWaitForReplyProperties,
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
-} from '../nodes/ChatMessaging/v2/sendAndWaitForReply';
+} from '../nodes/ChatMessaging/v2/actions/sendAndWaitForReply/execute';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { authenticatedHttp, createExecuteContext, makeNode, type Credentials, type RecordedRequest } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';

@@ -28,7 +28,7 @@ import {
 	sendAndWaitForReplyProperties,
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
-} from './sendAndWaitForReply';
+} from './actions/sendAndWaitForReply/execute';
 import { executeSendAndWait, SEND_AND_WAIT, sendAndWaitProperties, sendAndWaitWebhook, sendAndWaitWebhookAnswer } from './sendAndWait';
 
 /**

@@ -41,9 +41,9 @@ import {
 	type Executor,
 } from '@chat-messaging/core';
 import { findReply, replyInDelivery, replyWatchFor, type ReplyWatch } from '@chat-messaging/core';
-import { toNodeError } from '../../shared/errors';
-import { createExecutor, n8nTiming } from '../../shared/transport';
-import { locatorValue } from './operation';
+import { toNodeError } from '../../../../shared/errors';
+import { createExecutor, n8nTiming } from '../../../../shared/transport';
+import { locatorValue } from '../../operation';
 
 /** The composite's operation key (packages/core/src/catalogue/composites.ts), as saved workflows hold it. */
 export const SEND_AND_WAIT_FOR_REPLY = SEND_AND_WAIT_FOR_REPLY_COMPOSITE.operation;
