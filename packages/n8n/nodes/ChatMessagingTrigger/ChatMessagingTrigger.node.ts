@@ -18,21 +18,32 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	ACCOUNTS_FILTER,
+	API_SENT_FILTER,
+	BURST_WEBHOOK_NOTE,
+	CHAT_TYPE_FILTER,
 	checkReceiverUrl,
 	deleteSubscriptions,
 	downloadEventAttachments,
 	EVENT_TYPES,
 	eventKey,
+	eventPassesFilter,
+	HumanTakeover,
+	IGNORE_GROUPS_FILTER,
+	isFilterEmpty,
 	isNotFound,
+	LABELS_FILTER,
 	parseDelivery,
+	readEventFilter,
+	readInboxOptions,
 	SeenEvents,
+	SKIP_ASSIGNED_OPTION,
 	syncSubscriptions,
+	TEAMMATE_QUIET_OPTION,
 	type ChatEvent,
+	type EventFilter,
 	type SeenEntry,
 } from '@chat-messaging/core';
-import { eventPassesFilter, isFilterEmpty, readEventFilter, type EventFilter } from '@chat-messaging/core';
-import { ACCOUNTS_FILTER, API_SENT_FILTER, CHAT_TYPE_FILTER, IGNORE_GROUPS_FILTER, LABELS_FILTER } from '@chat-messaging/core';
-import { BURST_WEBHOOK_NOTE, HumanTakeover, readInboxOptions, SKIP_ASSIGNED_OPTION, TEAMMATE_QUIET_OPTION } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
 import { eventFilterProperty } from '../shared/eventFilterOptions';
 import { inboxOptionProperty } from '../shared/inboxOptions';

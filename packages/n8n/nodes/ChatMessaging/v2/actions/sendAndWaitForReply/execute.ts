@@ -37,10 +37,13 @@ import {
 	runSendAndWaitForReply,
 	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
 	FIELD_KINDS,
+	findReply,
+	replyInDelivery,
+	replyWatchFor,
 	type ChatEvent,
 	type Executor,
+	type ReplyWatch,
 } from '@chat-messaging/core';
-import { findReply, replyInDelivery, replyWatchFor, type ReplyWatch } from '@chat-messaging/core';
 import { toNodeError } from '../../../../shared/errors';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { locatorValue } from '../../operation';
@@ -304,7 +307,9 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 		const parameters = readParameters(context);
 		const executor = await createExecutor(context);
 		if (parameters.using === 'polling') {
-			const { waited_ms: _waited, ...result } = await runSendAndWaitForReply(executor, parameters.input, { timing: n8nTiming });
+			const result = { ...(await runSendAndWaitForReply(executor, parameters.input, { timing: n8nTiming })) };
+			// The node's output has never carried how long the wait took.
+			delete result.waited_ms;
 			return [[{ json: result as unknown as IDataObject, pairedItem: { item: 0 } }]];
 		}
 
