@@ -101,7 +101,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging Poll Trigger',
 		name: 'chatMessagingPollTrigger',
-		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+		icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: `={{${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] ?? $parameter["event"]}}`,

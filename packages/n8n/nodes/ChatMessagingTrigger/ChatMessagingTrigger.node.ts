@@ -15,7 +15,7 @@ export class ChatMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging Trigger',
 		name: 'chatMessagingTrigger',
-		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+		icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 		group: ['trigger'],
 		version: [1, CHAT_TYPE_VERSION],
 		defaultVersion: CHAT_TYPE_VERSION,
