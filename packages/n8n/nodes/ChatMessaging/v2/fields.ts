@@ -10,10 +10,10 @@ import type { FieldDescriptor, LookupKey, OperationDescriptor } from '@chat-mess
 import { fieldParameter, isTopLevelField, n8nText } from '../shared/parameters';
 
 /** Where a date alone is read: the workflow's time zone (n8n's setting, which the executor is given). */
-export const TIME_ZONE_PLACE = "the workflow's time zone";
+const TIME_ZONE_PLACE = "the workflow's time zone";
 
 /** listSearch methods of the resource locators, by the list they search. */
-export const SEARCH_METHODS: Partial<Record<LookupKey, string>> = {
+const SEARCH_METHODS: Partial<Record<LookupKey, string>> = {
 	chat: 'searchChats',
 	teammate: 'searchTeammates',
 	webhook: 'searchWebhooks',
@@ -22,14 +22,14 @@ export const SEARCH_METHODS: Partial<Record<LookupKey, string>> = {
 };
 
 /** loadOptions methods of the dropdowns, by the list they load. */
-export const LOAD_METHODS: Partial<Record<LookupKey, string>> = {
+const LOAD_METHODS: Partial<Record<LookupKey, string>> = {
 	teammate: 'getTeammates',
 	account: 'getAccounts',
 	label: 'getLabels',
 };
 
 /** "Nobody" first, then the teammates: for Update's Responsible Email, where an empty value unassigns. */
-export const TEAMMATES_OR_NOBODY = 'getTeammatesOrNobody';
+const TEAMMATES_OR_NOBODY = 'getTeammatesOrNobody';
 
 /** How each list's records are named in the locator ("Chat", "Webhook"), and what its "By ID" mode takes. */
 const LOCATOR: Record<string, { noun: string; idMode: string; idPlaceholder: string; idPattern?: string }> = {

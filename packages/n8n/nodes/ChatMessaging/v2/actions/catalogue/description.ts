@@ -12,7 +12,7 @@ import { v2FieldParameter } from '../../fields';
 import { sendParameters } from '../send/description';
 
 /** The resource and operation a new node opens with: sending a message, what most workflows do. */
-export const DEFAULT_RESOURCE = 'message';
+const DEFAULT_RESOURCE = 'message';
 
 interface OperationOption {
 	name: string;
@@ -26,7 +26,7 @@ interface OperationOption {
  * the catalogue (for messages, Send in place of the four sends, and Send and Wait for Reply), in
  * alphabetical order as n8n's lint wants for five or more.
  */
-export function v2Operations(resource: ResourceDescriptor): OperationOption[] {
+function v2Operations(resource: ResourceDescriptor): OperationOption[] {
 	const option = (op: { name: string; operation: string; action: string; description: string }): OperationOption => ({
 		name: op.name,
 		value: op.operation,
@@ -57,7 +57,7 @@ const V2_DEFAULT_OPERATIONS: Readonly<Record<string, string>> = {
 };
 
 /** The operation a new node opens on for a resource: for messages, Send; a resource added later, its first listed. */
-export const v2DefaultOperation = (resource: ResourceDescriptor): string =>
+const v2DefaultOperation = (resource: ResourceDescriptor): string =>
 	COMPOSITES.some((composite) => composite === SEND_COMPOSITE && composite.resource === resource.key)
 		? SEND_COMPOSITE.operation
 		: (V2_DEFAULT_OPERATIONS[resource.key] ?? String(v2Operations(resource)[0]?.value ?? ''));

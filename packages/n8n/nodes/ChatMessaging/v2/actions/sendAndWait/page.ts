@@ -4,7 +4,7 @@
  */
 import { FORM_TOKEN_FIELD } from './resumeLinks';
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** A small self-contained page: no scripts, no outside resources. */
 export function page(title: string, body: string): string {
