@@ -7,7 +7,7 @@ import { FORM_TOKEN_FIELD } from './resumeLinks';
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** A small self-contained page: no scripts, no outside resources. */
-export function page(title: string, body: string): string {
+function page(title: string, body: string): string {
 	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}p{white-space:pre-wrap}textarea{width:100%;min-height:8rem;box-sizing:border-box}button{font-size:1rem;padding:.5rem 1.25rem;margin-top:1rem}</style></head><body>${body}</body></html>`;
 }
 
