@@ -6,7 +6,7 @@
 import type { ResourceDescriptor } from '@chat-messaging/core';
 
 import { buildProperties } from '../packages/n8n/nodes/ChatMessaging/v1/properties';
-import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/ChatMessagingV2';
+import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/actions/versionDescription';
 import { editorHtml } from '../packages/node-red/src/generate';
 import type { ContractOverrides } from './contract';
 

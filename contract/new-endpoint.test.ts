@@ -21,7 +21,7 @@ import { clientTypes } from '../packages/client/scripts/types';
 import { catalogueTools } from '../packages/mcp-server/src/tools';
 import { createServer as createMcpServer } from '../packages/mcp-server/src/revisions/2025-11-25';
 import { buildProperties, V1_OPERATIONS } from '../packages/n8n/nodes/ChatMessaging/v1/properties';
-import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/ChatMessagingV2';
+import { chatMessagingV2Properties } from '../packages/n8n/nodes/ChatMessaging/v2/actions/versionDescription';
 import { editorHelp, editorHtml, editorMessages } from '../packages/node-red/src/generate';
 import { buildOpenApi } from '../packages/openapi/src/openapi';
 

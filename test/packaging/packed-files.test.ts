@@ -35,17 +35,19 @@ test('every publishable package is packed, with its licence, README, changelog a
 
 test('n8n package: its nodes with their codex files and icons, the credential and the core compiled in once', () => {
 	const { pkg, files } = packageOf('n8n');
-	const iconDirs = [...pkg.n8n.nodes, ...pkg.n8n.credentials].map((file: string) => file.slice(0, file.lastIndexOf('/')));
 	const required = [
 		'package.json',
 		'dist/core.js',
 		...pkg.n8n.nodes,
 		...pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json')),
 		...pkg.n8n.credentials,
-		...iconDirs.flatMap((dir: string) => [`${dir}/chat-messaging.svg`, `${dir}/chat-messaging.dark.svg`]),
+		// One copy of the icons, which every node and the credential name by a path up to it.
+		'dist/icons/chat-messaging.svg',
+		'dist/icons/chat-messaging.dark.svg',
 	];
 	expect(required.filter((file) => !files.includes(file))).toEqual([]);
-	const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/core\.js|dist\/(nodes|credentials)\/[\w/.-]+\.(js|json|svg))$/;
+	const allowed =
+		/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/core\.js|dist\/(nodes|credentials)\/[\w/.-]+\.(js|json)|dist\/icons\/[\w.-]+\.svg)$/;
 	expect(files.filter((file) => !allowed.test(file))).toEqual([]);
 	expect(files.filter((file) => file.endsWith('.json') && file.startsWith('dist/'))).toEqual(
 		pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json')).sort(),

@@ -9,7 +9,7 @@ export class ChatMessagingApi implements ICredentialType {
 
 	displayName = 'Chat Messaging API';
 
-	icon: Icon = { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' };
+	icon: Icon = { light: 'file:../icons/chat-messaging.svg', dark: 'file:../icons/chat-messaging.dark.svg' };
 
 	documentationUrl = 'https://github.com/chat-messaging/chat-messaging-nodes#credentials';
 

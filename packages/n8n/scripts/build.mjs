@@ -4,7 +4,8 @@
 //                                      one module, so the nodes of one n8n process share its pacer
 //   dist/nodes/<Node>/<Node>.node.js   each node, bundled with its own helpers (n8n-workflow stays a peer)
 //   dist/credentials/*.credentials.js  the credential
-// and beside them every other file of nodes/ and credentials/ (icons, codex *.node.json).
+//   dist/icons/                        the icons, one copy, which nodes and credential name by a path up to it
+// and beside them every other file of nodes/ and credentials/ (codex *.node.json).
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +48,7 @@ for (const entry of entries) {
 	});
 }
 
-for (const file of [...walk('nodes'), ...walk('credentials')].filter((name) => !name.endsWith('.ts'))) {
+for (const file of [...walk('nodes'), ...walk('credentials'), ...walk('icons')].filter((name) => !name.endsWith('.ts'))) {
 	mkdirSync(dirname(join(dist, file)), { recursive: true });
 	cpSync(join(here, file), join(dist, file), { dereference: true });
 }

@@ -37,7 +37,7 @@ describe('action node description', () => {
 			name: 'chatMessaging',
 			displayName: 'Chat Messaging',
 			usableAsTool: true,
-			icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+			icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 		});
 		expect(action.credentials).toEqual([{ name: 'chatMessagingApi', required: true }]);
 	});

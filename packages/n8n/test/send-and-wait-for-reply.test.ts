@@ -1,5 +1,5 @@
 /**
- * Send and Wait for Reply (nodes/ChatMessaging/v2/sendAndWaitForReply.ts) in the contexts n8n gives it,
+ * Send and Wait for Reply (nodes/ChatMessaging/v2/actions/sendAndWaitForReply/) in the contexts n8n gives it,
  * against the sandbox over real HTTP:
  * - webhook mode: the message is sent, a temporary subscription points at the execution's resume URL
  *   (path + node id), the execution is put to wait until the time-out; the sandbox's real deliveries
@@ -13,13 +13,9 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import {
-	executeSendAndWaitForReply,
-	SEND_AND_WAIT_FOR_REPLY,
-	sendAndWaitForReplyProperties,
-	sendAndWaitForReplyWebhook,
-	sendAndWaitForReplyWebhooks,
-} from '../nodes/ChatMessaging/v2/sendAndWaitForReply';
+import { SEND_AND_WAIT_FOR_REPLY, sendAndWaitForReplyProperties } from '../nodes/ChatMessaging/v2/actions/sendAndWaitForReply/description';
+import { executeSendAndWaitForReply } from '../nodes/ChatMessaging/v2/actions/sendAndWaitForReply/execute';
+import { sendAndWaitForReplyWebhook, sendAndWaitForReplyWebhooks } from '../nodes/ChatMessaging/v2/actions/sendAndWaitForReply/webhook';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { authenticatedHttp, createExecuteContext, makeNode, type Credentials, type RecordedRequest } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';

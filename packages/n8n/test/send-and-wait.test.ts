@@ -1,5 +1,5 @@
 /**
- * Send and Wait for Response (nodes/ChatMessaging/v2/sendAndWait.ts), n8n's standard `sendAndWait`, in
+ * Send and Wait for Response (nodes/ChatMessaging/v2/actions/sendAndWait/), n8n's standard `sendAndWait`, in
  * the contexts n8n gives it, against the sandbox over real HTTP: the message goes out with n8n's signed
  * resume URLs as its links, each wait's own id in them, and the execution waits; the links' webhook
  * answers only a POST from the page a link opens (approval, or the free-text form), for the wait the
@@ -11,7 +11,9 @@ import { SEND_AND_WAIT_OPERATION, WAIT_INDEFINITELY } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { ChatMessaging } from '../nodes/ChatMessaging/ChatMessaging.node';
-import { executeSendAndWait, sendAndWaitProperties, sendAndWaitWebhookAnswer } from '../nodes/ChatMessaging/v2/sendAndWait';
+import { sendAndWaitProperties } from '../nodes/ChatMessaging/v2/actions/sendAndWait/description';
+import { executeSendAndWait } from '../nodes/ChatMessaging/v2/actions/sendAndWait/execute';
+import { sendAndWaitWebhookAnswer } from '../nodes/ChatMessaging/v2/actions/sendAndWait/webhook';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { createExecuteContext, makeNode, type Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';

@@ -1,6 +1,7 @@
 /**
  * The action node, as n8n loads it: version 1 for workflows saved before version 2 (its parameters
- * held by the UI contract), version 2 for new nodes.
+ * held by the UI contract); versions 2 and 2.1 from one implementation (v2/), 2.1 for new nodes, as
+ * defaultVersion says (2.1's new defaults: v2/agents.ts).
  */
 import { VersionedNodeType } from 'n8n-workflow';
 import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
@@ -14,7 +15,7 @@ export class ChatMessaging extends VersionedNodeType {
 		const baseDescription: INodeTypeBaseDescription = {
 			displayName: 'Chat Messaging',
 			name: 'chatMessaging',
-			icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+			icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 			group: ['output'],
 			description: 'Send chat-app messages and manage chats, labels, notes, files, teammates and webhooks',
 			defaultVersion: 2.1,

@@ -8,14 +8,23 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { eventPassesFilter, isFilterEmpty, readEventFilter, type EventFilter } from '@chat-messaging/core';
-import { ACCOUNTS_FILTER, API_SENT_FILTER, CHAT_TYPE_FILTER, EVENT_TYPES, LABELS_FILTER } from '@chat-messaging/core';
-import { POLL_EVENT_TYPES, POLL_SOURCES, pollEvents, pollSample, type PollFilter, type PollSource } from '@chat-messaging/core';
 import {
+	ACCOUNTS_FILTER,
+	API_SENT_FILTER,
 	BURST_QUIET_OPTION,
+	CHAT_TYPE_FILTER,
+	EVENT_TYPES,
+	eventPassesFilter,
 	holdBursts,
 	HumanTakeover,
+	isFilterEmpty,
+	LABELS_FILTER,
+	POLL_EVENT_TYPES,
+	POLL_SOURCES,
+	pollEvents,
+	pollSample,
 	readBurstState,
+	readEventFilter,
 	readInboxOptions,
 	releaseBursts,
 	SKIP_ASSIGNED_OPTION,
@@ -23,7 +32,10 @@ import {
 	withoutTakenOver,
 	type BurstState,
 	type ChatEvent,
+	type EventFilter,
 	type InboxOptions,
+	type PollFilter,
+	type PollSource,
 } from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
 import { eventFilterProperty } from '../shared/eventFilterOptions';
@@ -89,7 +101,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging Poll Trigger',
 		name: 'chatMessagingPollTrigger',
-		icon: { light: 'file:chat-messaging.svg', dark: 'file:chat-messaging.dark.svg' },
+		icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: `={{${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] ?? $parameter["event"]}}`,

@@ -1,12 +1,12 @@
 /**
  * Version 2 of the action node: pickers instead of raw ids, one Send with a Send To choice, filters
- * that say what they do. Same catalogue, executor and item handling as version 1.
+ * that say what they do. Same catalogue, executor and item handling as version 1. Laid out as n8n's
+ * Airtable v2 node: the description in actions/versionDescription.ts, one router in actions/router.ts,
+ * each operation with parameters or a webhook of its own in its folder under actions/.
  */
-import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeBaseDescription,
 	INodeTypeDescription,
@@ -14,42 +14,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { findOperation, RESOURCES, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, type ResourceDescriptor } from '@chat-messaging/core';
-import { chatId } from '@chat-messaging/core';
-import { CREDENTIAL_TYPE } from '../../shared/transport';
-import { runItems } from '../shared/items';
+import { router, webhookRouter } from './actions/router';
+import { versionDescription } from './actions/versionDescription';
 import { methods } from './methods';
-import { runOperationV2 } from './operation';
-import { AGENT_DEFAULTS_VERSION, withAgentParameters } from './agents';
-import { buildV2Properties, v2Descriptors, v2FieldParameter, v2Subtitle } from './properties';
-import {
-	executeSendAndWaitForReply,
-	SEND_AND_WAIT_FOR_REPLY,
-	sendAndWaitForReplyProperties,
-	sendAndWaitForReplyWebhook,
-	sendAndWaitForReplyWebhooks,
-} from './sendAndWaitForReply';
-import { executeSendAndWait, SEND_AND_WAIT, sendAndWaitProperties, sendAndWaitWebhook, sendAndWaitWebhookAnswer } from './sendAndWait';
-
-/**
- * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
- * Wait for Reply's own, with the same chat picker as every chat operation, and Send and Wait for
- * Response's (sendAndWait.ts); then the tool Description, Output and list limits of agents.ts.
- */
-export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
-	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
-	if (!resources.some((resource) => resource.key === composite.resource))
-		return withAgentParameters(buildV2Properties(resources), resources, v2Descriptors);
-	const properties = [
-		...buildV2Properties(resources),
-		...sendAndWaitForReplyProperties(
-			{ resource: [composite.resource], operation: [composite.operation] },
-			v2FieldParameter(chatId, true, findOperation('chat:get')),
-		),
-		...sendAndWaitProperties(),
-	];
-	return withAgentParameters(properties, resources, v2Descriptors);
-}
 
 export class ChatMessagingV2 implements INodeType {
 	description: INodeTypeDescription;
@@ -57,42 +24,14 @@ export class ChatMessagingV2 implements INodeType {
 	methods = methods;
 
 	constructor(baseDescription: INodeTypeBaseDescription) {
-		this.description = {
-			...baseDescription,
-			// 2.1: the same parameters with new defaults for new nodes (see agents.ts).
-			version: [2, AGENT_DEFAULTS_VERSION],
-			subtitle: v2Subtitle(),
-			defaults: {
-				name: 'Chat Messaging',
-			},
-			usableAsTool: true,
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [
-				{
-					name: CREDENTIAL_TYPE,
-					required: true,
-				},
-			],
-			// Waiting executions resume here: Send and Wait for Response's links (GET opens a page, POST answers it)
-			// and Send and Wait for Reply's deliveries (POST, sendAndWaitForReply.ts); webhook() tells them apart by the operation.
-			webhooks: [sendAndWaitWebhook, ...sendAndWaitForReplyWebhooks],
-			properties: chatMessagingV2Properties(),
-		};
+		this.description = versionDescription(baseDescription);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (this.getNodeParameter('operation', '') === SEND_AND_WAIT) return sendAndWaitWebhookAnswer(this);
-		return await sendAndWaitForReplyWebhook(this);
+		return await webhookRouter(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
-		const operation = this.getNodeParameter('operation', 0);
-		if (this.getNodeParameter('resource', 0) === composite.resource && operation === SEND_AND_WAIT_FOR_REPLY) {
-			return await executeSendAndWaitForReply(this);
-		}
-		if (this.getNodeParameter('resource', 0) === composite.resource && operation === SEND_AND_WAIT) return await executeSendAndWait(this);
-		return await runItems(this, runOperationV2);
+		return await router(this);
 	}
 }
