@@ -196,15 +196,19 @@ export async function startNodeHttp(): Promise<{ url: string; server: Server; st
 export type NodeHttp = Awaited<ReturnType<typeof startNodeHttp>>;
 
 /**
- * The hooks every event-node test file shares: for the file, a sandbox holding `token` and the current RED.httpNode
+ * The hooks every event-node test file shares: for the file, a sandbox holding `token` (with `sandboxOptions`) and the current RED.httpNode
  * served on loopback (`ready` receives both); after each test, the flow unloaded and every subscription deleted (a
  * stopped event node keeps its subscriptions for its next start: each test starts from none).
  */
-export function eventNodeTestHooks(token: string, ready: (sandbox: Sandbox, nodeHttp: NodeHttp) => void): void {
+export function eventNodeTestHooks(
+	token: string,
+	ready: (sandbox: Sandbox, nodeHttp: NodeHttp) => void,
+	sandboxOptions: Partial<SandboxOptions> = {},
+): void {
 	let sandbox: Sandbox | undefined;
 	let nodeHttp: NodeHttp | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox({ ...FAST_SANDBOX, tokens: [token] });
+		sandbox = await startSandbox({ ...FAST_SANDBOX, ...sandboxOptions, tokens: [token] });
 		nodeHttp = await startNodeHttp();
 		ready(sandbox, nodeHttp);
 	});
