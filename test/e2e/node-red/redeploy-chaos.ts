@@ -8,7 +8,7 @@
  * and 0). Run as a script it measures several runs on Node-RED 5 (Node 24):
  *   npx tsx test/e2e/node-red/redeploy-chaos.ts
  * CHAT_MESSAGING_CHAOS_RUNS (5), _MESSAGES (600), _PER_SECOND (20), _DEPLOYS (30) set the sizes; the event node's
- * options change from run to run (none; event filters; human takeover; both). CHAT_MESSAGING_E2E_TARBALL tests
+ * options change from run to run (none; event filters; human takeover; both), from _FIRST_VARIANT (0) on. CHAT_MESSAGING_E2E_TARBALL tests
  * a given tarball (a build of the code before a fix, to compare), CHAT_MESSAGING_E2E_REUSE_BUILD=1 the last build.
  */
 import { randomBytes } from 'node:crypto';
@@ -158,6 +158,7 @@ const sizeFromEnv = (name: string, fallback: number): number => {
 
 async function main(): Promise<void> {
 	const runs = sizeFromEnv('RUNS', 5);
+	const firstVariant = sizeFromEnv('FIRST_VARIANT', CHAOS_VARIANTS.length) % CHAOS_VARIANTS.length;
 	const sizes = { messages: sizeFromEnv('MESSAGES', 600), perSecond: sizeFromEnv('PER_SECOND', 20), deploys: sizeFromEnv('DEPLOYS', 30) };
 	const work = await makeTempDir('nr-chaos-');
 	const runtimes = await loadRuntimes();
@@ -182,7 +183,7 @@ async function main(): Promise<void> {
 	let failed = 0;
 	try {
 		for (let run = 0; run < runs; run++) {
-			const variant = CHAOS_VARIANTS[run % CHAOS_VARIANTS.length]!;
+			const variant = CHAOS_VARIANTS[(firstVariant + run) % CHAOS_VARIANTS.length]!;
 			const result = await redeployChaos(nodeRed, view, chaosFlow(sandbox.url, nodeRed.url, token, variant.options), sizes);
 			if (result.lost.length || result.twice.length) failed++;
 			console.log(

@@ -69,6 +69,8 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 
 	node.on('close', (removed: boolean, done: () => void) => {
 		instance.closing = true;
+		instance.stopWaiting();
+		instance.outbox.closed();
 		webhook?.stop();
 		polling?.stop();
 		// Stopped or redeployed: the subscriptions stay for the next start, which reuses them, and so does the

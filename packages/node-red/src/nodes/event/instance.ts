@@ -30,23 +30,41 @@ export interface EventNodeInstance {
 	chain(): Promise<void>;
 	/** Reports a failed start or poll in the node's status and log. */
 	fail(error: unknown): void;
+	/** The node is closing: it stops waiting for its flows to start. */
+	stopWaiting(): void;
 }
 
 export function createInstance(RED: NodeAPI, node: Node, settings: EventNodeSettings): EventNodeInstance {
 	const store = new NodeStateStore(RED.settings.userDir, node.id);
 	const burstMs = settings.inbox.burstQuietSeconds * 1000;
 	let chain: Promise<void> = Promise.resolve();
+	// Node-RED creates a flow's nodes one by one: a msg sent before the nodes it is wired to exist is dropped.
+	let started: () => void = () => undefined;
+	const flowsStarted = new Promise<void>((resolve) => (started = resolve));
+	const onFlowsStarted = () => started();
+	RED.events.once('flows:started', onFlowsStarted);
 	const instance: EventNodeInstance = {
 		RED,
 		node,
 		settings,
 		store,
-		outbox: new Outbox({ RED, node, store, closing: () => instance.closing, prepare: (entry) => prepareMessage(instance, entry) }),
+		outbox: new Outbox({
+			RED,
+			node,
+			store,
+			closing: () => instance.closing,
+			flowsStarted,
+			prepare: (entry) => prepareMessage(instance, entry),
+		}),
 		takeover: new HumanTakeover(settings.inbox, Date.now),
 		burstMs,
 		closing: false,
 		serially: (step) => (chain = chain.then(step, step)),
 		chain: () => chain,
+		stopWaiting() {
+			RED.events.off('flows:started', onFlowsStarted);
+			started();
+		},
 		fail(error) {
 			const problem = asChatMessagingError(error);
 			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });

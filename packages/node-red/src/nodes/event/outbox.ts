@@ -42,12 +42,20 @@ export function withQueued(
 	return { state: entries.length ? { ...state, outbox: [...outboxOf(state), ...entries] } : state, entries };
 }
 
+/** A msg sent: whether Node-RED's delivery turn has begun, and whether the node closed once it had. */
+interface Sending {
+	turnBegun: boolean;
+	closedInTurn: boolean;
+}
+
 /** What the outbox needs of its node. */
 export interface OutboxNode {
 	RED: NodeAPI;
 	node: Node;
 	store: NodeStateStore;
 	closing(): boolean;
+	/** Settles once Node-RED started the flows the node is in: before, the nodes it is wired to may not exist yet. */
+	flowsStarted: Promise<void>;
 	/** The msg for the entry, or null when the filters or takeover drop it. */
 	prepare(entry: OutboxEntry): Promise<NodeMessage | null>;
 }
@@ -56,6 +64,8 @@ export interface OutboxNode {
 export class Outbox {
 	/** Sends whose delivery is not yet known; the node's close waits for them, so the next instance reads the outcome. */
 	private readonly confirming = new Set<Promise<void>>();
+
+	private readonly sending = new Set<Sending>();
 
 	constructor(private readonly owner: OutboxNode) {}
 
@@ -69,7 +79,7 @@ export class Outbox {
 		this.owner.store.save({ ...state, outbox: outboxOf(state).filter((entry) => entry.id !== id) });
 	}
 
-	/** The nodes wired to the output now: `send` resolves them the same way when it routes the msg. */
+	/** The nodes wired to the output, as they run now (Node-RED resolves them the same way when it routes a msg). */
 	private targets(): Array<[string, unknown]> {
 		const wires = (this.owner.node as unknown as { wires?: unknown[][] }).wires ?? [];
 		return wires.flat().map((id) => [String(id), this.owner.RED.nodes.getNode(String(id))]);
@@ -77,13 +87,16 @@ export class Outbox {
 
 	/**
 	 * Prepares the entry and sends it, unless the node is closing: then it stays for the next instance. Node-RED
-	 * delivers a msg on a later turn (setImmediate, queued by `send` before the one awaited here); once that turn is
-	 * past, the msg reached the wired nodes unless they were stopped meanwhile (a node no longer running drops it).
+	 * delivers a msg on a later turn (setImmediate, queued by `send`) and drops it when the node it is wired to was
+	 * stopped before; one turn queued just before that one and one just after tell whether the node closed before
+	 * the delivery (the msg stays for the next instance) or after it, or whether the wired nodes still run (a deploy
+	 * of changed nodes only, or none: the msg was delivered).
 	 */
 	async deliver(entry: OutboxEntry): Promise<void> {
 		const { node, closing } = this.owner;
 		let msg: NodeMessage | null;
 		try {
+			await this.owner.flowsStarted;
 			msg = await this.owner.prepare(entry);
 		} catch (error) {
 			if (closing()) return;
@@ -94,13 +107,23 @@ export class Outbox {
 		}
 		if (closing()) return;
 		if (msg === null) return this.remove(entry.id);
+		const sending: Sending = { turnBegun: false, closedInTurn: false };
+		this.sending.add(sending);
+		setImmediate(() => (sending.turnBegun = true));
 		const targets = this.targets();
 		node.send(msg);
 		const confirmed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-			if (!closing() || targets.every(([id, target]) => this.owner.RED.nodes.getNode(id) === target)) this.remove(entry.id);
+			this.sending.delete(sending);
+			const stillRunning = () => targets.every(([id, target]) => this.owner.RED.nodes.getNode(id) === target);
+			if (!closing() || sending.closedInTurn || stillRunning()) this.remove(entry.id);
 		});
 		this.confirming.add(confirmed);
 		await confirmed.finally(() => this.confirming.delete(confirmed));
+	}
+
+	/** Called as the node closes: which sends under way had their delivery turn begun. */
+	closed(): void {
+		for (const sending of this.sending) sending.closedInTurn = sending.turnBegun;
 	}
 
 	/** Resolves once every send under way knows whether it was delivered. */
