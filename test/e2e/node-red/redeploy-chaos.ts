@@ -28,7 +28,7 @@ import {
 	startNodeRed,
 	type NodeRedInstance,
 } from './e2e-support';
-import { SandboxView, type Flow, type Json } from './runtime-support';
+import { E2E_SANDBOX, SandboxView, type Flow, type Json } from './runtime-support';
 
 const CHAOS_TAB = 'chaos-tab';
 const CHAOS_CONFIG = 'chaos-config';
@@ -133,7 +133,7 @@ export async function redeployChaos(
 	})();
 	await Promise.all([sender, deployer]);
 	// What is left settles: the service's retries, the last instance's catch-up.
-	const settleBy = Date.now() + 60_000;
+	const settleBy = Date.now() + 120_000;
 	let counts = await reachedCounts(nodeRed);
 	while (sent.some((uid) => !counts.has(uid)) && Date.now() < settleBy) {
 		await sleep(1000);
@@ -164,15 +164,7 @@ async function main(): Promise<void> {
 	const runtimes = await loadRuntimes();
 	const tarball = await buildAndPack(work);
 	const token = `nr-chaos-${randomBytes(12).toString('hex')}`;
-	const sandbox = await startSandbox({
-		tokens: [token],
-		seed: 11,
-		chats: 60,
-		paceMs: 50,
-		deliveredAfterMs: 300,
-		readAfterMs: 600_000,
-		webhookRetryMs: 200,
-	});
+	const sandbox = await startSandbox({ ...E2E_SANDBOX, tokens: [token] });
 	const view = new SandboxView(sandbox, token);
 	const port = await freePort();
 	const userDir = await createUserDir(tarball, port);

@@ -193,7 +193,7 @@ async function pollingMode(r: RuntimeRun): Promise<void> {
 async function redeploysUnderLoad(r: RuntimeRun): Promise<void> {
 	const full = process.env.CHAT_MESSAGING_E2E_CHAOS === 'full';
 	const sizes = full ? { messages: 600, perSecond: 20, deploys: 30 } : { messages: 160, perSecond: 20, deploys: 8 };
-	const variant = CHAOS_VARIANTS[CHAOS_VARIANTS.length - 1]!;
+	const variant = CHAOS_VARIANTS[1]!; // the event filters: a lookup for every event
 	const flows = [...r.fullFlow, ...chaosFlow(r.sandbox.url, r.publicUrl, r.token, variant.options)];
 	const result = await r.phase('redeploys under load', () => redeployChaos(running(r), r.view, flows, sizes));
 	console.log(
@@ -218,7 +218,7 @@ export const restartCases: RuntimeCase[] = [
 		run: pollingMode,
 	},
 	{
-		name: 'full deploys while inbound messages keep arriving (event filters and takeover on): each reaches the flow once (CHAT_MESSAGING_E2E_CHAOS=full: 600 messages, 30 deploys)',
+		name: 'full deploys while inbound messages keep arriving (event filters on): each reaches the flow once (CHAT_MESSAGING_E2E_CHAOS=full: 600 messages, 30 deploys)',
 		run: redeploysUnderLoad,
 	},
 ];
