@@ -196,15 +196,19 @@ export async function startNodeHttp(): Promise<{ url: string; server: Server; st
 export type NodeHttp = Awaited<ReturnType<typeof startNodeHttp>>;
 
 /**
- * The hooks every event-node test file shares: for the file, a sandbox holding `token` and the current RED.httpNode
+ * The hooks every event-node test file shares: for the file, a sandbox holding `token` (with `sandboxOptions`) and the current RED.httpNode
  * served on loopback (`ready` receives both); after each test, the flow unloaded and every subscription deleted (a
  * stopped event node keeps its subscriptions for its next start: each test starts from none).
  */
-export function eventNodeTestHooks(token: string, ready: (sandbox: Sandbox, nodeHttp: NodeHttp) => void): void {
+export function eventNodeTestHooks(
+	token: string,
+	ready: (sandbox: Sandbox, nodeHttp: NodeHttp) => void,
+	sandboxOptions: Partial<SandboxOptions> = {},
+): void {
 	let sandbox: Sandbox | undefined;
 	let nodeHttp: NodeHttp | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox({ ...FAST_SANDBOX, tokens: [token] });
+		sandbox = await startSandbox({ ...FAST_SANDBOX, ...sandboxOptions, tokens: [token] });
 		nodeHttp = await startNodeHttp();
 		ready(sandbox, nodeHttp);
 	});
@@ -227,6 +231,44 @@ export function eventNodeFlow(sandbox: Sandbox, publicUrl: string, settings: Rec
 		{ id: 'ev', z: TAB, type: 'chat-messaging-event', name: '', config: CONFIG_ID, x: 100, y: 100, wires: [['out']], ...settings },
 		{ id: 'out', z: TAB, type: 'helper', x: 300, y: 100 },
 	];
+}
+
+/** What the action-node test files share: a sandbox of 130 chats (three pages of 50), a loopback file server, the chats. */
+export interface ActionNodeTestContext {
+	sandbox: Sandbox;
+	/** A JPEG served on loopback, for URL attachments. */
+	fileUrl: string;
+	/** Every chat of the sandbox, in list order. */
+	chats: any[];
+	/** A direct chat that may be messaged. */
+	directChat: any;
+}
+
+/** Starts (for the file) what ActionNodeTestContext holds; its fields are set once the file's first beforeAll ran. */
+export function actionNodeTestHooks(token: string): ActionNodeTestContext {
+	const context = { fileUrl: '', chats: [] } as unknown as ActionNodeTestContext;
+	let fileServer: Server | undefined;
+	beforeAll(async () => {
+		context.sandbox = await startSandbox({ ...FAST_SANDBOX, chats: 130, tokens: [token] });
+		const server = (fileServer = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'image/jpeg' });
+			res.end(Buffer.from('ffd8ffe000104a464946', 'hex'));
+		}));
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		context.fileUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/photos/cat.jpg`;
+		for (let page = 1; ; page++) {
+			const data = await sandboxData(context.sandbox, `/chats?page=${page}`);
+			context.chats.push(...data.chats);
+			if (!data.has_more_pages) break;
+		}
+		context.directChat = context.chats.find((chat) => !chat.is_group && chat.is_allowed_to_message !== false);
+	});
+	afterAll(async () => {
+		await context.sandbox?.stop();
+		fileServer?.closeAllConnections();
+		await new Promise((resolve) => fileServer?.close(resolve) ?? resolve(undefined));
+	});
+	return context;
 }
 
 /** A direct call to the sandbox (independent of the nodes), for set-up and for checking effects. */

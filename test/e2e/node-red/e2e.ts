@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { Checks, buildAndPack, createUserDir, freePort, loadRuntimes, makeTempDir, removeDir, startNodeRed } from './e2e-support';
 import {
+	E2E_SANDBOX,
 	SandboxView,
 	adminAuthChecks,
 	baseFlow,
@@ -59,15 +60,7 @@ async function testRuntime(runtime: RuntimeUnderTest, tarball: string, checks: C
 		}
 	};
 
-	const sandbox = await startSandbox({
-		tokens: [token],
-		seed: 11,
-		chats: 60,
-		paceMs: 50,
-		deliveredAfterMs: 300,
-		readAfterMs: 600_000,
-		webhookRetryMs: 200,
-	});
+	const sandbox = await startSandbox({ ...E2E_SANDBOX, tokens: [token] });
 	const view = new SandboxView(sandbox, token);
 	let run: RuntimeRun | undefined;
 	let userDir: string | undefined;

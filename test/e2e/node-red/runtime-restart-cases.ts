@@ -1,7 +1,8 @@
 /**
  * A Node-RED runtime stopped and started again: the event node's subscriptions and secret survive a stop; in
  * webhook mode a message sent every 0.8 s before, during and after a stop reaches the flow exactly once (the
- * catch-up after the start); a quiet restart's cost in requests; polling mode across a redeploy and a restart.
+ * catch-up after the start); a quiet restart's cost in requests; polling mode across a redeploy and a restart; full
+ * deploys while messages keep arriving (redeploy-chaos.ts).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -32,6 +33,7 @@ import {
 	type RuntimeCase,
 	type RuntimeRun,
 } from './runtime-support';
+import { CHAOS_VARIANTS, chaosFlow, redeployChaos } from './redeploy-chaos';
 
 /** Starts Node-RED again in the run's user dir, on the port `before` had. */
 const startAgain = (r: RuntimeRun, before: NodeRedInstance): Promise<NodeRedInstance> =>
@@ -187,6 +189,20 @@ async function pollingMode(r: RuntimeRun): Promise<void> {
 	);
 }
 
+/** Full deploys under a steady stream of inbound messages (redeploy-chaos.ts): each reaches the flow once. */
+async function redeploysUnderLoad(r: RuntimeRun): Promise<void> {
+	const full = process.env.CHAT_MESSAGING_E2E_CHAOS === 'full';
+	const sizes = full ? { messages: 600, perSecond: 20, deploys: 30 } : { messages: 160, perSecond: 20, deploys: 8 };
+	const variant = CHAOS_VARIANTS[1]!; // the event filters: a lookup for every event
+	const flows = [...r.fullFlow, ...chaosFlow(r.sandbox.url, r.publicUrl, r.token, variant.options)];
+	const result = await r.phase('redeploys under load', () => redeployChaos(running(r), r.view, flows, sizes));
+	console.log(
+		`        ${result.sent} messages at ${sizes.perSecond}/s, ${result.deploys} full deploys (${variant.name}): ` +
+			`${result.lost.length} lost, ${result.twice.length} twice`,
+	);
+	assertEqual([result.lost.length, result.twice.length], [0, 0], 'messages lost, messages reaching the flow more than once');
+}
+
 export const restartCases: RuntimeCase[] = [
 	{
 		name: 'stopping Node-RED keeps the subscriptions and their secret; after a restart an inbound message gets in',
@@ -200,5 +216,9 @@ export const restartCases: RuntimeCase[] = [
 	{
 		name: 'polling mode: no subscription; each message once (a burst as one item) across a redeploy and a restart, the cursor in the user dir',
 		run: pollingMode,
+	},
+	{
+		name: 'full deploys while inbound messages keep arriving (event filters on): each reaches the flow once (CHAT_MESSAGING_E2E_CHAOS=full: 600 messages, 30 deploys)',
+		run: redeploysUnderLoad,
 	},
 ];

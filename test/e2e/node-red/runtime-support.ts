@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningSandbox } from '@chat-messaging/sandbox';
+import type { RunningSandbox, SandboxOptions } from '@chat-messaging/sandbox';
 import { HTTP_NODE_ROOT, Checks, assert, assertEqual, httpJson, sleep, waitFor, type NodeRedInstance } from './e2e-support';
 
 export type Json = Record<string, unknown>;
@@ -223,6 +223,16 @@ export const STOP_SECONDS = (process.env.CHAT_MESSAGING_E2E_STOP_SECONDS ?? '10'
 	.filter((seconds) => Number.isFinite(seconds) && seconds > 0);
 /** Messages keep arriving this far apart before, during and after a stop. */
 export const SEND_EVERY_MS = 800;
+
+/** The sandbox the Node-RED end-to-end runs start (with their token). */
+export const E2E_SANDBOX: Partial<SandboxOptions> = {
+	seed: 11,
+	chats: 60,
+	paceMs: 50,
+	deliveredAfterMs: 300,
+	readAfterMs: 600_000,
+	webhookRetryMs: 200,
+};
 
 /** The public API of the sandbox, as the test's own independent view of what happened. */
 export class SandboxView {

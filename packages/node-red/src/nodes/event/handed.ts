@@ -43,15 +43,17 @@ export class HandedEvents {
 		return own === 'chatCreated' ? [own] : [...new Set([own, ...this.sources.filter((source) => source !== 'chatCreated')])];
 	}
 
-	/** The event goes into the cursors before it goes on, so no later catch-up passes it again. */
-	record(event: ChatEvent): void {
+	/**
+	 * `state` with the event recorded in its cursors, to be saved in the same write that puts it in the outbox
+	 * (outbox.ts): from then on no catch-up reads it again, and the outbox hands it on.
+	 */
+	record(state: Record<string, unknown>, event: ChatEvent): Record<string, unknown> {
 		const targets = this.cursorsFor(event);
-		if (!targets.length) return;
-		const state = this.store.load();
+		if (!targets.length) return state;
 		const cursors = cursorsOf(state);
 		if (targets.some((source) => cursors[source] === undefined)) this.beforeCursor.push(event);
 		for (const source of targets) cursors[source] = cursorAfterDelivery(cursors[source], event, Date.now(), { source }) ?? cursors[source];
-		this.store.save({ ...state, v: 1, cursors });
+		return { ...state, v: 1, cursors };
 	}
 
 	/**

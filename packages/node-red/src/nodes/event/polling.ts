@@ -1,8 +1,10 @@
 /**
- * One look of polling mode: no public URL, no subscription; the core's exactly-once cursor per event type, stored
- * with the held bursts before anything is emitted, so a restart or redeploy neither repeats nor loses an event.
+ * Polling mode: no public URL, no subscription; the core's exactly-once cursor per event type, stored with the held
+ * bursts and the outbox (outbox.ts) before anything is emitted, so a restart or redeploy neither repeats nor loses
+ * an event.
  */
 import {
+	deleteSubscriptions,
 	holdBursts,
 	pollEvents,
 	readBurstState,
@@ -12,7 +14,12 @@ import {
 	type Executor,
 	type HumanTakeover,
 } from '@chat-messaging/core';
-import { POLL_SOURCE_OF } from './settings';
+import { asChatMessagingError } from '../../shared/errors';
+import type { SavedNodeDef } from '../../shared/saved';
+import { resolveConfig } from '../config';
+import type { EventNodeInstance } from './instance';
+import { withQueued, type Outbox } from './outbox';
+import { checkEventSettings, POLL_SOURCE_OF } from './settings';
 import type { NodeStateStore } from './state';
 
 export interface PollingNode {
@@ -22,11 +29,13 @@ export interface PollingNode {
 	/** Burst batching's quiet time; 0: off. */
 	burstMs: number;
 	takeover: HumanTakeover;
+	outbox: Outbox;
 }
 
-export async function pollStep(poller: Executor, node: PollingNode, emit: (event: ChatEvent) => Promise<void>): Promise<void> {
-	const state = node.store.load();
-	const cursors = (state.cursors && typeof state.cursors === 'object' ? state.cursors : {}) as Record<string, unknown>;
+/** One look: what is new since the cursors, stored with the cursors in one write, then handed to the flow. */
+export async function pollStep(poller: Executor, node: PollingNode): Promise<void> {
+	const before = node.store.load();
+	const cursors = (before.cursors && typeof before.cursors === 'object' ? before.cursors : {}) as Record<string, unknown>;
 	const now = Date.now();
 	let found: ChatEvent[] = [];
 	for (const type of node.events) {
@@ -35,7 +44,7 @@ export async function pollStep(poller: Executor, node: PollingNode, emit: (event
 		cursors[source] = result.cursor;
 		found.push(...result.events);
 	}
-	let burst = readBurstState(state.burst);
+	let burst = readBurstState(before.burst);
 	// Messages held when batching was turned off go out at once (releaseBursts with no quiet time).
 	if (node.burstMs > 0 || burst.chats.length) {
 		const held = holdBursts(burst, found, now, 'record');
@@ -45,6 +54,54 @@ export async function pollStep(poller: Executor, node: PollingNode, emit: (event
 	}
 	// A failed lookup throws before the cursor is stored: the next poll reads the same events again.
 	const kept = await withoutTakenOver(poller, node.takeover, found);
-	node.store.save({ ...state, v: 1, cursors, burst });
-	for (const event of kept) await emit(event);
+	// Read again: the outbox changed meanwhile (events handed on).
+	const queued = withQueued({ ...node.store.load(), v: 1, cursors, burst }, kept, { takeoverChecked: true });
+	node.store.save(queued.state);
+	for (const entry of queued.entries) await node.outbox.deliver(entry);
+}
+
+export interface PollingMode {
+	/** Settles when the poll under way (if any) is over. */
+	current(): Promise<void>;
+	stop(): void;
+}
+
+export function startPollingMode(instance: EventNodeInstance, definition: SavedNodeDef, ownsUrl: (url: string) => boolean): PollingMode {
+	const { RED, node, store, outbox, settings, takeover, burstMs } = instance;
+	let pollTimer: ReturnType<typeof setTimeout> | undefined;
+	let polling: Promise<void> = Promise.resolve();
+	// What the node's previous instance (a redeploy) or process (a restart) took on and did not hand to the flow.
+	const leftOver = outbox.left();
+	const start = async () => {
+		checkEventSettings(settings);
+		const poller = (instance.executor = resolveConfig(RED, definition.config).getExecutor());
+		for (const entry of leftOver) void outbox.deliver(entry).catch(instance.fail);
+		// Subscriptions this node made in webhook mode would keep posting to a route no longer served.
+		await deleteSubscriptions(poller, [], ownsUrl).catch((error: unknown) =>
+			node.warn(`Could not delete the webhook subscriptions of webhook mode: ${asChatMessagingError(error).message}`),
+		);
+		const label = `polling every ${settings.pollSeconds} s`;
+		const pollingNode: PollingNode = { store, events: settings.events, burstMs, takeover, outbox };
+		const loop = () => {
+			if (instance.closing) return;
+			polling = instance
+				.serially(() => pollStep(poller, pollingNode))
+				.then(
+					() => node.status({ fill: 'green', shape: 'dot', text: label }),
+					(error: unknown) => instance.fail(error),
+				);
+			void polling.then(() => {
+				if (!instance.closing) pollTimer = setTimeout(loop, settings.pollSeconds * 1000);
+			});
+		};
+		node.status({ fill: 'green', shape: 'dot', text: label });
+		loop();
+	};
+	const started = start().catch(instance.fail);
+	return {
+		current: () => started.then(() => polling),
+		stop: () => {
+			if (pollTimer) clearTimeout(pollTimer);
+		},
+	};
 }

@@ -5,13 +5,18 @@
  * filled in by migrations.ts before they are read.
  */
 import {
+	ChatMessagingError,
+	EVENT_TYPES,
 	eventPassesFilter,
+	INBOX_OFF,
 	inputError,
 	isFilterEmpty,
 	POLL_EVENT_TYPES,
 	readEventFilter,
+	readInboxOptions,
 	type ChatEvent,
 	type Executor,
+	type InboxOptions,
 	type PollSource,
 } from '@chat-messaging/core';
 
@@ -69,4 +74,50 @@ export function eventFilterGate(
 			return { filterError: (error as Error).message };
 		}
 	};
+}
+
+/** One event node's settings as read from its saved properties (after migrations.ts). */
+export interface EventNodeSettings {
+	/** The chosen event types, trimmed, without repeats. */
+	events: string[];
+	downloadAttachments: boolean;
+	mode: EventMode;
+	pollSeconds: number;
+	inbox: InboxOptions;
+	passesFilter: ReturnType<typeof eventFilterGate>;
+	/** A wrong setting, reported when the node starts (until then: webhook mode, every inbox option off). */
+	problem?: unknown;
+}
+
+export function readEventNodeSettings(definition: Record<string, unknown>): EventNodeSettings {
+	const settings: EventNodeSettings = {
+		events: (Array.isArray(definition.events) ? definition.events : [definition.events])
+			.map((value) => String(value ?? '').trim())
+			.filter((value, index, all) => value !== '' && all.indexOf(value) === index),
+		downloadAttachments: definition.downloadAttachments === true || definition.downloadAttachments === 'true',
+		mode: DEFAULT_EVENT_MODE,
+		pollSeconds: DEFAULT_POLL_SECONDS,
+		inbox: INBOX_OFF,
+		passesFilter: eventFilterGate({}),
+	};
+	try {
+		settings.mode = readEventMode(definition.mode);
+		settings.pollSeconds = readPollSeconds(definition.pollSeconds);
+		settings.inbox = readInboxOptions(definition);
+		settings.passesFilter = eventFilterGate(definition);
+	} catch (error) {
+		settings.problem = error;
+	}
+	return settings;
+}
+
+const SUPPORTED_EVENTS = new Set(EVENT_TYPES.map((option) => option.value));
+
+/** At start: a wrong setting, no event type or an unknown one stops the node, naming the property. */
+export function checkEventSettings(settings: EventNodeSettings): void {
+	if (settings.problem) throw settings.problem;
+	const { events } = settings;
+	const unknown = events.filter((type) => !SUPPORTED_EVENTS.has(type));
+	if (events.length === 0) throw new ChatMessagingError('events: choose at least one event type', { kind: 'input', field: 'events' });
+	if (unknown.length) throw new ChatMessagingError(`events: unknown event type ${unknown.join(', ')}`, { kind: 'input', field: 'events' });
 }

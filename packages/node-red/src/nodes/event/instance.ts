@@ -1,0 +1,100 @@
+/**
+ * What the parts of one event node instance share (webhook.ts, polling.ts, outbox.ts, index.ts's close), and the
+ * msg an event becomes: human takeover (webhook mode; polling applies it before storing its cursor), the event
+ * filters, the attachments.
+ */
+import { HumanTakeover, type Executor } from '@chat-messaging/core';
+import type { Node, NodeAPI, NodeMessage } from 'node-red';
+import { asChatMessagingError, errorStatusText } from '../../shared/errors';
+import { attachFiles } from './attachments';
+import { Outbox, type OutboxEntry } from './outbox';
+import type { EventNodeSettings } from './settings';
+import { NodeStateStore } from './state';
+
+export interface EventNodeInstance {
+	RED: NodeAPI;
+	node: Node;
+	settings: EventNodeSettings;
+	/** Polling cursors, held bursts and the outbox, kept across redeploys and restarts (state.ts). */
+	store: NodeStateStore;
+	outbox: Outbox;
+	takeover: HumanTakeover;
+	/** Burst batching's quiet time; 0: off. */
+	burstMs: number;
+	/** Set at start; kept for 'close' (the config node may already be closed by then: Node-RED closes nodes concurrently). */
+	executor?: Executor;
+	closing: boolean;
+	/** One step at a time: the held bursts and the stored state are read and written by one step only. */
+	serially(step: () => Promise<void>): Promise<void>;
+	/** The chain `serially` builds; 'close' waits for it. */
+	chain(): Promise<void>;
+	/** Reports a failed start or poll in the node's status and log. */
+	fail(error: unknown): void;
+	/** The node is closing: it stops waiting for its flows to start. */
+	stopWaiting(): void;
+}
+
+export function createInstance(RED: NodeAPI, node: Node, settings: EventNodeSettings): EventNodeInstance {
+	const store = new NodeStateStore(RED.settings.userDir, node.id);
+	const burstMs = settings.inbox.burstQuietSeconds * 1000;
+	let chain: Promise<void> = Promise.resolve();
+	// Node-RED creates a flow's nodes one by one: a msg sent before the nodes it is wired to exist is dropped.
+	let started: () => void = () => undefined;
+	const flowsStarted = new Promise<void>((resolve) => (started = resolve));
+	const onFlowsStarted = () => started();
+	RED.events.once('flows:started', onFlowsStarted);
+	const instance: EventNodeInstance = {
+		RED,
+		node,
+		settings,
+		store,
+		outbox: new Outbox({
+			RED,
+			node,
+			store,
+			closing: () => instance.closing,
+			flowsStarted,
+			prepare: (entry) => prepareMessage(instance, entry),
+		}),
+		takeover: new HumanTakeover(settings.inbox, Date.now),
+		burstMs,
+		closing: false,
+		serially: (step) => (chain = chain.then(step, step)),
+		chain: () => chain,
+		stopWaiting() {
+			RED.events.off('flows:started', onFlowsStarted);
+			started();
+		},
+		fail(error) {
+			const problem = asChatMessagingError(error);
+			node.status({ fill: 'red', shape: 'ring', text: errorStatusText(problem) });
+			node.error(`${settings.mode === 'polling' ? 'Could not poll for events' : 'Could not subscribe to events'}: ${problem.message}`);
+		},
+	};
+	return instance;
+}
+
+/**
+ * The msg for an event, or null when takeover or the filters drop it. A failed takeover lookup does not lose the
+ * event: it goes on with msg.takeoverError, and the flow decides (a failed filter lookup: msg.filterError). With
+ * Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing.
+ */
+async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): Promise<NodeMessage | null> {
+	const { executor, takeover, node, settings } = instance;
+	const { event } = entry;
+	let extra: Record<string, unknown> = {};
+	if (executor && !entry.takeoverChecked && !takeover.off) {
+		try {
+			if ((await takeover.skipReason(executor, event)) !== undefined) return null;
+		} catch (error) {
+			const problem = asChatMessagingError(error).message;
+			node.warn(`Could not check whether a teammate handles chat ${String(event.chat_id)}: ${problem}`);
+			extra = { takeoverError: problem };
+		}
+	}
+	const verdict = await settings.passesFilter(executor, event);
+	if (!verdict) return null;
+	const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
+	if (settings.downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
+	return msg;
+}
