@@ -156,6 +156,14 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 		return times;
 	};
 
+	/** A bucket past its start: 30 clean answers took it to the full burst and rate. */
+	const atFullPace = () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
+		for (let i = 0; i < 30; i++) bucket.answered();
+		return { timing, bucket };
+	};
+
 	it('a new process sends a burst of 2 at a quarter of the rate, not 10 at the full rate', async () => {
 		const timing = virtualTiming();
 		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
@@ -210,9 +218,7 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 	});
 
 	it('a process quiet for 15 s starts again as a new one: a burst of 2 at a quarter of the rate', async () => {
-		const timing = virtualTiming();
-		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		for (let i = 0; i < 30; i++) bucket.answered();
+		const { timing, bucket } = atFullPace();
 		expect(bucket.perSecond).toBe(28);
 		timing.clock.now += 15_000;
 		const times = await grants(bucket, timing, 12);
@@ -224,9 +230,7 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 	});
 
 	it('what it learned goes too: a process cut by refusals, quiet for 15 s, starts at the start rate, not its cut one', async () => {
-		const timing = virtualTiming();
-		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		for (let i = 0; i < 30; i++) bucket.answered();
+		const { timing, bucket } = atFullPace();
 		for (let i = 0; i < 12; i++) bucket.refused();
 		expect(bucket.perSecond).toBeLessThan(5);
 		timing.clock.now += 15_000;
@@ -235,19 +239,14 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 	});
 
 	it('a process busy or quiet for less keeps its pace: the full burst after 14 s of quiet', async () => {
-		const timing = virtualTiming();
-		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		for (let i = 0; i < 30; i++) bucket.answered();
+		const { timing, bucket } = atFullPace();
 		timing.clock.now += 14_000;
-		const times = await grants(bucket, timing, 12);
-		expect(times.filter((t) => t === 0)).toHaveLength(10);
+		expect((await grants(bucket, timing, 12)).filter((t) => t === 0)).toHaveLength(10);
 		expect(bucket.perSecond).toBe(28);
 	});
 
 	it('an answer counts as activity: a request answered after 20 s in flight does not restart the start', async () => {
-		const timing = virtualTiming();
-		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		for (let i = 0; i < 30; i++) bucket.answered();
+		const { timing, bucket } = atFullPace();
 		timing.clock.now += 20_000;
 		bucket.answered();
 		const times = await grants(bucket, timing, 12);
