@@ -12,9 +12,9 @@ import type { DownloadedFile, OperationDescriptor } from './types';
 
 /** The members a list tool's result holds: the records, and where the next ones start when more follow. */
 export const TOOL_LIST_ITEMS = 'items';
-export const TOOL_LIST_NEXT_CURSOR = 'nextCursor';
+const TOOL_LIST_NEXT_CURSOR = 'nextCursor';
 /** The member a result that is neither a record nor a list is put in. */
-export const TOOL_VALUE = 'result';
+const TOOL_VALUE = 'result';
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
