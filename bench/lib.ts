@@ -4,6 +4,7 @@
  * and the table and ratios the run prints. Timings are measured here and only reported: nothing is asserted on time;
  * what is asserted is that contestants produced the same data.
  */
+import { SERVICE_RATE_LIMIT, type AdaptiveRate, type RateLimit } from '@chat-messaging/core';
 import type { RunningSandbox } from '@chat-messaging/sandbox';
 
 /** The service's allowance (spec): about 30 requests per second with a burst of 10. */
@@ -11,6 +12,22 @@ export const SERVICE_RATE = 30;
 export const SERVICE_BURST = 10;
 /** Round trip of a distant service, as the issue measures at. */
 export const LATENCY_MS = 150;
+
+/**
+ * The pacing before a quiet process started again: a burst of 5 at half the rate once in a
+ * process's life, the start ended by an ordinary cut. The shipped rules with these constants behave exactly so.
+ */
+export const GENTLE_START_ONCE: RateLimit = {
+	...SERVICE_RATE_LIMIT,
+	adaptive: {
+		...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate),
+		startBurst: 5,
+		startShare: 0.5,
+		startGrowth: 1,
+		startCut: (SERVICE_RATE_LIMIT.adaptive as AdaptiveRate).decrease,
+		restartAfterMs: Number.POSITIVE_INFINITY,
+	},
+};
 
 /** The least time `requests` can take at the allowance: a burst, then one per 1/30 s, plus the last answer's trip. */
 export function floorSeconds(requests: number, latencyMs = LATENCY_MS): number {

@@ -8,21 +8,42 @@
  * "2 together" is two processes starting at once (queue-mode workers given their executions together), `1st s` the
  * refusals in its first second; "1 alone" a single process, its cost against a full start (burst and rate at once).
  * Grids through the environment, comma-separated: DECREASE, SETTLE, APPROACH, PROBE, START_BURST, START_SHARE,
- * START_GROWTH (default: the shipped values).
+ * START_GROWTH, START_CUT, RESTART_AFTER_MS (default: the shipped values); CASES and VARIANTS pick cases and variants by the start of
+ * their labels.
  */
 import { SERVICE_RATE_LIMIT, TokenBucket, type AdaptiveRate, type RateLimit } from '@chat-messaging/core';
 import { LimitedService, sendingProcess, VirtualClock } from '../test/support/shared-token';
-import { floorSeconds } from './lib';
+import { floorSeconds, GENTLE_START_ONCE } from './lib';
 
 const SEEDS = Number(process.env.SEEDS ?? 5);
 
+/** Before the measured job, each process sends this many together with the others, then all are quiet this long. */
+interface Quiet {
+	warm: number;
+	quietMs: number;
+}
+
 /** `shares[i]` sends for process i; a share of 0 lists all 5,000 chats (100 pages) instead. */
-async function scenario(rateLimit: RateLimit, shares: number[], latencyMs: number, concurrency: number, seed: number, staggerMs = 0) {
+async function scenario(
+	rateLimit: RateLimit,
+	shares: number[],
+	latencyMs: number,
+	concurrency: number,
+	seed: number,
+	staggerMs = 0,
+	quiet?: Quiet,
+) {
 	const clock = new VirtualClock();
 	const service = new LimitedService(clock, { latencyMs, seed: seed + 99, jitterMs: Number(process.env.JITTER ?? 3) });
-	const start = clock.now;
 	const ends: number[] = [];
 	const senders = shares.map((_, index) => sendingProcess(clock, service, index, { rateLimit, concurrency, seed }));
+	if (quiet) {
+		// Long-running processes that have learned the rate together, then quiet (queue-mode workers between jobs).
+		await clock.run(Promise.all(senders.map((sender) => sender.send(quiet.warm, 'warm'))));
+		await clock.run(clock.sleep(quiet.quietMs));
+	}
+	const start = clock.now;
+	const before = service.records.length;
 	await clock.run(
 		Promise.all(
 			senders.map(async (sender, index) => {
@@ -40,10 +61,12 @@ async function scenario(rateLimit: RateLimit, shares: number[], latencyMs: numbe
 		}
 	}
 	const requests = shares.reduce((sum, count) => sum + (count || 100), 0);
+	const records = service.records.slice(before);
 	return {
 		ratio: (clock.now - start) / 1000 / floorSeconds(requests, latencyMs),
-		refused: service.records.filter((record) => record.refused).length,
-		firstSecond: service.records.filter((record) => record.refused && record.at - start < 1000).length,
+		refused: records.filter((record) => record.refused).length,
+		firstSecond: records.filter((record) => record.refused && record.at - start < 1000).length,
+		share: records.filter((record) => record.refused).length / records.length,
 		spread: Math.max(...ends) / Math.min(...ends),
 	};
 }
@@ -69,6 +92,7 @@ async function main(): Promise<void> {
 	const fullStart: RateLimit = { ...SERVICE_RATE_LIMIT, adaptive: { ...shipped, startBurst: SERVICE_RATE_LIMIT.burst, startShare: 1 } };
 	const variants: Array<[string, RateLimit, ('pause' | number)?]> = [
 		['fixed 28/s', { ...SERVICE_RATE_LIMIT, adaptive: false }],
+		['start 5 at 1/2, once (main)', GENTLE_START_ONCE],
 		['adaptive, full start', fullStart],
 		// The adaptive rate, but every 429 also stops the whole process for its Retry-After, as the fixed pace does.
 		['full start + pause on 429', fullStart, 'pause'],
@@ -83,33 +107,56 @@ async function main(): Promise<void> {
 					for (const startBurst of grid('startBurst'))
 						for (const startShare of grid('startShare'))
 							for (const startGrowth of grid('startGrowth'))
-								variants.push([
-									`d${decrease} s${settle} a${approach} p${probe} b${startBurst} r${startShare} g${startGrowth}`,
-									{
-										...SERVICE_RATE_LIMIT,
-										adaptive: { ...shipped, decrease, settle, approach, probe, startBurst, startShare, startGrowth },
-									},
-								]);
-	const cases: Array<[string, number[], number, number, number?]> = [
+								for (const startCut of grid('startCut'))
+									for (const restartAfterMs of grid('restartAfterMs'))
+										variants.push([
+											`d${decrease} s${settle} a${approach} p${probe} b${startBurst} r${startShare} g${startGrowth} c${startCut} q${restartAfterMs / 1000}`,
+											{
+												...SERVICE_RATE_LIMIT,
+												adaptive: {
+													...shipped,
+													decrease,
+													settle,
+													approach,
+													probe,
+													startBurst,
+													startShare,
+													startGrowth,
+													startCut,
+													restartAfterMs,
+												},
+											},
+										]);
+	// Quiet workers: each sent 150 with the other, then nothing for 75 s, then 150 each at once.
+	const quiet: Quiet = { warm: 150, quietMs: 75_000 };
+	const cases: Array<[string, number[], number, number, number?, Quiet?]> = [
 		['1 alone', [1000], 150, 8],
 		['1 alone ×40', [1000], 150, 40],
 		['2 together', [500, 500], 150, 40],
 		['2, 0.3 s apart', [500, 500], 150, 40, 300],
 		['2, 1 s apart', [500, 500], 150, 40, 1000],
-		['4', [250, 250, 250, 250], 150, 8],
+		['4 together', [250, 250, 250, 250], 150, 8],
+		['4 together ×40', [250, 250, 250, 250], 150, 40],
 		['2 at 0 ms', [500, 500], 0, 40],
 		['2 uneven 7/3', [700, 300], 150, 40],
+		['2 quiet, then 150 each', [150, 150], 150, 40, 0, quiet],
+		['1 quiet, then 1000', [1000], 150, 40, 0, { warm: 150, quietMs: 75_000 }],
 		['list 1 alone', [0], 150, 8],
 		['list 2 together', [0, 0], 150, 8],
 		['list 4', [0, 0, 0, 0], 150, 8],
 	];
+	// CASES and VARIANTS (comma-separated label prefixes) pick some, to sweep quickly.
+	const pick = (name: string) => process.env[name]?.split(',');
+	const casesPicked = pick('CASES');
+	const variantsPicked = pick('VARIANTS');
 	console.log(
-		'1,000 sends between the processes, or each listing 5,000 chats: × floor (worst), 429s (in the 1st second), u = last finish / first finish',
+		'1,000 sends between the processes, or each listing 5,000 chats: × floor (worst), 429s (in the 1st second), share of requests refused, u = last finish / first finish',
 	);
 	type Internals = { rate: number; refusedAt: number; refusedRate: number; limit: RateLimit; timing: { now(): number } };
 	const prototype = TokenBucket.prototype as unknown as { refused(): boolean; climb(): void };
 	const { refused, climb } = prototype;
 	for (const [name, rateLimit, variant] of variants) {
+		if (variantsPicked && !variantsPicked.some((prefix) => name.startsWith(prefix))) continue;
 		// A refusal the bucket reports as not slowed down makes the exchange pause every executor of the process.
 		prototype.refused =
 			variant === 'pause'
@@ -127,24 +174,30 @@ async function main(): Promise<void> {
 					}
 				: climb;
 		const cells: string[] = [];
-		for (const [label, shares, latencyMs, concurrency, staggerMs] of cases) {
+		for (const [label, shares, latencyMs, concurrency, staggerMs, quiet] of cases) {
+			if (casesPicked && !casesPicked.some((prefix) => label.startsWith(prefix))) continue;
 			let ratio = 0;
 			let refused = 0;
 			let firstSecond = 0;
+			let share = 0;
 			let worst = 0;
 			let spread = 0;
 			for (let seed = 0; seed < SEEDS; seed++) {
-				const outcome = await scenario(rateLimit, shares, latencyMs, concurrency, seed, staggerMs);
+				const outcome = await scenario(rateLimit, shares, latencyMs, concurrency, seed, staggerMs, quiet);
 				ratio += outcome.ratio / SEEDS;
 				refused += outcome.refused / SEEDS;
 				firstSecond += outcome.firstSecond / SEEDS;
+				share += outcome.share / SEEDS;
 				worst = Math.max(worst, outcome.ratio);
 				spread = Math.max(spread, outcome.spread);
 			}
 			const alone = shares.length === 1 ? '' : ` u${spread.toFixed(2)}`;
-			cells.push(`${label}: ${ratio.toFixed(3)}x (${worst.toFixed(2)}) ${refused.toFixed(1)} (${firstSecond.toFixed(1)})${alone}`);
+			cells.push(
+				`${label}: ${ratio.toFixed(3)}x (${worst.toFixed(2)}) ${refused.toFixed(1)} (${firstSecond.toFixed(1)}) ${(100 * share).toFixed(1)}%${alone}`,
+			);
 		}
-		cells.push(`then alone: ${await thenAlone(rateLimit)}`);
+		if (!casesPicked || casesPicked.some((prefix) => 'then alone'.startsWith(prefix)))
+			cells.push(`then alone: ${await thenAlone(rateLimit)}`);
 		console.log(`${name.padEnd(28)} ${cells.join(' | ')}`);
 	}
 }

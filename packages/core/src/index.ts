@@ -19,15 +19,9 @@ export * from './runtime/errors';
 export * from './runtime/executor';
 export {
 	compositeVariantOf,
-	registerCompositeHandlers,
-	runSend,
 	runSendAndWaitForReply,
 	planSendAndWaitForReply,
-	planSendAndWait,
-	runSendAndWait,
-	type SendAndWaitPlan,
 	type CompositeRunOptions,
-	type ReplyWaitPlan,
 	type ReplyWaitResult,
 } from './runtime/operations/composites';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
@@ -39,7 +33,7 @@ export * from './runtime/polling';
 export * from './runtime/replies';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
-export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/validation';
+export { isBlank, isRecord } from './runtime/validation';
 export * from './catalogue/inbox';
 export * from './catalogue/eventFilters';
 export * from './runtime/inbox';

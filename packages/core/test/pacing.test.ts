@@ -57,7 +57,7 @@ describe('pacing', () => {
 
 describe('adaptive pacing: the rate gives way to other users of the token', () => {
 	const cutAndClimb = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
-	const shipped: AdaptiveRate = { ...cutAndClimb, startBurst: 5, startShare: 0.5, startGrowth: 1 };
+	const shipped: AdaptiveRate = { ...cutAndClimb, startBurst: 2, startShare: 0.25, startGrowth: 1, startCut: 0.6, restartAfterMs: 15_000 };
 	// The rules after the start, from a bucket that starts at the limit's full burst and rate.
 	const adaptive: AdaptiveRate = { ...shipped, startBurst: 10, startShare: 1 };
 	const limit: RateLimit = { perSecond: 28, burst: 10, adaptive };
@@ -156,21 +156,42 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 		return times;
 	};
 
-	it('a new process sends a burst of 5 at half the rate, not 10 at the full rate', async () => {
+	/** A bucket past its start: 30 clean answers took it to the full burst and rate. */
+	const atFullPace = () => {
 		const timing = virtualTiming();
 		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		expect(bucket.perSecond).toBe(14);
+		for (let i = 0; i < 30; i++) bucket.answered();
+		return { timing, bucket };
+	};
+
+	it('a new process sends a burst of 2 at a quarter of the rate, not 10 at the full rate', async () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
+		expect(bucket.perSecond).toBe(7);
 		const times = await grants(bucket, timing, 12);
-		expect(times.filter((t) => t === 0)).toHaveLength(5);
-		// The 7 beyond the burst at 14 a second (after the burst's 25 ms margin): half a second, not a quarter.
-		expect(times[11]).toBeGreaterThanOrEqual(500);
+		expect(times.filter((t) => t === 0)).toHaveLength(2);
+		// The 10 beyond the burst at 7 a second (after the burst's 25 ms margin): about 1.4 s.
+		expect(times[11]).toBeGreaterThanOrEqual(1400);
+	});
+
+	it('four new processes together fit the service: 8 at once of its burst of 10, 28 a second of its 30', async () => {
+		const timing = virtualTiming();
+		const buckets = Array.from({ length: 4 }, () => new TokenBucket(SERVICE_RATE_LIMIT, timing));
+		const start = timing.now();
+		const times: number[] = [];
+		// Nobody answers within the first second (a slow service): the start's rate is all they may use.
+		await Promise.all(
+			buckets.flatMap((bucket) => Array.from({ length: 12 }, () => bucket.take().then(() => times.push(timing.now() - start)))),
+		);
+		expect(times.filter((t) => t === 0)).toHaveLength(8);
+		expect(times.filter((t) => t < 1000).length).toBeLessThanOrEqual(10 + 30);
 	});
 
 	it('each clean answer adds one to the burst and one a second to the rate, up to the limit', async () => {
 		const timing = virtualTiming();
 		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
 		for (let i = 0; i < 3; i++) bucket.answered();
-		expect(bucket.perSecond).toBe(17);
+		expect(bucket.perSecond).toBe(10);
 		for (let i = 0; i < 20; i++) bucket.answered();
 		expect(bucket.perSecond).toBe(28);
 		// A full bucket now holds the limit's burst.
@@ -179,21 +200,57 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 		expect(times.filter((t) => t === 0)).toHaveLength(10);
 	});
 
-	it('a refusal ends the start: the rate is cut from where it got to, and climbs back along the curve, not per answer', () => {
+	it('a refusal ends the start with one deep cut, and the rate climbs back along the curve, not per answer', () => {
 		const timing = virtualTiming();
 		const bucket = new TokenBucket(SERVICE_RATE_LIMIT, timing);
-		bucket.answered();
-		bucket.answered(); // 16
+		for (let i = 0; i < 9; i++) bucket.answered(); // 16
 		expect(bucket.refused()).toBe(true);
-		expect(bucket.perSecond).toBeCloseTo(16 * 0.85);
+		// Not 0.85 × 16: the start grew past the others' share before the first refusal, so it gives back more.
+		expect(bucket.perSecond).toBeCloseTo(16 * 0.6);
 		// Answers at once add nothing now; the curve is in time since the refusal.
 		for (let i = 0; i < 10; i++) bucket.answered();
-		expect(bucket.perSecond).toBeCloseTo(16 * 0.85);
-		// Flat at 0.96 × 16 = 15.36 after ∛((15.36 − 13.6) / 0.005) = 7.1 s: below the limit, where the others left room.
-		timing.clock.now += 7100;
+		expect(bucket.perSecond).toBeCloseTo(16 * 0.6);
+		// As if refused at 16 × 0.6 / 0.85 = 11.29: flat at 0.96 × that = 10.84 after ∛((10.84 − 9.6) / 0.005) = 6.3 s.
+		timing.clock.now += 6300;
 		bucket.answered();
-		expect(bucket.perSecond).toBeGreaterThan(15.3);
-		expect(bucket.perSecond).toBeLessThan(15.37);
+		expect(bucket.perSecond).toBeGreaterThan(10.8);
+		expect(bucket.perSecond).toBeLessThan(10.85);
+	});
+
+	it('a process quiet for 15 s starts again as a new one: a burst of 2 at a quarter of the rate', async () => {
+		const { timing, bucket } = atFullPace();
+		expect(bucket.perSecond).toBe(28);
+		timing.clock.now += 15_000;
+		const times = await grants(bucket, timing, 12);
+		expect(times.filter((t) => t === 0)).toHaveLength(2);
+		expect(bucket.perSecond).toBe(7);
+		// And grows again with each answer, as at the first start.
+		bucket.answered();
+		expect(bucket.perSecond).toBe(8);
+	});
+
+	it('what it learned goes too: a process cut by refusals, quiet for 15 s, starts at the start rate, not its cut one', async () => {
+		const { timing, bucket } = atFullPace();
+		for (let i = 0; i < 12; i++) bucket.refused();
+		expect(bucket.perSecond).toBeLessThan(5);
+		timing.clock.now += 15_000;
+		await bucket.take();
+		expect(bucket.perSecond).toBe(7);
+	});
+
+	it('a process busy or quiet for less keeps its pace: the full burst after 14 s of quiet', async () => {
+		const { timing, bucket } = atFullPace();
+		timing.clock.now += 14_000;
+		expect((await grants(bucket, timing, 12)).filter((t) => t === 0)).toHaveLength(10);
+		expect(bucket.perSecond).toBe(28);
+	});
+
+	it('an answer counts as activity: a request answered after 20 s in flight does not restart the start', async () => {
+		const { timing, bucket } = atFullPace();
+		timing.clock.now += 20_000;
+		bucket.answered();
+		const times = await grants(bucket, timing, 12);
+		expect(times.filter((t) => t === 0)).toHaveLength(10);
 	});
 
 	it('a fixed rate (adaptive: false) starts at its full burst and rate, as before', async () => {

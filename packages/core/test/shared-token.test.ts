@@ -112,11 +112,49 @@ describe('processes sharing a token', () => {
 		expect(gentle.seconds).toBeLessThan(0.75 * full.seconds);
 	});
 
-	it('a process alone pays for its start once: a fraction of a second', async () => {
+	it('a process alone pays for its start once per quiet spell: under a second', async () => {
 		const gentle = await share(1, 1000);
 		const full = await share(1, 1000, { rateLimit: FULL_START });
 		expect(gentle.refused).toBe(0);
-		expect(gentle.seconds - full.seconds).toBeLessThan(0.5);
+		expect(gentle.seconds - full.seconds).toBeLessThan(1);
+	});
+
+	it('four processes starting together fit the service at first: none refused before any has heard an answer', async () => {
+		const refusedWithin = ({ service, start }: Awaited<ReturnType<typeof share>>, ms: number) =>
+			service.arrivals(start, start + ms).filter((record) => record.refused).length;
+		const four = await share(4, 250);
+		const startOfBefore: RateLimit = {
+			...SERVICE_RATE_LIMIT,
+			adaptive: { ...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate), startBurst: 5, startShare: 0.5, startCut: 0.85 },
+		};
+		const before = await share(4, 250, { rateLimit: startOfBefore });
+		// Four bursts of 5 against the service's 10: ten refused at once. Bursts of 2 at 7 a second fit it.
+		expect(refusedWithin(before, 250)).toBeGreaterThanOrEqual(8);
+		expect(refusedWithin(four, 250)).toBe(0);
+		expect(refusedWithin(four, 1000)).toBeLessThan(refusedWithin(before, 1000) / 2);
+		expect(four.refused).toBeLessThan(before.refused);
+		eachStoredOnce(four.service, [250, 250, 250, 250]);
+	});
+
+	it('long-running processes quiet for a while, then given bulk sends together, start gently again', async () => {
+		const quietThenBulk = async (rateLimit: RateLimit) => {
+			const clock = new VirtualClock();
+			const service = new LimitedService(clock);
+			const senders = [0, 1].map((index) => sendingProcess(clock, service, index, { rateLimit, concurrency: 40 }));
+			// They learned the rate together, then nothing for 75 s (queue-mode workers between jobs).
+			await clock.run(Promise.all(senders.map((sender) => sender.send(150, 'warm'))));
+			await clock.run(clock.sleep(75_000));
+			const start = clock.now;
+			await clock.run(Promise.all(senders.map((sender) => sender.send(150))));
+			return service.arrivals(start, start + 1000).filter((record) => record.refused).length;
+		};
+		const once: RateLimit = {
+			...SERVICE_RATE_LIMIT,
+			adaptive: { ...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate), restartAfterMs: Number.POSITIVE_INFINITY },
+		};
+		// Started gently once in their lives, they meet again with two full bursts of 10 against the service's 10.
+		expect(await quietThenBulk(once)).toBeGreaterThanOrEqual(8);
+		expect(await quietThenBulk(SERVICE_RATE_LIMIT)).toBeLessThanOrEqual(2);
 	});
 
 	it('the fixed pace of before, for comparison: the same two processes are refused far more often', async () => {

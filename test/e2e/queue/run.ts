@@ -15,11 +15,12 @@
  *   (per-worker counts from their logs), then once with 1,000 items (one worker, one pacer). Every
  *   message must be stored exactly once.
  *
- * Ports (fixed, to stay clear of other runs on this machine): sandbox proxy 4400, event relay 4401,
- * n8n main 5690, workers' health 5691-5692, webhook processes 5693-5694, Redis 6390, PostgreSQL 5440.
+ * Ports are chosen free (two runs on one machine do not meet): the proxy and the relay bind port 0; PostgreSQL,
+ * Redis and each n8n process (its HTTP port and its task broker's) are started on ports chosen free, and again on
+ * others when one was taken between the choosing and the binding.
  * Ends with `N passed, N failed`; exits 1 on any failure, printing the end of every process's log. Every
- * process and the work folder are removed at the end, even on failure; KEEP_E2E_DIR=1 keeps the folder
- * (logs, database); E2E_SKIP_BUILD=1 packs the existing dist/.
+ * process is stopped, and only then its work folder removed, at the end, even on failure; KEEP_E2E_DIR=1 keeps the
+ * folder (logs, database); E2E_SKIP_BUILD=1 packs the existing dist/.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,14 +30,13 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { assert, CheckRun } from '../n8n/checks';
-import { N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
+import { freePort, N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { runSendAndWaitCases } from '../n8n/send-and-wait-cases';
-import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
+import { killAllServicesNow, onFreePorts, psqlQuery, Service, startPostgres, startRedis, stopAllServices } from './services';
 import { sleep, waitFor } from '../../support/harness';
 
 const ROOT = resolve(__dirname, '../../..');
-const PORTS = { proxy: 4400, relay: 4401, main: 5690, workerHealth: [5691, 5692], webhook: [5693, 5694], redis: 6390, postgres: 5440 };
 const EVENTS_SAME_PROCESS = 50;
 const EVENTS_IN_TURN = 200;
 const EVENTS_AT_ONCE = 50;
@@ -70,7 +70,19 @@ interface Counted {
 	posts: Array<{ at: number; answeredAt: number; status: number }>;
 }
 
-function startCountingProxy(target: string, port: number): Promise<{ server: Server; counted: Counted }> {
+/** Listening on 127.0.0.1 at a port the system picks (nothing can take it between choosing and binding); that port. */
+function listenOnLoopback(server: Server): Promise<number> {
+	return new Promise((done, fail) => {
+		server.once('error', fail);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			if (address && typeof address === 'object') done(address.port);
+			else fail(new Error('no port'));
+		});
+	});
+}
+
+function startCountingProxy(target: string): Promise<{ server: Server; counted: Counted; port: number }> {
 	const counted: Counted = { statuses: new Map(), posts: [] };
 	const base = new URL(target);
 	const server = createServer((req, res) => {
@@ -93,10 +105,7 @@ function startCountingProxy(target: string, port: number): Promise<{ server: Ser
 		});
 		req.pipe(upstream);
 	});
-	return new Promise((done, fail) => {
-		server.once('error', fail);
-		server.listen(port, '127.0.0.1', () => done({ server, counted }));
-	});
+	return listenOnLoopback(server).then((port) => ({ server, counted, port }));
 }
 
 interface Delivery {
@@ -115,7 +124,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 	});
 }
 
-function startRelay(port: number): Promise<{ server: Server; deliveries: Delivery[] }> {
+function startRelay(): Promise<{ server: Server; deliveries: Delivery[]; port: number }> {
 	const deliveries: Delivery[] = [];
 	const server = createServer((req, res) => {
 		void readBody(req).then((body) => {
@@ -131,10 +140,7 @@ function startRelay(port: number): Promise<{ server: Server; deliveries: Deliver
 			res.end('{"status":"ok"}');
 		});
 	});
-	return new Promise((done, fail) => {
-		server.once('error', fail);
-		server.listen(port, '127.0.0.1', () => done({ server, deliveries }));
-	});
+	return listenOnLoopback(server).then((port) => ({ server, deliveries, port }));
 }
 
 /** One delivery to one webhook process; its HTTP status. */
@@ -298,23 +304,28 @@ class QueueRun {
 	relayed: Delivery[] = [];
 	n8n: N8nInstance | undefined;
 	sandboxUrl = '';
-	// Every n8n process: the same database, Redis, encryption key and user folder (community package).
-	readonly queueEnv: Record<string, string> = {
-		EXECUTIONS_MODE: 'queue',
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(PORTS.postgres),
-		DB_POSTGRESDB_DATABASE: 'n8n',
-		DB_POSTGRESDB_USER: 'n8n',
-		DB_POSTGRESDB_PASSWORD: '',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(PORTS.redis),
-		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
-		N8N_LOG_LEVEL: 'info',
-		// The service delivers to the URL the trigger subscribes: the relay, which hands deliveries to the run.
-		WEBHOOK_URL: `http://127.0.0.1:${PORTS.relay}/`,
-	};
-	readonly brokerPorts = [5695, 5696, 5697, 5698, 5699];
+	/** Each known once its server is listening (chosen free, see the header). */
+	readonly ports = { proxy: 0, relay: 0, main: 0, workerHealth: [] as number[], webhook: [] as number[], redis: 0, postgres: 0 };
+	private readonly encryptionKey = randomBytes(24).toString('hex');
+
+	/** Every n8n process: the same database, Redis, encryption key and user folder (community package). */
+	get queueEnv(): Record<string, string> {
+		return {
+			EXECUTIONS_MODE: 'queue',
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(this.ports.postgres),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: 'n8n',
+			DB_POSTGRESDB_PASSWORD: '',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(this.ports.redis),
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			N8N_LOG_LEVEL: 'info',
+			// The service delivers to the URL the trigger subscribes: the relay, which hands deliveries to the run.
+			WEBHOOK_URL: `http://127.0.0.1:${this.ports.relay}/`,
+		};
+	}
 	triggerExecutions = 0;
 	sendExecutions = 0;
 	readonly phones = Array.from({ length: 10 }, (_, index) => `+4915177${String(index).padStart(3, '0')}42`);
@@ -493,7 +504,7 @@ class QueueRun {
 					texts.push(text);
 					return { phone: this.phones[index % this.phones.length], text };
 				});
-				const response = await fetch(`http://127.0.0.1:${PORTS.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
+				const response = await fetch(`http://127.0.0.1:${this.ports.webhook[batch % 2]}/webhook/${SEND_WEBHOOK_PATH}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ batch, sends }),
@@ -588,7 +599,9 @@ class QueueRun {
 	}
 }
 
-const [webhookA, webhookB] = PORTS.webhook;
+/** The two webhook processes' ports. */
+const webhookA = (q: QueueRun) => q.ports.webhook[0]!;
+const webhookB = (q: QueueRun) => q.ports.webhook[1]!;
 
 const describeSends = (result: Awaited<ReturnType<QueueRun['sendMessages']>>) =>
 	`${result.stored} stored once in ${result.ms} ms (${result.timesFloor.toFixed(2)}x the floor of ${result.floorS.toFixed(1)} s; ` +
@@ -606,15 +619,11 @@ async function prerequisites(q: QueueRun): Promise<string | undefined> {
 }
 
 async function startServices(q: QueueRun): Promise<string | undefined> {
-	q.services.postgres = await startPostgres({
-		dir: join(q.workDir, 'postgres'),
-		port: PORTS.postgres,
-		user: 'n8n',
-		database: 'n8n',
-		logDir: q.logDir,
-	});
-	q.services.redis = await startRedis({ dir: join(q.workDir, 'redis'), port: PORTS.redis, logDir: q.logDir });
-	return undefined;
+	const postgres = await startPostgres({ dir: join(q.workDir, 'postgres'), user: 'n8n', database: 'n8n', logDir: q.logDir });
+	[q.services.postgres, q.ports.postgres] = [postgres.server, postgres.port];
+	const redis = await startRedis({ dir: join(q.workDir, 'redis'), logDir: q.logDir });
+	[q.services.redis, q.ports.redis] = [redis.server, redis.port];
+	return `PostgreSQL on 127.0.0.1:${q.ports.postgres}, Redis on 127.0.0.1:${q.ports.redis}`;
 }
 
 async function packPackage(q: QueueRun): Promise<string | undefined> {
@@ -652,18 +661,21 @@ async function startSandboxProxyRelay(q: QueueRun): Promise<string | undefined> 
 	});
 	q.sandboxUrl = sandbox.url.replace(/\/+$/, '');
 	q.stopSandbox = () => sandbox.stop();
-	const proxy = await startCountingProxy(q.sandboxUrl, PORTS.proxy);
+	const proxy = await startCountingProxy(q.sandboxUrl);
 	q.counted = proxy.counted;
-	const relay = await startRelay(PORTS.relay);
+	q.servers.push(proxy.server);
+	const relay = await startRelay();
 	q.relayed = relay.deliveries;
-	q.servers.push(proxy.server, relay.server);
-	return q.sandboxUrl;
+	q.servers.push(relay.server);
+	[q.ports.proxy, q.ports.relay] = [proxy.port, relay.port];
+	return `${q.sandboxUrl}; proxy on :${q.ports.proxy}, relay on :${q.ports.relay}`;
 }
 
 async function importCredentialAndWorkflows(q: QueueRun): Promise<string | undefined> {
-	q.n8n = new N8nInstance(q.nodeBin, q.n8nBin, q.userFolder, PORTS.main, q.brokerPorts[0], q.logDir);
+	// The CLI binds no port; the main gets its own when it starts.
+	q.n8n = new N8nInstance(q.nodeBin, q.n8nBin, q.userFolder, await freePort(), await freePort(), q.logDir);
 	const credentialFile = join(q.workDir, 'credential.json');
-	writeFileSync(credentialFile, JSON.stringify(credentialExport(`http://127.0.0.1:${PORTS.proxy}`, TOKEN)));
+	writeFileSync(credentialFile, JSON.stringify(credentialExport(`http://127.0.0.1:${q.ports.proxy}`, TOKEN)));
 	try {
 		const cli = await q.n8n.cli(['import:credentials', `--input=${credentialFile}`], 240_000);
 		assert(cli.code === 0, `import:credentials: ${redact(cli.stdout + cli.stderr).slice(-800)}`);
@@ -679,42 +691,63 @@ async function importCredentialAndWorkflows(q: QueueRun): Promise<string | undef
 
 async function startN8nProcesses(q: QueueRun): Promise<string | undefined> {
 	const node = join(q.nodeBin, 'node');
-	const main = Service.start('n8n-main', node, [q.n8nBin, 'start'], { logDir: q.logDir, env: q.env({}) });
-	q.services.main = main;
 	const readiness = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/healthz/readiness`)).status === 200;
-	const mainMs = await main.waitUntil('ready', readiness(PORTS.main), 180_000);
-	for (const [index, port] of PORTS.workerHealth.entries()) {
-		q.services.workers.push(
-			Service.start(`n8n-worker-${index + 1}`, node, [q.n8nBin, 'worker', `--concurrency=${WORKER_CONCURRENCY}`], {
-				logDir: q.logDir,
-				env: q.env({
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(port),
-					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-					N8N_RUNNERS_BROKER_PORT: String(q.brokerPorts[1 + index]),
-				}),
+	// The main: its HTTP port and its task broker's, chosen free (again on others when one was taken meanwhile).
+	const mainMs = await onFreePorts(2, async ([port, broker]) => {
+		q.n8n = new N8nInstance(q.nodeBin, q.n8nBin, q.userFolder, port, broker, q.logDir);
+		const main = Service.start('n8n-main', node, [q.n8nBin, 'start'], { logDir: q.logDir, env: q.env({}) });
+		q.services.main = main;
+		q.ports.main = port;
+		return main.waitUntil('ready', readiness(port), 180_000);
+	});
+	// Two workers (health port and task broker) and two webhook processes (HTTP port and task broker), started together.
+	const started = (name: string, env: (ports: number[]) => Record<string, string>, args: string[], list: Service[]) =>
+		onFreePorts(2, async (ports) => {
+			const service = Service.start(name, node, [q.n8nBin, ...args], { logDir: q.logDir, env: q.env(env(ports)) });
+			try {
+				const ms = await service.waitUntil('ready', readiness(ports[0]!), 180_000);
+				list.push(service);
+				return { ms, port: ports[0]! };
+			} catch (error) {
+				await service.stop();
+				throw error;
+			}
+		});
+	const workers = [1, 2].map((index) =>
+		started(
+			`n8n-worker-${index}`,
+			([health, broker]) => ({
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(health),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				N8N_RUNNERS_BROKER_PORT: String(broker),
 			}),
-		);
-	}
-	for (const [index, port] of PORTS.webhook.entries()) {
-		q.services.webhooks.push(
-			Service.start(`n8n-webhook-${index + 1}`, node, [q.n8nBin, 'webhook'], {
-				logDir: q.logDir,
-				env: q.env({ N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(q.brokerPorts[3 + index]) }),
-			}),
-		);
-	}
-	const others = await Promise.all([
-		...q.services.workers.map((worker, index) => worker.waitUntil('ready', readiness(PORTS.workerHealth[index]), 180_000)),
-		...q.services.webhooks.map((hook, index) => hook.waitUntil('ready', readiness(PORTS.webhook[index]), 180_000)),
-	]);
+			['worker', `--concurrency=${WORKER_CONCURRENCY}`],
+			q.services.workers,
+		),
+	);
+	const webhooks = [1, 2].map((index) =>
+		started(
+			`n8n-webhook-${index}`,
+			([port, broker]) => ({ N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(broker) }),
+			['webhook'],
+			q.services.webhooks,
+		),
+	);
+	const [workersReady, webhooksReady] = await Promise.all([Promise.all(workers), Promise.all(webhooks)]);
+	q.ports.workerHealth = workersReady.map((worker) => worker.port);
+	q.ports.webhook = webhooksReady.map((webhook) => webhook.port);
+	const others = [...workersReady, ...webhooksReady].map((ready) => ready.ms);
 	await q.n8n?.setupOwnerAndApiKey();
 	// Published through the main's public API (one CLI start fewer per workflow than publish:workflow).
 	for (const id of [TRIGGER_WORKFLOW_ID, SEND_WORKFLOW_ID]) {
 		const activated = await required(q.n8n).publicApi('POST', `/workflows/${id}/activate`);
 		assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 300)}`);
 	}
-	return `main ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more`;
+	return (
+		`main on :${q.ports.main} ready after ${mainMs} ms, the others after ${Math.max(...others)} ms more ` +
+		`(workers' health :${q.ports.workerHealth.join(', :')}; webhook processes :${q.ports.webhook.join(', :')})`
+	);
 }
 
 async function relaySubscribed(q: QueueRun): Promise<string | undefined> {
@@ -735,7 +768,7 @@ async function relaySubscribed(q: QueueRun): Promise<string | undefined> {
 		`subscriptions: ${JSON.stringify(hooks.map((h) => h.event_type))}`,
 	);
 	assert(
-		hooks[0].url.startsWith(`http://127.0.0.1:${PORTS.relay}/`) && /[?&]secret=/.test(hooks[0].url),
+		hooks[0].url.startsWith(`http://127.0.0.1:${q.ports.relay}/`) && /[?&]secret=/.test(hooks[0].url),
 		'the subscription URL is not the relay with a secret',
 	);
 	return undefined;
@@ -743,7 +776,7 @@ async function relaySubscribed(q: QueueRun): Promise<string | undefined> {
 
 async function eventsSameProcess(q: QueueRun): Promise<string | undefined> {
 	const result = await q.deliverTwice('eventsSameProcess', EVENTS_SAME_PROCESS, (index) => ({
-		ports: index % 2 === 0 ? [webhookA, webhookA] : [webhookB, webhookB],
+		ports: index % 2 === 0 ? [webhookA(q), webhookA(q)] : [webhookB(q), webhookB(q)],
 		together: false,
 	}));
 	assert(
@@ -752,7 +785,7 @@ async function eventsSameProcess(q: QueueRun): Promise<string | undefined> {
 	);
 	// What the trigger wrote into its static data during webhook(): n8n 2.41.1 does not save it (see docs/queue-mode.md).
 	const stored = psqlQuery(
-		{ port: PORTS.postgres, user: 'n8n', database: 'n8n' },
+		{ port: q.ports.postgres, user: 'n8n', database: 'n8n' },
 		`select "staticData"::text from workflow_entity where id = '${TRIGGER_WORKFLOW_ID}'`,
 	).trim();
 	const seenKeysSaved =
@@ -763,14 +796,14 @@ async function eventsSameProcess(q: QueueRun): Promise<string | undefined> {
 
 async function eventsAlternating(q: QueueRun): Promise<string | undefined> {
 	const result = await q.deliverTwice('eventsAlternating', EVENTS_IN_TURN, (index) => ({
-		ports: index % 2 === 0 ? [webhookA, webhookB] : [webhookB, webhookA],
+		ports: index % 2 === 0 ? [webhookA(q), webhookB(q)] : [webhookB(q), webhookA(q)],
 		together: false,
 	}));
 	return `${result.deliveries} deliveries in ${result.deliveryMs} ms → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
 }
 
 async function eventsAtOnce(q: QueueRun): Promise<string | undefined> {
-	const result = await q.deliverTwice('eventsAtOnce', EVENTS_AT_ONCE, () => ({ ports: [webhookA, webhookB], together: true }));
+	const result = await q.deliverTwice('eventsAtOnce', EVENTS_AT_ONCE, () => ({ ports: [webhookA(q), webhookB(q)], together: true }));
 	return `${result.deliveries} deliveries → ${result.executions} executions (${result.eventsRunTwice} events ran twice); past Remove Duplicates twice: ${result.recordedTwice}`;
 }
 
@@ -797,18 +830,20 @@ async function tokenInNoLog(q: QueueRun): Promise<string | undefined> {
 async function main(): Promise<void> {
 	const runStarted = Date.now();
 	const q = new QueueRun();
-	workFolder = q.workDir;
+	current = q;
 	// PostgreSQL runs as its own user and must reach its folders inside.
 	if (userInfo().uid === 0) chmodSync(q.workDir, 0o711);
 	mkdirSync(q.logDir);
-	const cleanUp = () => {
-		killAllServicesNow();
-		removeWorkFolder();
-	};
+	let stopping = false;
 	const onSignal = (signal: NodeJS.Signals) => {
+		// A second signal while stopping: no more waiting.
+		if (stopping) {
+			killAllServicesNow();
+			process.exit(130);
+		}
+		stopping = true;
 		console.log(`\n${signal}: stopping every process of the run`);
-		cleanUp();
-		process.exit(130);
+		void stopEverything(q).finally(() => process.exit(130));
 	};
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
@@ -817,16 +852,12 @@ async function main(): Promise<void> {
 
 	const cases: Array<[string, (q: QueueRun) => Promise<string | undefined>, boolean?]> = [
 		['prerequisites: Node 24 and n8n (test/e2e/runtimes.sh), PostgreSQL and Redis binaries', prerequisites, true],
-		[`services: PostgreSQL on 127.0.0.1:${PORTS.postgres}, Redis on 127.0.0.1:${PORTS.redis}`, startServices, true],
+		['services: PostgreSQL and Redis on loopback, on ports chosen free', startServices, true],
 		['package: built, packed and extracted as a community package', packPackage, true],
-		[
-			`sandbox: limited to ${RATE_LIMIT} requests/s, behind a counting proxy (:${PORTS.proxy}); event relay on :${PORTS.relay}`,
-			startSandboxProxyRelay,
-			true,
-		],
+		[`sandbox: limited to ${RATE_LIMIT} requests/s, behind a counting proxy; event relay`, startSandboxProxyRelay, true],
 		['import: credential and both workflows into PostgreSQL', importCredentialAndWorkflows, true],
 		[
-			`n8n: main (:${PORTS.main}), two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes (:${PORTS.webhook.join(', :')}) ready; both workflows published`,
+			`n8n: main, two workers (concurrency ${WORKER_CONCURRENCY}) and two webhook processes ready; both workflows published`,
 			startN8nProcesses,
 			true,
 		],
@@ -864,37 +895,43 @@ async function main(): Promise<void> {
 		n8n: () => required(q.n8n),
 		sandbox: (method, path, body) => q.sandbox(method, path, body),
 		typeVersion: q.actionVersion,
-		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: PORTS.webhook.map((port) => `http://127.0.0.1:${port}`) },
+		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: q.ports.webhook.map((port) => `http://127.0.0.1:${port}`) },
 		cases: ['loop'],
 	});
 	await check('the token appears in no n8n log', () => tokenInNoLog(q));
 
-	// Stop everything: n8n first (it talks to the others), then Redis and PostgreSQL, the sandbox, the servers.
-	const { services } = q;
-	await Promise.all([services.main, ...services.workers, ...services.webhooks].map((service) => service?.stop()));
-	await Promise.all([services.redis?.stop(), services.postgres?.stop('SIGINT')]);
-	await q.stopSandbox?.();
-	for (const server of q.servers) {
-		server.close();
-		server.closeAllConnections();
-	}
-
 	const { failed } = run;
 	figures.totalMs = Date.now() - runStarted;
 	console.log(`figures ${JSON.stringify(figures)}`);
-	// The work folder goes even after a failure (KEEP_E2E_DIR=1 keeps it): the end of each log is printed instead.
-	if (failed > 0) printLogTails(q.logDir);
-	removeWorkFolder();
+	await stopEverything(q, failed > 0);
 	console.log(run.summary());
 	process.exitCode = failed === 0 ? 0 : 1;
 }
 
-let workFolder = '';
+/** The run under way, for the failure path. */
+let current: QueueRun | undefined;
 
-function removeWorkFolder(): void {
-	if (!workFolder) return;
-	if (process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${workFolder}`);
-	else rmSync(workFolder, { recursive: true, force: true });
+/**
+ * Stops everything, n8n first (it talks to the others), then Redis and PostgreSQL, the sandbox, the servers; then,
+ * with every process gone and every log closed, removes the work folder (KEEP_E2E_DIR=1 keeps it). After a failure the
+ * end of each log is printed first.
+ */
+async function stopEverything(q: QueueRun, printLogs = false): Promise<void> {
+	const { services } = q;
+	await Promise.all([services.main, ...services.workers, ...services.webhooks].map((service) => service?.stop()));
+	await Promise.all([services.redis?.stop(), services.postgres?.stop('SIGINT')]);
+	// Any left: started and never recorded (a start that failed), or an n8n CLI command still running.
+	await stopAllServices({ postgres: 'SIGINT' });
+	q.n8n?.killNow();
+	await q.stopSandbox?.().catch((error: unknown) => console.log(`    (the sandbox did not stop cleanly: ${String(error)})`));
+	q.stopSandbox = undefined;
+	for (const server of q.servers) {
+		server.close();
+		server.closeAllConnections();
+	}
+	if (printLogs) printLogTails(q.logDir);
+	if (process.env.KEEP_E2E_DIR === '1') console.log(`work folder kept: ${q.workDir}`);
+	else rmSync(q.workDir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 function printLogTails(logDir: string, lines = 15): void {
@@ -909,10 +946,10 @@ function required<T>(value: T | undefined): T {
 	return value;
 }
 
-main().catch((error: unknown) => {
-	killAllServicesNow();
-	removeWorkFolder();
+main().catch(async (error: unknown) => {
 	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+	if (current) await stopEverything(current, true).catch((stopError: unknown) => console.error(redact(String(stopError))));
+	killAllServicesNow();
 	console.log(run.summary(true));
 	process.exit(1);
 });

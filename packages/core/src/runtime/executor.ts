@@ -25,7 +25,7 @@ import { Pager, type ListPosition } from './pager';
 import { isRecord, prepareRequest, type PreparedRequest } from './validation';
 
 export { normalizeBaseUrl } from './http/baseUrl';
-export { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
+export { type RetryPolicy } from './http/retry';
 export type { Attachment } from './operations/attachment';
 export type { RunOptions } from './operations/runner';
 export type { StatusWaitOptions, WaitTarget } from './operations/waitForStatus';

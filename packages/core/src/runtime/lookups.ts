@@ -193,9 +193,6 @@ export const LOOKUPS: Record<LookupKey, (executor: Executor, search: string, pag
 	label: labels,
 };
 
-/** Lists that come one service page at a time (the others come whole). */
-export const PAGED_LOOKUPS: readonly LookupKey[] = ['chat', 'file'];
-
 /** One page of a list, filtered by `search`. */
 export function lookup(executor: Executor, key: LookupKey, search = '', pageToken?: string): Promise<LookupPage> {
 	const list = LOOKUPS[key];

@@ -10,7 +10,9 @@
  * the ceiling, on a curve that stays near the rate that was refused before probing beyond it. A
  * process starts gently (a small burst, a part of the rate, both growing with each clean answer), so that
  * processes starting together do not meet with full bursts before any of them has heard from the service;
- * from its first second on, a process that is never refused paces at the ceiling, as before.
+ * from its first second on, a process that is never refused paces at the ceiling, as before. A process that has
+ * been quiet for a while starts gently again: what it learned of the others is stale by then, and long-running
+ * processes (queue-mode workers) given work at the same moment meet as new ones do.
  */
 import { createHash } from 'crypto';
 import type { Timing } from '../catalogue/types';
@@ -49,11 +51,25 @@ export interface AdaptiveRate {
 	 * The start, before the service has answered: the burst a process starts with, growing by one with each clean
 	 * answer up to the limit's burst; and its rate, `startShare` × the limit's, growing by `startGrowth` requests a
 	 * second with each clean answer (so it doubles in about 0.7 s of clean answers) until it reaches the limit or a
-	 * refusal ends the start. Two processes starting at once fit the service's burst and rate together (5 + 5, 14 + 14).
+	 * refusal ends the start. Four processes starting together fit the service's burst and rate (4 × 2 of 10, 4 × 7 of
+	 * 30 a second).
 	 */
 	startBurst: number;
 	startShare: number;
 	startGrowth: number;
+	/**
+	 * The cut of the refusal that ends the start (0–1, at most `decrease`; the curve then climbs as after a refusal of
+	 * `startCut` / `decrease` × the rate reached). The start grows faster than a probe and, while the service's burst
+	 * hides the others, overshoots their share further: one deep cut instead of a refusal for every 15 % too fast.
+	 */
+	startCut: number;
+	/**
+	 * Quiet this long (nothing sent, nothing heard), a process starts again as a new one does: by then the curve would
+	 * have climbed back to the full rate from any refusal (about 14 s at most), what it learned says nothing of who
+	 * uses the token now, and a full burst at the full rate is what meets the others' starts (queue-mode workers handed
+	 * work at the same moment). Checked when the next request asks to go, on the injected clock: no timer runs.
+	 */
+	restartAfterMs: number;
 }
 
 /**
@@ -72,9 +88,11 @@ export const SERVICE_RATE_LIMIT: RateLimit = {
 		approach: 0.005,
 		probe: 0.05,
 		minPerSecond: 1,
-		startBurst: 5,
-		startShare: 0.5,
+		startBurst: 2,
+		startShare: 0.25,
 		startGrowth: 1,
+		startCut: 0.6,
+		restartAfterMs: 15_000,
 	},
 };
 
@@ -92,21 +110,32 @@ export class TokenBucket {
 	/** The burst now: the limit's, or less at the start. */
 	private burst: number;
 	/** Starting: the rate grows with each clean answer, until the limit or the first refusal. */
-	private starting: boolean;
+	private starting = false;
+	/** The last request granted or answer heard: quiet since then for `restartAfterMs`, the process starts again. */
+	private activeAt: number;
 
 	constructor(
 		private readonly limit: RateLimit,
 		private readonly timing: Timing,
 	) {
-		const adaptive = limit.adaptive;
-		this.burst = adaptive ? Math.min(limit.burst, Math.max(1, adaptive.startBurst)) : limit.burst;
-		this.rate = adaptive
-			? Math.min(limit.perSecond, Math.max(adaptive.minPerSecond, limit.perSecond * adaptive.startShare))
-			: limit.perSecond;
-		this.starting = this.rate < limit.perSecond;
+		this.rate = limit.perSecond;
+		this.refusedRate = limit.perSecond;
+		this.burst = limit.burst;
+		this.start();
 		this.tokens = this.burst;
 		this.updatedAt = timing.now();
-		this.refusedRate = limit.perSecond;
+		this.activeAt = this.updatedAt;
+	}
+
+	/** Begins as a process that has not heard from the service yet: the start's burst and rate, nothing refused. */
+	private start(): void {
+		const adaptive = this.limit.adaptive;
+		if (!adaptive) return;
+		this.burst = Math.min(this.limit.burst, Math.max(1, adaptive.startBurst));
+		this.rate = Math.min(this.limit.perSecond, Math.max(adaptive.minPerSecond, this.limit.perSecond * adaptive.startShare));
+		this.starting = this.rate < this.limit.perSecond;
+		this.refusedAt = Number.NEGATIVE_INFINITY;
+		this.refusedRate = this.limit.perSecond;
 	}
 
 	/** Requests per second this bucket grants now. */
@@ -132,13 +161,19 @@ export class TokenBucket {
 	refused(): boolean {
 		const adaptive = this.limit.adaptive;
 		if (!adaptive) return false;
-		// A refusal ends the start, from the rate reached (the climb's origin lies before it).
-		if (this.starting) this.starting = false;
-		else this.climb();
+		const now = this.timing.now();
+		this.activeAt = now;
+		// The rate that was too much. A refusal ends the start, whose rate grew with every answer while the service's
+		// burst still hid the others: it overshot, and the rate it takes as refused is a part of the rate reached.
+		let tooMuch = this.rate;
+		if (this.starting) {
+			this.starting = false;
+			tooMuch = (this.rate * adaptive.startCut) / adaptive.decrease;
+		} else this.climb();
 		if (this.rate <= adaptive.minPerSecond) return false;
-		this.refusedRate = this.rate;
-		this.rate = Math.max(adaptive.minPerSecond, this.rate * adaptive.decrease);
-		this.refusedAt = this.timing.now();
+		this.refusedRate = tooMuch;
+		this.rate = Math.max(adaptive.minPerSecond, tooMuch * adaptive.decrease);
+		this.refusedAt = now;
 		return true;
 	}
 
@@ -149,6 +184,7 @@ export class TokenBucket {
 	answered(): void {
 		const adaptive = this.limit.adaptive;
 		if (!adaptive) return;
+		this.activeAt = this.timing.now();
 		this.burst = Math.min(this.limit.burst, this.burst + 1);
 		if (this.starting) {
 			this.rate = Math.min(this.limit.perSecond, this.rate + adaptive.startGrowth);
@@ -179,6 +215,9 @@ export class TokenBucket {
 	}
 
 	private async takeOne(): Promise<void> {
+		const adaptive = this.limit.adaptive;
+		// The tokens saved up while quiet: the refill below caps them at the start's burst.
+		if (adaptive && this.timing.now() - this.activeAt >= adaptive.restartAfterMs) this.start();
 		for (;;) {
 			const paused = this.pausedUntil - this.timing.now();
 			if (paused > 0) {
@@ -194,6 +233,7 @@ export class TokenBucket {
 				const wasFull = this.tokens >= this.burst;
 				this.tokens -= 1;
 				if (wasFull && this.limit.burstMarginMs) this.updatedAt = now + this.limit.burstMarginMs;
+				this.activeAt = now;
 				return;
 			}
 			const wait = Math.ceil(((1 - this.tokens) / rate) * 1000) + (this.updatedAt - now);

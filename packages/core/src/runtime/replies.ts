@@ -7,7 +7,7 @@
  * A reply is an inbound message of the same chat that comes after the sent message: by position in
  * the chat's history (`after_message`), so equal timestamps never confuse them.
  */
-import { ChatMessagingError, inputError } from './errors';
+import { inputError } from './errors';
 import { parseDelivery, type ChatEvent } from './events';
 import type { Executor } from './executor';
 import { polledEvent } from './polling';
@@ -129,12 +129,4 @@ export async function waitForReply(executor: Executor, watch: ReplyWatch, option
 		report();
 		await pauseBetweenLooks(timing, Math.min(interval, left), options, report);
 	}
-}
-
-/** The error a platform raises when it treats a time-out as a failure (its user chose so). */
-export function replyTimeoutError(watch: ReplyWatch, timeoutMs: number): ChatMessagingError {
-	return new ChatMessagingError(`No reply in chat ${String(watch.chat_id)} within ${Math.round(timeoutMs / 1000)} s`, {
-		kind: 'timeout',
-		operation: 'message:getAll',
-	});
 }

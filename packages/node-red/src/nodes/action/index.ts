@@ -21,7 +21,7 @@ import {
 } from '@chat-messaging/core';
 import { annotateMessage, asChatMessagingError, errorStatusText, toNodeError } from '../../shared/errors';
 import { realTiming } from '../../shared/transport';
-import type { Node, NodeAPI } from 'node-red';
+import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
 import { CONFIG_TYPE, resolveConfig, type ConfigNode } from '../config';
 import { migrateAction } from './migrations';
@@ -115,7 +115,11 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 		else inFlight--;
 	};
 
-	node.on('input', async (msg, send, done) => {
+	const handleInput = async (
+		msg: NodeMessageInFlow,
+		send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
+		done: (error?: Error) => void,
+	): Promise<void> => {
 		await turn();
 		try {
 			if (!op) throw inputError(opProblem.startsWith('unknown Send To') ? 'sendTo' : 'operation', opProblem);
@@ -189,5 +193,11 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 		} finally {
 			release();
 		}
+	};
+
+	node.on('input', (msg, send, done) => {
+		// Node-RED does not await an input listener: the message's failures are answered through done() in handleInput, and one in
+		// that answering itself ends the message with it rather than as an unhandled rejection.
+		handleInput(msg, send, done).catch((error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
 	});
 }
