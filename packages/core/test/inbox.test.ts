@@ -18,7 +18,7 @@ import {
 	type BurstEvent,
 	type BurstState,
 } from '../src';
-import { pollEvents, type PollCursor } from '../src/runtime/polling';
+import { pollEvents, type PollCursor } from '../src/runtime/events/polling';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 

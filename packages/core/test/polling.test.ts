@@ -14,8 +14,8 @@ import {
 	pollSample,
 	type PollCursor,
 	type PollOptions,
-} from '../src/runtime/polling';
-import { parseDelivery } from '../src/runtime/events';
+} from '../src/runtime/events/polling';
+import { parseDelivery } from '../src/runtime/events/delivery';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';

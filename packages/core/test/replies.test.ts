@@ -4,7 +4,7 @@
  * the wait ends on the reply or times out; a webhook delivery of either shape is recognised.
  */
 import { Executor } from '../src';
-import { findReply, replyInDelivery, replyWatchFor, replyWatchOf, waitForReply } from '../src/runtime/replies';
+import { findReply, replyInDelivery, replyWatchFor, replyWatchOf, waitForReply } from '../src/runtime/events/replies';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';

@@ -4,8 +4,9 @@
  * wraps results with `toolStructuredContent` and `toolListResult`, and `outputSchemaOf` describes what they
  * make, from the records the service answers with (records.ts) and the Output choice (output.ts).
  */
-import { operationId } from './catalogue';
-import { isComposite, type CatalogueOperation, type CompositeDescriptor } from './composites';
+import { operationId } from './endpoints';
+import { isComposite, type CatalogueOperation } from './catalogue';
+import type { CompositeDescriptor } from './composites';
 import { DELETED_RESULT, recordShape } from './output';
 import { RECORD_SCHEMA_OF, RECORD_SCHEMAS, answerItemSchema, answerSchema, type JsonSchema } from './records';
 import type { DownloadedFile, OperationDescriptor } from './types';
@@ -93,7 +94,7 @@ const CHAT_EVENT: JsonSchema = {
 	},
 };
 
-/** Send's result (runtime/operations/composites.ts, runSend): the send's answer, the upload, the status waited for. */
+/** Send's result (runtime/operations/compositeHandlers.ts, runSend): the send's answer, the upload, the status waited for. */
 const SENT: JsonSchema = {
 	type: 'object',
 	required: ['message_uid'],

@@ -18,10 +18,10 @@
  * sent) holds the cursor back so it is emitted once it is sent. The cursor is plain JSON, for n8n's
  * static data or Node-RED's context, so restarts resume where the last poll stopped.
  */
-import { inputError } from './errors';
-import { parseDelivery, type ChatEvent } from './events';
-import type { Executor } from './executor';
-import { isRecord } from './validation';
+import { inputError } from '../errors';
+import { parseDelivery, type ChatEvent } from './delivery';
+import type { Executor } from '../executor';
+import { isRecord } from '../validation';
 
 /** What a poll looks for. */
 export type PollSource = 'messageReceived' | 'messageSent' | 'chatCreated';

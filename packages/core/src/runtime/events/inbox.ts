@@ -1,5 +1,5 @@
 /**
- * The inbox options (packages/core/src/catalogue/inbox.ts) for the webhook trigger, the Poll Trigger and
+ * The inbox options (packages/core/src/catalogue/inboxOptions.ts) for the webhook trigger, the Poll Trigger and
  * the Node-RED event node; the adapters only read the options and keep the state where their platform
  * keeps things.
  *
@@ -16,13 +16,13 @@
  * Nothing here sets a timer: the caller asks `releaseBursts` at each poll (n8n) or when the quiet time
  * of the newest held message has passed (Node-RED).
  */
-import { BURST_QUIET_OPTION, SKIP_ASSIGNED_OPTION, TEAMMATE_QUIET_OPTION } from '../catalogue/inbox';
-import { inputError } from './errors';
-import type { ChatEvent } from './events';
+import { BURST_QUIET_OPTION, SKIP_ASSIGNED_OPTION, TEAMMATE_QUIET_OPTION } from '../../catalogue/inboxOptions';
+import { inputError } from '../errors';
+import type { ChatEvent } from './delivery';
 import { API_ORIGIN } from './eventFilter';
-import type { Executor } from './executor';
+import type { Executor } from '../executor';
 import { parseRecordTime } from './polling';
-import { isRecord } from './validation';
+import { isRecord } from '../validation';
 
 export interface InboxOptions {
 	/** Skip chats with a responsible teammate. */

@@ -7,11 +7,11 @@
  * the seen keys are stored.
  */
 import { createHmac } from 'crypto';
-import { ChatMessagingError, isNotFound, unexpectedResponse } from './errors';
-import type { Executor } from './executor';
-import { receiverUrlProblem } from '../catalogue/fields';
-import type { DownloadedFile } from '../catalogue/types';
-import { isRecord } from './validation';
+import { ChatMessagingError, isNotFound, unexpectedResponse } from '../errors';
+import type { Executor } from '../executor';
+import { receiverUrlProblem } from '../../catalogue/fields';
+import type { DownloadedFile } from '../../catalogue/types';
+import { isRecord } from '../validation';
 
 /** One delivery, flattened. Values a delivery does not carry are null. */
 export type ChatEvent = {
