@@ -37,8 +37,22 @@ export { registerComposite } from './runtime/operations/registry';
 registerCompositeHandlers();
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
+export * from './runtime/events/seenEvents';
+export * from './runtime/events/subscriptions';
 export * from './runtime/events/eventFilter';
 export * from './runtime/events/polling';
+export {
+	POLL_EVENT_TYPES,
+	POLL_SOURCES,
+	CATCH_UP_HORIZON_MS,
+	CATCH_UP_SEEN_LIMIT,
+	pollSourceOf,
+	cursorAfterDelivery,
+	mergeCursors,
+	deliveredKeysOf,
+	type PollSource,
+	type PollCursor,
+} from './runtime/events/cursor';
 export * from './runtime/events/replies';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
@@ -47,3 +61,5 @@ export { prepareRequest, coerceField, isBlank, isRecord } from './runtime/valida
 export * from './catalogue/inboxOptions';
 export * from './catalogue/eventFilterOptions';
 export * from './runtime/events/inbox';
+export * from './runtime/events/takeover';
+export * from './runtime/events/bursts';

@@ -79,7 +79,7 @@ const listOf = (items: JsonSchema, paged: boolean): JsonSchema => ({
 /** Not shown by the spec: an object, as every tool result is, and nothing more is promised. */
 const UNDESCRIBED: JsonSchema = { type: 'object', description: 'The service answer, which the spec does not show' };
 
-/** The event a reply wait returns (runtime/events.ts, ChatEvent). */
+/** The event a reply wait returns (runtime/events/delivery.ts, ChatEvent). */
 const CHAT_EVENT: JsonSchema = {
 	type: 'object',
 	required: ['event_type', 'chat_id', 'chat_name', 'text', 'message_uid', 'unattended', 'raw'],
