@@ -54,6 +54,7 @@ export {
 	type PollCursor,
 } from './runtime/events/cursor';
 export * from './runtime/events/replies';
+export * from './runtime/events/replySubscription';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
 export * from './runtime/fileLinks';
