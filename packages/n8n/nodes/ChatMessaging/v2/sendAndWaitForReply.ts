@@ -27,20 +27,19 @@ import type {
 
 import {
 	chatId,
-	checkReceiverUrl,
 	ChatMessagingError,
 	DEFAULT_REPLY_POLL_S,
 	DEFAULT_REPLY_TIMEOUT_S,
 	deleteSubscriptions,
 	inputError,
-	planSendAndWaitForReply,
 	runSendAndWaitForReply,
+	sendAndSubscribeForReply,
 	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
 	FIELD_KINDS,
 	type ChatEvent,
 	type Executor,
 } from '@chat-messaging/core';
-import { findReply, replyInDelivery, replyWatchFor, type ReplyWatch } from '@chat-messaging/core';
+import { replyInDelivery, type ReplyWatch } from '@chat-messaging/core';
 import { toNodeError } from '../../shared/errors';
 import { createExecutor, n8nTiming } from '../../shared/transport';
 import { locatorValue } from './operation';
@@ -211,7 +210,7 @@ export const sendAndWaitForReplyWebhooks: IWebhookDescription[] = [
 ];
 
 interface ReplyWaitParameters {
-	/** The composite's input (packages/core/src/runtime/operations/composites.ts). */
+	/** The composite's input (packages/core/src/runtime/operations/compositeHandlers.ts). */
 	input: Record<string, unknown>;
 	using: 'webhook' | 'polling';
 }
@@ -263,12 +262,6 @@ function isExpiredReplySubscription(url: string, resumeOrigin: string, nowMs: nu
 	}
 }
 
-/** Removes temporary subscriptions left by waits that timed out (n8n runs no node code on a time-out). */
-async function removeExpiredSubscriptions(executor: Executor, resumeOrigin: string): Promise<void> {
-	const now = n8nTiming.now();
-	await deleteSubscriptions(executor, [], (url) => isExpiredReplySubscription(url, resumeOrigin, now));
-}
-
 /** The execution's resume URL for this node, with what the webhook needs to recognise the reply. */
 function replySubscriptionUrl(context: IExecuteFunctions, watch: ReplyWatch, deadline: number): URL {
 	const resumeUrl = String(context.getWorkflowDataProxy(0).$execution.resumeUrl ?? '');
@@ -308,21 +301,26 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 			return [[{ json: result as unknown as IDataObject, pairedItem: { item: 0 } }]];
 		}
 
-		const plan = planSendAndWaitForReply(executor, parameters.input);
-		const sent = (await executor.sendMessage(plan.sendOperation, plan.sendInput)) as IDataObject;
-		const watch = await replyWatchFor(executor, sent);
-		const deadline = n8nTiming.now() + plan.timeoutMs;
-		const url = replySubscriptionUrl(context, watch, deadline);
-		checkReceiverUrl(executor.baseUrl, url.href, PUBLIC_URL_ADVICE);
-		await removeExpiredSubscriptions(executor, url.origin);
-		await executor.run('webhook:create', { event_type: 'message:received:new', url: url.href, enabled: true });
-		// A reply that came between the send and the subscription would never be delivered to it: look once.
-		const early = await findReply(executor, watch);
-		if (early) {
-			await removeOwnSubscriptions(executor, watch.message_uid);
-			return [[replyItem(watch, early, sent)]];
-		}
-		await context.putExecutionToWait(new Date(deadline));
+		// The core sends, subscribes the resume URL and looks once for a reply that came before the subscription.
+		let resumeOrigin = '';
+		const started = await sendAndSubscribeForReply(
+			executor,
+			parameters.input,
+			{
+				url: (watch, deadline) => {
+					const url = replySubscriptionUrl(context, watch, deadline);
+					resumeOrigin = url.origin;
+					return url.href;
+				},
+				ownsUrl: (url, watch) => isReplySubscriptionOf(url, watch.message_uid),
+				// Left by waits that timed out: n8n runs no node code on a time-out.
+				isStale: (url) => isExpiredReplySubscription(url, resumeOrigin, n8nTiming.now()),
+				howToFix: PUBLIC_URL_ADVICE,
+			},
+			{ timing: n8nTiming },
+		);
+		if ('reply' in started) return [[replyItem(started.watch, started.reply, started.sent as IDataObject)]];
+		await context.putExecutionToWait(new Date(started.deadline));
 		return [items];
 	} catch (error) {
 		if (context.continueOnFail()) {
@@ -332,16 +330,19 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 	}
 }
 
-/** Deletes the temporary subscription of this wait: the one whose URL names the sent message (unique per send). */
+/** Whether a subscription URL is the temporary one of this wait: the one naming the sent message (unique per send). */
+function isReplySubscriptionOf(subscriptionUrl: string, sentMessageUid: string): boolean {
+	try {
+		const url = new URL(subscriptionUrl);
+		return url.searchParams.get(AFTER_PARAMETER) === sentMessageUid && url.searchParams.has(CHAT_PARAMETER);
+	} catch {
+		return false;
+	}
+}
+
+/** Deletes the temporary subscription of this wait. */
 async function removeOwnSubscriptions(executor: Executor, sentMessageUid: string): Promise<void> {
-	await deleteSubscriptions(executor, [], (subscriptionUrl) => {
-		try {
-			const url = new URL(subscriptionUrl);
-			return url.searchParams.get(AFTER_PARAMETER) === sentMessageUid && url.searchParams.has(CHAT_PARAMETER);
-		} catch {
-			return false;
-		}
-	});
+	await deleteSubscriptions(executor, [], (url) => isReplySubscriptionOf(url, sentMessageUid));
 }
 
 /**
