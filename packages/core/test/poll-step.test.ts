@@ -3,27 +3,21 @@
  * with the events a poll read — a chat's messages held until it is quiet and released as one burst, a chat a
  * teammate handles skipped, and the held bursts handed back to store.
  */
-import { Executor, HumanTakeover, INBOX_OFF, pollEvents, pollStep, type BurstEvent } from '../src';
+import { HumanTakeover, INBOX_OFF, pollEvents, pollStep, type BurstEvent } from '../src';
 import { startSandbox } from '@chat-messaging/sandbox';
-import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';
+import { sandboxExecutor } from '../../../test/support/sandbox-executor';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 let sandbox: Sandbox;
-let executor: Executor;
+let executor: ReturnType<typeof sandboxExecutor>;
 const TOKEN = 'poll-step-api-token';
 const incoming = (body: Record<string, unknown>) => sandboxClient(sandbox.url, TOKEN).control('/_sandbox/incoming', body);
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ tokens: [TOKEN], chats: 5, seed: 7, paceMs: 10, deliveredAfterMs: 0, readAfterMs: 0 });
-	executor = new Executor({
-		baseUrl: sandbox.url,
-		transport: fetchTransport,
-		timing: realTiming,
-		token: TOKEN,
-		retry: { baseDelayMs: 20 },
-	});
+	executor = sandboxExecutor(sandbox.url, TOKEN);
 });
 
 afterAll(async () => {
