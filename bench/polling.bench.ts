@@ -1,10 +1,10 @@
 /**
- * What one poll of packages/core/src/runtime/polling.ts costs (requests and time) in a workspace of 2,000 chats, with 40 ms
+ * What one poll of packages/core/src/runtime/events/polling.ts costs (requests and time) in a workspace of 2,000 chats, with 40 ms
  * of latency per request (a distant service), by how much changed since the last poll: nothing, one
  * message, 10 messages in 10 chats, 60 messages in 60 chats (two chat pages). Beside it, the request
  * count of the naive alternative that reads every chat's latest messages each poll (1 request per
  * chat plus the chat pages), which the chat list's "latest message first" order makes unnecessary.
- * Also one look of packages/core/src/runtime/replies.ts (findReply) with and without a reply. Medians of 5 rounds.
+ * Also one look of packages/core/src/runtime/events/replies.ts (findReply) with and without a reply. Medians of 5 rounds.
  * Run: npx tsx bench/polling.bench.ts
  */
 import { Executor } from '@chat-messaging/core';

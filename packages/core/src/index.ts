@@ -3,9 +3,10 @@
  * nor Node-RED; the platform packages, the client and the MCP server are built on this surface alone
  * (they import `@chat-messaging/core`, never a file inside it).
  */
-import { registerCompositeHandlers } from './runtime/operations/composites';
+import { registerCompositeHandlers } from './runtime/operations/compositeHandlers';
 
 export * from './catalogue/types';
+export * from './catalogue/endpoints';
 export * from './catalogue/catalogue';
 export * from './catalogue/fields';
 export * from './catalogue/defaults';
@@ -23,17 +24,36 @@ export {
 	planSendAndWaitForReply,
 	type CompositeRunOptions,
 	type ReplyWaitResult,
-} from './runtime/operations/composites';
+} from './runtime/operations/compositeHandlers';
+export { registerComposite } from './runtime/operations/registry';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
 export * from './runtime/pacing';
-export * from './runtime/events';
-export * from './runtime/eventFilter';
-export * from './runtime/polling';
-export * from './runtime/replies';
+export * from './runtime/events/delivery';
+export * from './runtime/events/seenEvents';
+export * from './runtime/events/subscriptions';
+export * from './runtime/events/eventFilter';
+export * from './runtime/events/polling';
+export {
+	POLL_EVENT_TYPES,
+	POLL_SOURCES,
+	CATCH_UP_HORIZON_MS,
+	CATCH_UP_SEEN_LIMIT,
+	pollSourceOf,
+	cursorAfterDelivery,
+	mergeCursors,
+	deliveredKeysOf,
+	type PollSource,
+	type PollCursor,
+} from './runtime/events/cursor';
+export * from './runtime/events/replies';
+export * from './runtime/events/replySubscription';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
 export { isBlank, isRecord } from './runtime/validation';
-export * from './catalogue/inbox';
-export * from './catalogue/eventFilters';
-export * from './runtime/inbox';
+export * from './catalogue/inboxOptions';
+export * from './catalogue/eventFilterOptions';
+export * from './runtime/events/inbox';
+export * from './runtime/events/takeover';
+export * from './runtime/events/bursts';
+export * from './runtime/events/pollStep';

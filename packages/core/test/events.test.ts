@@ -1,5 +1,5 @@
 /**
- * packages/core/src/runtime/events.ts: deliveries of both shapes flattened into one ChatEvent, malformed bodies named, the
+ * packages/core/src/runtime/events/ (delivery.ts, seenEvents.ts, subscriptions.ts): deliveries of both shapes flattened into one ChatEvent, malformed bodies named, the
  * redelivery key, the bounded memory of seen keys, and subscription management against the sandbox
  * over real HTTP (the same code the n8n trigger and the Node-RED event node run).
  */

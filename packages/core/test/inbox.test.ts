@@ -1,5 +1,5 @@
 /**
- * packages/core/src/runtime/inbox.ts against the sandbox over real HTTP: human takeover (a chat assigned to
+ * packages/core/src/runtime/events/takeover.ts and bursts.ts against the sandbox over real HTTP: human takeover (a chat assigned to
  * a teammate, a teammate's recent message; the workflow's own API sends do not count; one lookup per
  * chat while cached) and burst batching over polled events (one event per chat once quiet, texts joined,
  * every uid kept, the held messages surviving JSON as a restart would).
@@ -18,7 +18,7 @@ import {
 	type BurstEvent,
 	type BurstState,
 } from '../src';
-import { pollEvents, type PollCursor } from '../src/runtime/polling';
+import { pollEvents, type PollCursor } from '../src';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { fetchTransport, realTiming } from '../../../test/support/fetch-transport';
 

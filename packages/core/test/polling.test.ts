@@ -1,5 +1,5 @@
 /**
- * packages/core/src/runtime/polling.ts against the sandbox over real HTTP: new inbound messages, sent messages and new chats
+ * packages/core/src/runtime/events/polling.ts and cursor.ts against the sandbox over real HTTP: new inbound messages, sent messages and new chats
  * since a cursor, each exactly once across polls, a restart (the cursor through JSON) and items that
  * share a second; the first activation replays nothing unless a look-back is asked; the request cost.
  */
@@ -14,8 +14,8 @@ import {
 	pollSample,
 	type PollCursor,
 	type PollOptions,
-} from '../src/runtime/polling';
-import { parseDelivery } from '../src/runtime/events';
+} from '../src';
+import { parseDelivery } from '../src';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';

@@ -1,10 +1,10 @@
 /**
- * packages/core/src/runtime/replies.ts against the sandbox over real HTTP: after a send, the customer's next inbound message
+ * packages/core/src/runtime/events/replies.ts against the sandbox over real HTTP: after a send, the customer's next inbound message
  * in that chat is the reply (not a message in another chat, not one before the send, not our own);
  * the wait ends on the reply or times out; a webhook delivery of either shape is recognised.
  */
 import { Executor } from '../src';
-import { findReply, replyInDelivery, replyWatchFor, replyWatchOf, waitForReply } from '../src/runtime/replies';
+import { findReply, replyInDelivery, replyWatchFor, replyWatchOf, waitForReply } from '../src/runtime/events/replies';
 import { startSandbox } from '@chat-messaging/sandbox';
 import { realTiming } from '../../../test/support/fetch-transport';
 import { sandboxClient } from '../../../test/support/harness';

@@ -3,8 +3,9 @@
  * reads, only adds, or overwrites and removes; which group of tools it belongs to; whether a person should
  * confirm it. Derived from the descriptors, so a new operation gets its answers from what it declares.
  */
-import { operationId, RESOURCES } from './catalogue';
-import { COMPOSITES, type CatalogueOperation } from './composites';
+import { operationId, RESOURCES } from './endpoints';
+import type { CatalogueOperation } from './catalogue';
+import { COMPOSITES } from './composites';
 import type { ResourceDescriptor, ResourceKey } from './types';
 
 /**

@@ -1,55 +1,20 @@
 /**
- * The operation catalogue: every endpoint of the Chat Messaging Service API plus the friendly operations
- * mapped onto them. Adding an endpoint means adding one descriptor to its resource file (docs/development.md).
+ * The operation catalogue: every operation users can run, the endpoints (endpoints.ts: one descriptor per
+ * endpoint of the API, plus the friendly operations mapped onto them) and the composites (composites.ts:
+ * one operation made of several calls). Generators and adapters iterate `CATALOGUE`.
  */
-import { accountResource } from './resources/accounts';
-import { chatResource } from './resources/chats';
-import { fileResource } from './resources/files';
-import { invitationResource } from './resources/invitations';
-import { labelResource } from './resources/labels';
-import { messageResource } from './resources/messages';
-import { noteResource } from './resources/notes';
-import { reactionResource } from './resources/reactions';
-import { teammateResource } from './resources/teammates';
-import { webhookResource } from './resources/webhooks';
-import { workspaceResource } from './resources/workspace';
-import type { OperationDescriptor, ResourceDescriptor } from './types';
+import { ALL_COMPOSITES, COMPOSITES, type CompositeDescriptor } from './composites';
+import { operationId, OPERATIONS } from './endpoints';
+import type { OperationDescriptor } from './types';
 
-export const RESOURCES: readonly ResourceDescriptor[] = [
-	chatResource,
-	labelResource,
-	noteResource,
-	messageResource,
-	reactionResource,
-	fileResource,
-	accountResource,
-	workspaceResource,
-	teammateResource,
-	invitationResource,
-	webhookResource,
-];
+/** An endpoint descriptor or a composite: what `CATALOGUE` lists. */
+export type CatalogueOperation = (OperationDescriptor & { kind?: 'endpoint' }) | CompositeDescriptor;
 
-/** `resource:operation`, the id adapters store and the executor looks up. */
-export const operationId = (op: Pick<OperationDescriptor, 'resource' | 'operation'>): string => `${op.resource}:${op.operation}`;
+export const isComposite = (op: CatalogueOperation): op is CompositeDescriptor => op.kind === 'composite';
 
-export const OPERATIONS: readonly OperationDescriptor[] = RESOURCES.flatMap((resource) => resource.operations);
+/** Every operation users can run: the endpoints (and friendly operations) of OPERATIONS, then the composites. */
+export const CATALOGUE: readonly CatalogueOperation[] = [...OPERATIONS, ...COMPOSITES];
 
-const byId = new Map(OPERATIONS.map((op) => [operationId(op), op]));
+const compositesById = new Map(ALL_COMPOSITES.map((composite) => [operationId(composite), composite]));
 
-export function findOperation(id: string): OperationDescriptor {
-	const op = byId.get(id);
-	if (!op) throw new Error(`Unknown operation "${id}"`);
-	return op;
-}
-
-/**
- * Whether the operation changes or removes what its path ids name (an update, a rename, a label or reaction
- * set, a delete): its effect says so. Reads leave the record as it is, and a create adds something under it
- * (a message into a chat, a note), so adapters may take those ids from incoming data; never these.
- */
-export const changesTarget = (op: Pick<OperationDescriptor, 'effect'>): boolean => op.effect === 'idempotent';
-
-/** The distinct endpoints (method + path) behind the catalogue: the spec's. */
-export function endpoints(): string[] {
-	return [...new Set(OPERATIONS.filter((op) => !op.friendlyOf).map((op) => `${op.method} ${op.path}`))];
-}
+export const findComposite = (id: string): CompositeDescriptor | undefined => compositesById.get(id);

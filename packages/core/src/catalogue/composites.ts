@@ -1,10 +1,10 @@
 /**
  * Composite operations: what users see as one operation but the service does in several calls. Each
  * is a descriptor here (its variants, its inputs as field descriptors with their defaults, its effect
- * and the calls it makes) and has one handler in the core (runtime/operations/composites.ts), run by
+ * and the calls it makes) and has one handler in the core (runtime/operations/compositeHandlers.ts), run by
  * `Executor.run(id, input)` like any endpoint. Generators (n8n, Node-RED, OpenAPI, the client, the
- * MCP server) iterate `CATALOGUE` — endpoints and composites, told apart by `kind` — and adapters
- * only translate their parameters into the flat input.
+ * MCP server) iterate `CATALOGUE` (catalogue.ts) — endpoints and composites, told apart by `kind` — and
+ * adapters only translate their parameters into the flat input.
  *
  * - `message:send`: Send with Send To (one of four send descriptors), optionally with an attachment
  *   (uploaded or registered first), optionally waiting for a status; a send whose answer was lost is
@@ -16,11 +16,10 @@
  *   opened. Resumed by link, so only a platform that pauses and serves those links offers it.
  * - File Download is the endpoint `file:download` (its `download` member names the second step).
  */
-import { operationId, OPERATIONS } from './catalogue';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from './defaults';
 import { field } from './fields';
 import { DEFAULT_SEND_TO, SEND_OPERATION, SEND_TARGETS, sendFields } from './send';
-import type { Effect, FieldDescriptor, FieldOption, OperationDescriptor, ResourceKey } from './types';
+import type { Effect, FieldDescriptor, FieldOption, ResourceKey } from './types';
 
 /** One choice of a composite's variant field, and the descriptor that does its main call. */
 export interface CompositeVariant {
@@ -59,11 +58,6 @@ export interface CompositeDescriptor {
 	 */
 	resumedByLink?: boolean;
 }
-
-/** An endpoint descriptor or a composite: what `CATALOGUE` lists. */
-export type CatalogueOperation = (OperationDescriptor & { kind?: 'endpoint' }) | CompositeDescriptor;
-
-export const isComposite = (op: CatalogueOperation): op is CompositeDescriptor => op.kind === 'composite';
 
 /** The attachment of a send: bytes to upload, or a public URL the service downloads. */
 export const attachmentInput: FieldDescriptor = field(
@@ -287,13 +281,6 @@ export const ALL_COMPOSITES: readonly CompositeDescriptor[] = [SEND_COMPOSITE, S
 
 /** The composites every surface runs on its own (see `resumedByLink`). */
 export const COMPOSITES: readonly CompositeDescriptor[] = ALL_COMPOSITES.filter((composite) => !composite.resumedByLink);
-
-/** Every operation users can run: the endpoints (and friendly operations) of OPERATIONS, then the composites. */
-export const CATALOGUE: readonly CatalogueOperation[] = [...OPERATIONS, ...COMPOSITES];
-
-const compositesById = new Map(ALL_COMPOSITES.map((composite) => [operationId(composite), composite]));
-
-export const findComposite = (id: string): CompositeDescriptor | undefined => compositesById.get(id);
 
 /** A composite's variant by its value, or an input error naming the choices. */
 export function compositeVariant(composite: CompositeDescriptor, value: string): CompositeVariant | undefined {

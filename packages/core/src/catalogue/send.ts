@@ -3,7 +3,7 @@
  * send descriptors of messages.ts, which keep doing the validation and the request. The fields a
  * choice shows are that descriptor's fields; those the four share appear once.
  */
-import { findOperation } from './catalogue';
+import { findOperation } from './endpoints';
 import type { FieldDescriptor, OperationDescriptor } from './types';
 
 export type SendTo = 'phone' | 'chat' | 'chatName' | 'jid';

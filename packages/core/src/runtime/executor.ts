@@ -5,8 +5,9 @@
  * with attachment, recovery of a send whose answer was lost, waiting for a status). Every error
  * leaves it without a secret in it.
  */
-import { findOperation, operationId } from '../catalogue/catalogue';
-import { findComposite, type CompositeDescriptor } from '../catalogue/composites';
+import { findOperation, operationId } from '../catalogue/endpoints';
+import { findComposite } from '../catalogue/catalogue';
+import type { CompositeDescriptor } from '../catalogue/composites';
 import { DEFAULT_WAIT_TIMEOUT_S, LIST_DEFAULTS } from '../catalogue/defaults';
 import type { DownloadedFile, OperationDescriptor, Timing, Transport } from '../catalogue/types';
 import { inputError, redactError, unexpectedResponse } from './errors';
@@ -14,7 +15,7 @@ import { normalizeBaseUrl } from './http/baseUrl';
 import { HttpExchange } from './http/exchange';
 import { DEFAULT_RETRY, type RetryPolicy } from './http/retry';
 import { sendWithAttachment, type Attachment } from './operations/attachment';
-import type { CompositeHandler, CompositeRunOptions } from './operations/registry';
+import { compositeHandler, type CompositeRunOptions } from './operations/registry';
 import { downloadRecord } from './operations/download';
 import { readModifyWrite } from './operations/readModifyWrite';
 import type { OperationRunner, RunOptions } from './operations/runner';
@@ -57,13 +58,6 @@ export interface ExecutorOptions {
 	timeZone?: string;
 	/** Look for the message of a send in doubt and resend it when proven absent (default true; off only to measure). */
 	resolveDoubtfulSends?: boolean;
-}
-
-/** Each composite's handler, registered on its descriptor (registerCompositeHandlers in operations/composites.ts). */
-const COMPOSITE_HANDLERS = new Map<string, CompositeHandler<Executor>>();
-
-export function registerComposite(descriptor: CompositeDescriptor, handler: CompositeHandler<Executor>): void {
-	COMPOSITE_HANDLERS.set(operationId(descriptor), handler);
 }
 
 export class Executor implements OperationRunner {
@@ -125,7 +119,7 @@ export class Executor implements OperationRunner {
 					? operation
 					: undefined;
 		if (composite) {
-			const handler = COMPOSITE_HANDLERS.get(id);
+			const handler = compositeHandler<Executor>(id);
 			if (!handler) throw new Error(`${id} has no handler: registerCompositeHandlers() registers them (@chat-messaging/core calls it)`);
 			return this.redacting(() => handler(this, input, runOptions));
 		}

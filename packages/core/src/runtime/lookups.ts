@@ -6,7 +6,7 @@
  * Paginated lists are read one service page per call: the page token is the service's next page
  * number, so an editor asks for more only when the user scrolls.
  */
-import { redactSubscriptionUrl } from './events';
+import { redactSubscriptionUrl } from './events/subscriptions';
 import type { Executor } from './executor';
 import { isRecord } from './validation';
 import { matchesKind } from '../catalogue/fields';

@@ -2,7 +2,7 @@
  * The pager: one page of a list (a 404 read as the empty last page once the parent is known to
  * exist), and Return All / Limit as a sliding window of pages in flight.
  */
-import { findOperation, operationId } from '../catalogue/catalogue';
+import { findOperation, operationId } from '../catalogue/endpoints';
 import type { OperationDescriptor, Pagination } from '../catalogue/types';
 import { ChatMessagingError, isNotFound, unexpectedResponse } from './errors';
 import type { HttpExchange } from './http/exchange';

@@ -5,6 +5,7 @@
 import { ChatMessagingError, inputError } from './errors';
 import { FIELD_KINDS, isHttpUrl, matchesKind, receiverUrlProblem, TRI_STATE_ANY } from '../catalogue/fields';
 import type { BinaryInput, FieldDescriptor, OperationDescriptor } from '../catalogue/types';
+import { toUtcText, wallTimeToUtc } from './timeZone';
 
 /**
  * RFC 3339 / ISO 8601 (`T`, `t` or a space between date and time; seconds and fractions optional), the
@@ -94,27 +95,6 @@ function asBinary(field: FieldDescriptor, value: unknown): BinaryInput {
 	return { data: record.data, filename: record.filename, mimeType: record.mimeType };
 }
 
-/** Milliseconds a zone is ahead of UTC at an instant, from the platform's own time-zone data. */
-function zoneOffsetMs(timeZone: string, instant: number): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: 'numeric',
-		day: 'numeric',
-		hour: 'numeric',
-		minute: 'numeric',
-		second: 'numeric',
-	}).formatToParts(new Date(instant));
-	const part = (type: string) => Number(parts.find((item) => item.type === type)?.value);
-	return (
-		Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - Math.floor(instant / 1000) * 1000
-	);
-}
-
-/** RFC 3339 in UTC, without a fraction when there is none: `2026-01-31T09:00:00Z`. */
-const toUtcText = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-
 /**
  * A strict date-time (see DATE_TIME), a JS Date, or a wall time in `context.timeZone`; sent as
  * RFC 3339 UTC. Years outside 1970-9999 and impossible dates ("2026-02-30") are refused.
@@ -146,8 +126,7 @@ function asDateTime(field: FieldDescriptor, value: unknown, context: ValidationC
 		if (match[4] === undefined && !context.timeZone) return toUtcText(wall);
 		// A wall time without a zone means something only in the platform's zone.
 		if (!context.timeZone) throw fieldError(field, `${expected} (add Z or an offset such as +01:00), got ${describe(value)}`);
-		const guess = wall - zoneOffsetMs(context.timeZone, wall);
-		return toUtcText(wall - zoneOffsetMs(context.timeZone, guess)); // the offset at the instant itself (DST edges)
+		return toUtcText(wallTimeToUtc(wall, context.timeZone));
 	}
 	if (zone === 'Z' || zone === 'z') return toUtcText(wall);
 	const [sign, zoneHours, zoneMinutes] = [zone[0], zone.slice(1, 3), zone.slice(-2)]; // ±HH:MM or ±HHMM

@@ -1,5 +1,5 @@
 /**
- * The Chat Messaging Poll Trigger: an n8n polling adapter over packages/core/src/runtime/polling.ts, for users without a
+ * The Chat Messaging Poll Trigger: an n8n polling adapter over packages/core/src/runtime/events/ (polling, pollStep), for users without a
  * public HTTPS URL or at the workspace's limit of 10 webhook subscriptions. It holds no subscription:
  * on n8n's schedule it reads what is new since the cursor kept in the node's static data, so each
  * event starts the workflow once, across polls and restarts. "Fetch Test Event" returns a real
@@ -15,7 +15,6 @@ import {
 	CHAT_TYPE_FILTER,
 	EVENT_TYPES,
 	eventPassesFilter,
-	holdBursts,
 	HumanTakeover,
 	isFilterEmpty,
 	LABELS_FILTER,
@@ -23,14 +22,11 @@ import {
 	POLL_SOURCES,
 	pollEvents,
 	pollSample,
-	readBurstState,
+	pollStep,
 	readEventFilter,
 	readInboxOptions,
-	releaseBursts,
 	SKIP_ASSIGNED_OPTION,
 	TEAMMATE_QUIET_OPTION,
-	withoutTakenOver,
-	type BurstState,
 	type ChatEvent,
 	type EventFilter,
 	type InboxOptions,
@@ -190,21 +186,18 @@ export class ChatMessagingPollTrigger implements INodeType {
 				filter: settings.filter,
 				now,
 			});
-			let events: ChatEvent[] = [];
+			const found: ChatEvent[] = [];
 			for (const event of result.events) {
-				if (isFilterEmpty(settings.afterFilter) || (await eventPassesFilter(executor, event, settings.afterFilter))) events.push(event);
+				if (isFilterEmpty(settings.afterFilter) || (await eventPassesFilter(executor, event, settings.afterFilter))) found.push(event);
 			}
-			// Burst batching, evaluated at each poll (no timers): a chat's messages are held until the customer has been
-			// quiet long enough. Messages held when the option was turned off go out at once.
-			let burst: BurstState = readBurstState(state.burst);
-			if (settings.inbox.burstQuietSeconds > 0 || burst.chats.length) {
-				const held = holdBursts(burst, events, now, 'record');
-				const ready = releaseBursts(held.state, now, settings.inbox.burstQuietSeconds * 1000);
-				burst = ready.state;
-				events = [...held.passThrough, ...ready.released];
-			}
-			// Human takeover; a failed lookup fails the poll before the cursor moves, so the next poll reads the same events.
-			events = await withoutTakenOver(executor, new HumanTakeover(settings.inbox, n8nTiming.now), events);
+			// Burst batching, evaluated at each poll (no timers), then human takeover: the core's poll step. A failed
+			// lookup fails the poll before the cursor moves, so the next poll reads the same events.
+			const { events, burst } = await pollStep(executor, found, {
+				burst: state.burst,
+				burstQuietMs: settings.inbox.burstQuietSeconds * 1000,
+				takeover: new HumanTakeover(settings.inbox, n8nTiming.now),
+				now,
+			});
 			state.cursor = result.cursor as unknown as IDataObject;
 			if (burst.chats.length) state.burst = burst as unknown as IDataObject;
 			else delete state.burst;

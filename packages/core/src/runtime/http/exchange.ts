@@ -4,7 +4,7 @@
  * only what cannot duplicate an effect, maps failures to errors and unwraps `{status: "ok", data}`.
  * Also fetches the bytes behind a download link.
  */
-import { operationId } from '../../catalogue/catalogue';
+import { operationId } from '../../catalogue/endpoints';
 import { FIELD_KINDS, isHttpUrl } from '../../catalogue/fields';
 import type {
 	DownloadedFile,

@@ -1,5 +1,5 @@
 /** Downloading a file: read the record, then the bytes its short-lived URL links to. */
-import { operationId } from '../../catalogue/catalogue';
+import { operationId } from '../../catalogue/endpoints';
 import type { OperationDescriptor } from '../../catalogue/types';
 import { unexpectedResponse } from '../errors';
 import type { HttpExchange } from '../http/exchange';

@@ -1,5 +1,5 @@
 /** Operations the service can only do whole (a label's chats, a chat's fields): read, combine, write. */
-import { findOperation } from '../../catalogue/catalogue';
+import { findOperation } from '../../catalogue/endpoints';
 import type { OperationDescriptor } from '../../catalogue/types';
 import type { OperationRunner } from './runner';
 

@@ -1,8 +1,11 @@
 /**
- * The shape of the composite operations' handlers (composites.ts), which the executor runs: they build on the
- * executor, so it never imports them (that would be a cycle); each is registered on its descriptor
- * (registerComposite in executor.ts) by registerCompositeHandlers, which the core's index calls.
+ * The composite operations' handlers (compositeHandlers.ts) by their descriptor's id, which the executor runs:
+ * they build on the executor, so it never imports them (that would be a cycle); each is registered here
+ * (`registerComposite`) by registerCompositeHandlers, which the core's index calls. For the same reason this
+ * file does not import the Executor's type: a handler's executor is its type parameter.
  */
+import type { CompositeDescriptor } from '../../catalogue/composites';
+import { operationId } from '../../catalogue/endpoints';
 import type { Timing } from '../../catalogue/types';
 import type { WaitReporting } from '../waiting';
 import type { WaitTarget } from './waitForStatus';
@@ -27,3 +30,14 @@ export type CompositeHandler<E> = (
 	input: Record<string, unknown>,
 	options: CompositeRunOptions,
 ) => Promise<Record<string, unknown>>;
+
+/** Each composite's handler, by `resource:operation`. */
+const COMPOSITE_HANDLERS = new Map<string, unknown>();
+
+export function registerComposite<E>(descriptor: CompositeDescriptor, handler: CompositeHandler<E>): void {
+	COMPOSITE_HANDLERS.set(operationId(descriptor), handler);
+}
+
+/** The handler registered for a composite's id, run by the executor `E` that registered it. */
+export const compositeHandler = <E>(id: string): CompositeHandler<E> | undefined =>
+	COMPOSITE_HANDLERS.get(id) as CompositeHandler<E> | undefined;

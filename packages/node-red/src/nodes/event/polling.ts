@@ -5,11 +5,8 @@
  */
 import {
 	deleteSubscriptions,
-	holdBursts,
 	pollEvents,
-	readBurstState,
-	releaseBursts,
-	withoutTakenOver,
+	pollStep as holdReleaseAndTakeOver,
 	type ChatEvent,
 	type Executor,
 	type HumanTakeover,
@@ -37,25 +34,23 @@ export async function pollStep(poller: Executor, node: PollingNode): Promise<voi
 	const before = node.store.load();
 	const cursors = (before.cursors && typeof before.cursors === 'object' ? before.cursors : {}) as Record<string, unknown>;
 	const now = Date.now();
-	let found: ChatEvent[] = [];
+	const found: ChatEvent[] = [];
 	for (const type of node.events) {
 		const source = POLL_SOURCE_OF[type];
 		const result = await pollEvents(poller, { source, cursor: cursors[source], now });
 		cursors[source] = result.cursor;
 		found.push(...result.events);
 	}
-	let burst = readBurstState(before.burst);
-	// Messages held when batching was turned off go out at once (releaseBursts with no quiet time).
-	if (node.burstMs > 0 || burst.chats.length) {
-		const held = holdBursts(burst, found, now, 'record');
-		const ready = releaseBursts(held.state, now, node.burstMs);
-		burst = ready.state;
-		found = [...held.passThrough, ...ready.released];
-	}
-	// A failed lookup throws before the cursor is stored: the next poll reads the same events again.
-	const kept = await withoutTakenOver(poller, node.takeover, found);
+	// Bursts, then human takeover (the core's poll step, as n8n's Poll Trigger runs it). A failed lookup throws
+	// before the cursor is stored: the next poll reads the same events again.
+	const { events, burst } = await holdReleaseAndTakeOver(poller, found, {
+		burst: before.burst,
+		burstQuietMs: node.burstMs,
+		takeover: node.takeover,
+		now,
+	});
 	// Read again: the outbox changed meanwhile (events handed on).
-	const queued = withQueued({ ...node.store.load(), v: 1, cursors, burst }, kept, { takeoverChecked: true });
+	const queued = withQueued({ ...node.store.load(), v: 1, cursors, burst }, events, { takeoverChecked: true });
 	node.store.save(queued.state);
 	for (const entry of queued.entries) await node.outbox.deliver(entry);
 }

@@ -16,24 +16,15 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import {
-	chatId,
-	checkReceiverUrl,
-	DEFAULT_REPLY_POLL_S,
-	findReply,
-	inputError,
-	planSendAndWaitForReply,
-	replyWatchFor,
-	runSendAndWaitForReply,
-} from '@chat-messaging/core';
+import { chatId, DEFAULT_REPLY_POLL_S, inputError, runSendAndWaitForReply, sendAndSubscribeForReply } from '@chat-messaging/core';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { locatorValue } from '../../fields';
 import { secondsPerUnit, waitOnce } from '../wait';
 import { DEFAULT_REPLY_SEND_TO, DEFAULT_TIMEOUT_HOURS } from './description';
-import { removeExpiredSubscriptions, removeOwnSubscriptions, replyItem, replySubscriptionUrl } from './replyWatch';
+import { isExpiredReplySubscription, isReplySubscriptionOf, replyItem, replySubscriptionUrl } from './replyWatch';
 
 interface ReplyWaitParameters {
-	/** The composite's input (packages/core/src/runtime/operations/composites.ts). */
+	/** The composite's input (packages/core/src/runtime/operations/compositeHandlers.ts). */
 	input: Record<string, unknown>;
 	using: 'webhook' | 'polling';
 }
@@ -74,21 +65,26 @@ export async function executeSendAndWaitForReply(context: IExecuteFunctions): Pr
 			return [[{ json: result as unknown as IDataObject, pairedItem: { item: 0 } }]];
 		}
 
-		const plan = planSendAndWaitForReply(executor, parameters.input);
-		const sent = (await executor.sendMessage(plan.sendOperation, plan.sendInput)) as IDataObject;
-		const watch = await replyWatchFor(executor, sent);
-		const deadline = n8nTiming.now() + plan.timeoutMs;
-		const url = replySubscriptionUrl(context, watch, deadline);
-		checkReceiverUrl(executor.baseUrl, url.href, PUBLIC_URL_ADVICE);
-		await removeExpiredSubscriptions(executor, url.origin);
-		await executor.run('webhook:create', { event_type: 'message:received:new', url: url.href, enabled: true });
-		// A reply that came between the send and the subscription would never be delivered to it: look once.
-		const early = await findReply(executor, watch);
-		if (early) {
-			await removeOwnSubscriptions(executor, watch.message_uid);
-			return [[replyItem(watch, early, sent)]];
-		}
-		await context.putExecutionToWait(new Date(deadline));
+		// The core sends, subscribes the resume URL and looks once for a reply that came before the subscription.
+		let resumeOrigin = '';
+		const started = await sendAndSubscribeForReply(
+			executor,
+			parameters.input,
+			{
+				url: (watch, deadline) => {
+					const url = replySubscriptionUrl(context, watch, deadline);
+					resumeOrigin = url.origin;
+					return url.href;
+				},
+				ownsUrl: (url, watch) => isReplySubscriptionOf(url, watch.message_uid),
+				// Left by waits that timed out: n8n runs no node code on a time-out.
+				isStale: (url) => isExpiredReplySubscription(url, resumeOrigin, n8nTiming.now()),
+				howToFix: PUBLIC_URL_ADVICE,
+			},
+			{ timing: n8nTiming },
+		);
+		if ('reply' in started) return [[replyItem(started.watch, started.reply, started.sent as IDataObject)]];
+		await context.putExecutionToWait(new Date(started.deadline));
 		return [items];
 	});
 }

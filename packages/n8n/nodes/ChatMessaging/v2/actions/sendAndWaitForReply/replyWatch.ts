@@ -8,7 +8,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { deleteSubscriptions, type ChatEvent, type Executor, type ReplyWatch } from '@chat-messaging/core';
-import { n8nTiming } from '../../../../shared/transport';
 
 /** Query parameters of the temporary subscription URL: what the webhook needs to recognise the reply. */
 export const CHAT_PARAMETER = 'cm_chat';
@@ -31,7 +30,7 @@ export function replyItem(watch: ReplyWatch, reply: ChatEvent | undefined, sent:
 }
 
 /** Whether a subscription URL is a temporary one of this operation on this n8n whose time has passed. */
-function isExpiredReplySubscription(url: string, resumeOrigin: string, nowMs: number): boolean {
+export function isExpiredReplySubscription(url: string, resumeOrigin: string, nowMs: number): boolean {
 	try {
 		const parsed = new URL(url);
 		const until = Number(parsed.searchParams.get(UNTIL_PARAMETER));
@@ -39,12 +38,6 @@ function isExpiredReplySubscription(url: string, resumeOrigin: string, nowMs: nu
 	} catch {
 		return false;
 	}
-}
-
-/** Removes temporary subscriptions left by waits that timed out (n8n runs no node code on a time-out). */
-export async function removeExpiredSubscriptions(executor: Executor, resumeOrigin: string): Promise<void> {
-	const now = n8nTiming.now();
-	await deleteSubscriptions(executor, [], (url) => isExpiredReplySubscription(url, resumeOrigin, now));
 }
 
 /** The execution's resume URL for this node, with what the webhook needs to recognise the reply. */
@@ -63,14 +56,17 @@ export function replySubscriptionUrl(context: IExecuteFunctions, watch: ReplyWat
 	return url;
 }
 
-/** Deletes the temporary subscription of this wait: the one whose URL names the sent message (unique per send). */
+/** Whether a subscription URL is the temporary one of this wait: the one naming the sent message (unique per send). */
+export function isReplySubscriptionOf(subscriptionUrl: string, sentMessageUid: string): boolean {
+	try {
+		const url = new URL(subscriptionUrl);
+		return url.searchParams.get(AFTER_PARAMETER) === sentMessageUid && url.searchParams.has(CHAT_PARAMETER);
+	} catch {
+		return false;
+	}
+}
+
+/** Deletes the temporary subscription of this wait. */
 export async function removeOwnSubscriptions(executor: Executor, sentMessageUid: string): Promise<void> {
-	await deleteSubscriptions(executor, [], (subscriptionUrl) => {
-		try {
-			const url = new URL(subscriptionUrl);
-			return url.searchParams.get(AFTER_PARAMETER) === sentMessageUid && url.searchParams.has(CHAT_PARAMETER);
-		} catch {
-			return false;
-		}
-	});
+	await deleteSubscriptions(executor, [], (url) => isReplySubscriptionOf(url, sentMessageUid));
 }

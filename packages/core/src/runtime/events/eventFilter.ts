@@ -2,7 +2,7 @@
  * Narrowing events after they arrive, shared by the webhook trigger, the polling trigger and the
  * Node-RED event node (both modes): by label, by chat-app account, direct or group chats only, without
  * messages sent through the API (a workflow's own sends, so an auto-reply cannot trigger itself). The
- * options are defined once in packages/core/src/catalogue/eventFilters.ts and read here (`readEventFilter`).
+ * options are defined once in packages/core/src/catalogue/eventFilterOptions.ts and read here (`readEventFilter`).
  *
  * Deliveries carry little: the spec's shape only ids and text, the live shape the chat's `is_group`
  * and the message's `origin`. What a filter needs and the event lacks is read from the service: the
@@ -10,11 +10,11 @@
  * the message (one request, only for sent-message events without `origin`). Polled events carry both
  * records and cost nothing.
  */
-import { CHAT_TYPE_FILTER, type ChatType } from '../catalogue/eventFilters';
-import { inputError } from './errors';
-import type { ChatEvent } from './events';
-import type { Executor } from './executor';
-import { isRecord } from './validation';
+import { CHAT_TYPE_FILTER, type ChatType } from '../../catalogue/eventFilterOptions';
+import { inputError } from '../errors';
+import type { ChatEvent } from './delivery';
+import type { Executor } from '../executor';
+import { isRecord } from '../validation';
 
 export interface EventFilter {
 	/** Only chats having at least one of these labels. */

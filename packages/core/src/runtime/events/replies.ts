@@ -7,13 +7,13 @@
  * A reply is an inbound message of the same chat that comes after the sent message: by position in
  * the chat's history (`after_message`), so equal timestamps never confuse them.
  */
-import { inputError } from './errors';
-import { parseDelivery, type ChatEvent } from './events';
-import type { Executor } from './executor';
+import { inputError } from '../errors';
+import { parseDelivery, type ChatEvent } from './delivery';
+import type { Executor } from '../executor';
 import { polledEvent } from './polling';
-import type { Timing } from '../catalogue/types';
-import { isBlank, isRecord } from './validation';
-import { pauseBetweenLooks, type WaitReporting } from './waiting';
+import type { Timing } from '../../catalogue/types';
+import { isBlank, isRecord } from '../validation';
+import { pauseBetweenLooks, type WaitReporting } from '../waiting';
 
 /** What a wait for a reply needs to know about the message sent. */
 export interface ReplyWatch {

@@ -1,9 +1,9 @@
 /**
- * The one handler of each composite operation (catalogue/composites.ts). Adapters hand over a flat
+ * The one handler of each composite operation (catalogue/composites.ts), registered in registry.ts. Adapters hand over a flat
  * input named like the composite's fields and options; every input is checked before the first
  * request, and errors name the composite's fields.
  */
-import { findOperation } from '../../catalogue/catalogue';
+import { findOperation } from '../../catalogue/endpoints';
 import {
 	compositeVariant,
 	SEND_AND_WAIT_COMPOSITE,
@@ -18,12 +18,12 @@ import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, 
 import { isHttpUrl } from '../../catalogue/fields';
 import type { BinaryInput, FieldDescriptor } from '../../catalogue/types';
 import { ChatMessagingError, inputError } from '../errors';
-import { registerComposite, type Executor } from '../executor';
-import type { ChatEvent } from '../events';
-import { replyWatchFor, waitForReply } from '../replies';
+import type { Executor } from '../executor';
+import type { ChatEvent } from '../events/delivery';
+import { replyWatchFor, waitForReply } from '../events/replies';
 import { isBlank, isRecord } from '../validation';
 import type { Attachment } from './attachment';
-import type { CompositeRunOptions } from './registry';
+import { registerComposite, type CompositeRunOptions } from './registry';
 import type { WaitTarget } from './waitForStatus';
 
 export type { CompositeRunOptions } from './registry';
@@ -292,7 +292,7 @@ export async function runSendAndWait(
 
 /** Registers each composite's handler on its descriptor, for Executor.run; the core's index calls it once. */
 export function registerCompositeHandlers(): void {
-	registerComposite(SEND_COMPOSITE, runSend);
-	registerComposite(SEND_AND_WAIT_FOR_REPLY_COMPOSITE, runSendAndWaitForReply);
-	registerComposite(SEND_AND_WAIT_COMPOSITE, runSendAndWait);
+	registerComposite<Executor>(SEND_COMPOSITE, runSend);
+	registerComposite<Executor>(SEND_AND_WAIT_FOR_REPLY_COMPOSITE, runSendAndWaitForReply);
+	registerComposite<Executor>(SEND_AND_WAIT_COMPOSITE, runSendAndWait);
 }

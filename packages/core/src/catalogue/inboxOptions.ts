@@ -2,7 +2,7 @@
  * The inbox options of the event surfaces (n8n Chat Messaging Trigger and Poll Trigger, Node-RED event
  * node): one definition each, so every platform shows the same names, defaults and descriptions. All are
  * off by default: a workflow or flow saved before they existed runs as before. What they do is
- * packages/core/src/runtime/inbox.ts.
+ * packages/core/src/runtime/events/ (takeover.ts, bursts.ts).
  */
 
 export interface InboxOptionDescriptor {

@@ -2,7 +2,7 @@
  * The event filters of the event surfaces (n8n Chat Messaging Trigger and Poll Trigger, Node-RED event node),
  * besides the choice of event types (EVENT_TYPES): one definition each, so every platform shows the same
  * names, choices, defaults and descriptions. Every one passes everything by default: a workflow or flow saved
- * before it existed runs as before. How they are read and evaluated is packages/core/src/runtime/eventFilter.ts.
+ * before it existed runs as before. How they are read and evaluated is packages/core/src/runtime/events/eventFilter.ts.
  */
 import type { FieldOption } from './types';
 
