@@ -34,11 +34,14 @@ export {
 } from './runtime/operations/composites';
 export {
 	conversationChatMessages,
+	conversationInputFor,
 	conversationMessageOf,
+	conversationWindow,
 	conversationRole,
 	planConversation,
 	runGetConversation,
 	sentThroughApi,
+	turnMessageUids,
 	type ConversationPlan,
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.

@@ -52,10 +52,12 @@ function uidList(option: FieldDescriptor, value: unknown): string[] {
 	return (items as string[]).map((item) => item.trim()).filter(Boolean);
 }
 
-/** Every input of Get Conversation checked (the chat id as chat:get checks it); `now` places the time window. */
-export function planConversation(executor: Executor, input: Record<string, unknown>, now: number): ConversationPlan {
-	const { lastMessages, lastMinutes, excludeMessageUids, excludeFromMessageUid } = conversationInputs;
-	executor.prepare(findOperation('chat:get'), { chat_id: input.chat_id });
+/**
+ * The window of Get Conversation checked: the most messages (0 for no count limit) and the minutes (0 for any
+ * time), or an input error naming the option. Platforms that keep the window as a setting check it with this.
+ */
+export function conversationWindow(input: { lastMessages?: unknown; lastMinutes?: unknown }): { count: number; minutes: number } {
+	const { lastMessages, lastMinutes } = conversationInputs;
 	const count = wholeNumber(lastMessages, input.lastMessages, DEFAULT_CONVERSATION_MESSAGES);
 	const minutes = wholeNumber(lastMinutes, input.lastMinutes, 0);
 	if (count === 0 && minutes === 0)
@@ -64,6 +66,14 @@ export function planConversation(executor: Executor, input: Record<string, unkno
 			`0 (no count limit) needs ${lastMinutes.displayName} above 0: a window needs a count or a time`,
 			lastMessages.displayName,
 		);
+	return { count, minutes };
+}
+
+/** Every input of Get Conversation checked (the chat id as chat:get checks it); `now` places the time window. */
+export function planConversation(executor: Executor, input: Record<string, unknown>, now: number): ConversationPlan {
+	const { excludeMessageUids, excludeFromMessageUid } = conversationInputs;
+	executor.prepare(findOperation('chat:get'), { chat_id: input.chat_id });
+	const { count, minutes } = conversationWindow(input);
 	const from = input.excludeFromMessageUid;
 	if (!isBlank(from) && typeof from !== 'string')
 		throw inputError(excludeFromMessageUid.name, 'must be a message uid', excludeFromMessageUid.displayName);
@@ -215,6 +225,23 @@ export function conversationChatMessages(conversation: Pick<Conversation, 'is_gr
 		role: message.role === 'customer' ? 'user' : 'assistant',
 		content: modelContent(message, conversation.is_group),
 	}));
+}
+
+/**
+ * The messages an event's turn answers, which its conversation leaves out (they are the turn's prompt): a burst's
+ * every uid (`message_uids`, runtime/inbox.ts), or the event's own message.
+ */
+export function turnMessageUids(event: { message_uid?: unknown; message_uids?: unknown }): string[] {
+	if (Array.isArray(event.message_uids)) return event.message_uids.filter((uid): uid is string => typeof uid === 'string' && uid !== '');
+	return typeof event.message_uid === 'string' && event.message_uid ? [event.message_uid] : [];
+}
+
+/** Get Conversation's input for the turn an event starts: its chat, the window, the turn's own messages left out. */
+export function conversationInputFor(
+	event: { chat_id?: unknown; message_uid?: unknown; message_uids?: unknown },
+	window: { lastMessages?: unknown; lastMinutes?: unknown } = {},
+): Record<string, unknown> {
+	return { chat_id: event.chat_id, ...window, excludeMessageUids: turnMessageUids(event) };
 }
 
 /** Registers Get Conversation's handler on its descriptor, for Executor.run (registerCompositeHandlers calls it). */

@@ -100,6 +100,21 @@ export function registerEventEditor(): void {
 							},
 				]),
 			),
+			// Add Conversation: off, its window at the core's defaults.
+			...Object.fromEntries(
+				CATALOGUE.eventNode.conversationOptions.map((option) => [
+					option.name,
+					option.type === 'boolean'
+						? { value: option.default }
+						: {
+								value: option.default,
+								validate: validator<EventProps, unknown>(
+									(v) =>
+										(Number.isInteger(Number(v)) && Number(v) >= (option.minValue ?? 0)) || `${option.name}: a whole number, 0 or more`,
+								),
+							},
+				]),
+			),
 			events: {
 				value: ['message:received:new'],
 				validate: validator<EventProps, unknown>((v) => (Array.isArray(v) && v.length > 0) || 'Choose at least one event type'),

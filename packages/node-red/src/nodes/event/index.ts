@@ -53,6 +53,7 @@ import { resolveConfig, type ConfigNode } from '../config';
 import { EVENT_ROUTE_PREFIX, receiversFor, subscriptionUrl, type EventReceiver } from './receiver';
 import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, eventFilterGate, readEventMode, readPollSeconds, type EventMode } from './settings';
 import { attachFiles } from './attachments';
+import { CONVERSATION_OFF, readConversationSetting, withConversation } from './conversation';
 import { HandedEvents } from './handed';
 import { migrateEvent } from './migrations';
 import { pollStep } from './polling';
@@ -107,12 +108,14 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 	let pollSeconds = DEFAULT_POLL_SECONDS;
 	let inbox: InboxOptions = INBOX_OFF;
 	let passesFilter = eventFilterGate({});
+	let conversation = CONVERSATION_OFF;
 	let settingsProblem: unknown;
 	try {
 		mode = readEventMode(definition.mode);
 		pollSeconds = readPollSeconds(definition.pollSeconds);
 		inbox = readInboxOptions(definition);
 		passesFilter = eventFilterGate(definition);
+		conversation = readConversationSetting(definition);
 	} catch (error) {
 		settingsProblem = error;
 	}
@@ -133,6 +136,7 @@ function setUpEventNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): voi
 		if (!verdict) return;
 		const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
 		if (downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
+		if (!(await withConversation(executor, event, msg, conversation, (text, failed) => node.error(text, failed)))) return;
 		node.send(msg);
 	};
 
