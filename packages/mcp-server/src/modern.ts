@@ -27,6 +27,8 @@ import { ownedTasks, taskOwnerOf } from './taskOwner';
 import { ToolTasks } from './tasks';
 import { callTool, progressReporter, SERVER_INFO, SERVER_INSTRUCTIONS, type ServerOptions } from './server';
 import { catalogueTools } from './tools';
+import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from './conversationResource';
+import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from './draftReplyPrompt';
 
 /** The key of the confirmation among a call's input requests (and of the user's answer among its input responses). */
 const CONFIRMATION_KEY = 'confirm';
@@ -38,6 +40,13 @@ export interface ModernServerOptions extends ServerOptions {
 
 const either = (signals: Array<AbortSignal | undefined>): AbortSignal => AbortSignal.any(signals.filter((signal) => signal !== undefined));
 
+const failedRead = (failure: ResourceFailure): Error =>
+	new ProtocolError(
+		failure.invalidParams ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError,
+		failure.message,
+		failure.data,
+	);
+
 /** A 2026-07-28 server (v2 SDK, low-level) with one tool per catalogue operation of its scope. */
 export function createModernServer(options: ModernServerOptions): Server {
 	const tools = options.tools ?? selectTools(catalogueTools(options.operations));
@@ -47,14 +56,29 @@ export function createModernServer(options: ModernServerOptions): Server {
 	const store = ownedTasks(tasks, options.taskOwner ?? taskOwnerOf(undefined));
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(SERVER_INFO(options.version), {
-		capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+		capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
 		instructions: SERVER_INSTRUCTIONS,
 	});
 	server.setRequestHandler('tools/list', () => ({ tools: tools.map((tool) => listedTool(tool, options)) as ListToolsResult['tools'] }));
 	server.setRequestHandler('resources/list', () => ({ resources: listedResources(links) }));
-	// No templates: the links are handed out whole; the list is there because resources are declared.
-	server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
-	server.setRequestHandler('resources/read', (request) => {
+	// The links are handed out whole; the template is the conversation of a chat (conversationResource.ts).
+	server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [CONVERSATION_RESOURCE_TEMPLATE] }));
+	server.setRequestHandler('prompts/list', () => ({ prompts: [DRAFT_REPLY_PROMPT] }));
+	server.setRequestHandler('prompts/get', async (request) => {
+		if (request.params.name !== DRAFT_REPLY_PROMPT.name)
+			throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(request.params.name)}`, {
+				name: request.params.name,
+			});
+		const prompt = await getDraftReplyPrompt(options.executor, request.params.arguments);
+		if ('failed' in prompt) throw failedRead(prompt.failed);
+		return prompt;
+	});
+	server.setRequestHandler('resources/read', async (request) => {
+		if (conversationChatId(request.params.uri) !== undefined) {
+			const read = await readConversationResource(options.executor, request.params.uri);
+			if ('failed' in read) throw failedRead(read.failed);
+			return read;
+		}
 		const contents = linkedFileContents(links, request.params.uri);
 		if ('notFound' in contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, contents.notFound.message, contents.notFound.data);
 		return contents;

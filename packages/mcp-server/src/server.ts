@@ -10,7 +10,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
 	CallToolRequestSchema,
 	ErrorCode,
+	GetPromptRequestSchema,
+	ListPromptsRequestSchema,
 	ListResourcesRequestSchema,
+	ListResourceTemplatesRequestSchema,
 	ListToolsRequestSchema,
 	ReadResourceRequestSchema,
 	type CallToolResult,
@@ -48,6 +51,9 @@ import { base64, linkedFileContents, listedResources, listedTool, runsAsTask, un
 import { selectTools } from './scopes';
 import { ownedTasks, taskOwnerOf } from './taskOwner';
 import { TASK_TTL_MS, ToolTasks } from './tasks';
+import { markedResult } from './untrusted';
+import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from './conversationResource';
+import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from './draftReplyPrompt';
 import { catalogueTools, CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from './tools';
 
 export const SERVER_NAME = 'chat-messaging';
@@ -210,7 +216,8 @@ function toolResult(result: unknown, links?: FileLinks): CallToolResult {
 	}
 	const structured = toolStructuredContent(result);
 	const text = { type: 'text' as const, text: JSON.stringify(structured) };
-	if (!isDownloadedFile(result)) return { content: [text], structuredContent: structured };
+	// What a customer wrote comes back marked as their words (untrusted.ts).
+	if (!isDownloadedFile(result)) return markedResult(structured);
 	const { data, mimeType, filename } = result;
 	return {
 		content: [
@@ -349,6 +356,10 @@ function protocolError(code: ErrorCode, message: string, data: Record<string, un
  */
 const AnyCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() }).passthrough();
 
+/** A conversation that could not be read: invalid params for a chat that is not there, an internal error otherwise. */
+const failedRead = (failure: ResourceFailure): Error =>
+	protocolError(failure.invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError, failure.message, failure.data);
+
 /** Who the server is, on either revision. */
 export const SERVER_INFO = (version: string) => ({ name: SERVER_NAME, version, title: 'Chat Messaging' });
 
@@ -364,14 +375,29 @@ export function createServer(options: ServerOptions): Server {
 	const tasks = options.tasks ?? new ToolTasks();
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const server = new Server(SERVER_INFO(options.version), {
-		capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+		capabilities: { tools: {}, resources: {}, prompts: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
 		taskStore: ownedTasks(tasks, options.taskOwner ?? taskOwnerOf(undefined)),
 		instructions: SERVER_INSTRUCTIONS,
 	});
 	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => listedTool(tool, options)) }));
 	// The resources are the downloads handed out as links, each readable until it expires.
 	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listedResources(links) }));
-	server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+	// The conversation of a chat (conversationResource.ts) and the prompt that drafts a reply from it.
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [CONVERSATION_RESOURCE_TEMPLATE] }));
+	server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [DRAFT_REPLY_PROMPT] }));
+	server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+		if (request.params.name !== DRAFT_REPLY_PROMPT.name)
+			throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(request.params.name)}`, { name: request.params.name });
+		const prompt = await getDraftReplyPrompt(options.executor, request.params.arguments);
+		if ('failed' in prompt) throw failedRead(prompt.failed);
+		return prompt;
+	});
+	server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+		if (conversationChatId(request.params.uri) !== undefined) {
+			const read = await readConversationResource(options.executor, request.params.uri);
+			if ('failed' in read) throw failedRead(read.failed);
+			return read;
+		}
 		const contents = linkedFileContents(links, request.params.uri);
 		if ('notFound' in contents) throw protocolError(ErrorCode.InvalidParams, contents.notFound.message, contents.notFound.data);
 		return contents;

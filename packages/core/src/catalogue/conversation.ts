@@ -78,10 +78,10 @@ export const conversationInputs = {
 		'lastMessages',
 		'Last Messages',
 		'integer',
-		`How many of the latest messages the conversation holds; 0 for no count limit (then Last Minutes bounds it, up to ${MAX_CONVERSATION_MESSAGES})`,
+		`How many of the latest messages; 0: no count limit (Last Minutes bounds it, at most ${MAX_CONVERSATION_MESSAGES})`,
 		{ default: DEFAULT_CONVERSATION_MESSAGES, min: 0, max: MAX_CONVERSATION_MESSAGES },
 	),
-	lastMinutes: field('body', 'lastMinutes', 'Last Minutes', 'integer', 'Only messages of the last this many minutes; 0 for any time', {
+	lastMinutes: field('body', 'lastMinutes', 'Last Minutes', 'integer', 'Only messages of the last this many minutes; 0: any time', {
 		default: 0,
 		min: 0,
 	}),
@@ -90,14 +90,14 @@ export const conversationInputs = {
 		'excludeMessageUids',
 		'Exclude Message UIDs',
 		'stringList',
-		'Messages left out of the conversation: those the turn answers, which it gets as its prompt',
+		'Messages to leave out: those the turn answers (its prompt)',
 	),
 	excludeFromMessageUid: field(
 		'body',
 		'excludeFromMessageUid',
 		'Exclude From Message UID',
 		'string',
-		'Leave out this message and every later one (the first message of the burst the turn answers)',
+		'Leave out this message and every later one',
 	),
 } as const satisfies Record<string, FieldDescriptor>;
 
@@ -147,7 +147,7 @@ export const CONVERSATION_COMPOSITE: CompositeDescriptor = {
 	name: 'Get Conversation',
 	action: 'Get the conversation of a chat',
 	description:
-		"A chat's recent conversation, oldest first: each message with its role (the customer's, this workspace's sent through the API, or a teammate's from the web app, with their name), its text and its attachment described",
+		"A chat's recent messages, oldest first, each with its role (customer; workspace: sent through the API; teammate: from the web app, named), text and attachment described",
 	effect: 'read',
 	fields: [{ field: chatId, variants: [] }],
 	options: [
@@ -161,6 +161,6 @@ export const CONVERSATION_COMPOSITE: CompositeDescriptor = {
 		'message:getAll, newest first, page by page until the window is full',
 	],
 	returns:
-		"Returns chat_id, chat_name, is_group, members (a group's) and messages, oldest first, each with message_uid, role (customer, workspace or teammate), sender_name, sender_phone, text, attachment ({filename, type} or null) and timestamp",
+		'Returns chat_id, chat_name, is_group, members and messages (oldest first; each: message_uid, role, sender_name, sender_phone, text, attachment, timestamp)',
 	recoversLostSend: false,
 };
