@@ -175,7 +175,8 @@ export async function runGetConversation(executor: Executor, input: Record<strin
 		if (beforeFrom) await confirmExcludeFrom(executor, plan);
 		const record = isRecord(chat) ? chat : {};
 		return {
-			chat_id: plan.chat_id,
+			// The chat's own id (a number), however it was asked for (a resource URI gives text).
+			chat_id: typeof record.id === 'number' || typeof record.id === 'string' ? record.id : plan.chat_id,
 			chat_name: text(record.name),
 			is_group: record.is_group === true,
 			members: record.is_group === true ? membersOf(record) : [],
