@@ -79,7 +79,7 @@ describe('the catalogue lists Get Conversation as a read composite', () => {
 	it('is in the catalogue, reads only, and describes its result for tools', () => {
 		expect(CATALOGUE.filter(isComposite).map(operationId)).toContain('message:getConversation');
 		expect(CONVERSATION_COMPOSITE.effect).toBe('read');
-		expect(CONVERSATION_COMPOSITE.variants).toBeUndefined();
+		expect('variants' in CONVERSATION_COMPOSITE).toBe(false);
 		const schema = outputSchemaOf(CONVERSATION_COMPOSITE) as Record<string, any>;
 		expect(schema.required).toEqual(expect.arrayContaining(['chat_id', 'messages']));
 		const description = compositeToolDescription(CONVERSATION_COMPOSITE);

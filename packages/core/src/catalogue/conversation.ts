@@ -10,10 +10,9 @@
  *   app, with their name); its text; its attachment described (file name and type, never the bytes);
  * - the messages a turn answers (its prompt) left out: by uid, or one message and every later one.
  */
-import type { CompositeDescriptor } from './composites';
 import { chatId, field } from './fields';
 import type { JsonSchema } from './records';
-import type { FieldDescriptor } from './types';
+import type { Effect, FieldDescriptor, ResourceKey } from './types';
 
 /** Who wrote a message of the conversation. */
 export type ConversationRole = 'customer' | 'workspace' | 'teammate';
@@ -140,16 +139,20 @@ export const CONVERSATION_SCHEMA: JsonSchema = {
 	},
 };
 
-export const CONVERSATION_COMPOSITE: CompositeDescriptor = {
-	kind: 'composite',
-	resource: 'message',
+/**
+ * The composite's descriptor (a CompositeDescriptor, which composites.ts checks where it lists it: this file does not
+ * import composites.ts, which imports it).
+ */
+export const CONVERSATION_COMPOSITE = {
+	kind: 'composite' as const,
+	resource: 'message' as ResourceKey,
 	operation: 'getConversation',
 	name: 'Get Conversation',
 	action: 'Get the conversation of a chat',
 	description:
 		"A chat's recent messages, oldest first, each with its role (customer; workspace: sent through the API; teammate: from the web app, named), text and attachment described",
-	effect: 'read',
-	fields: [{ field: chatId, variants: [] }],
+	effect: 'read' as Effect,
+	fields: [{ field: chatId, variants: [] as string[] }],
 	options: [
 		conversationInputs.lastMessages,
 		conversationInputs.lastMinutes,
