@@ -87,8 +87,9 @@ export function registerEventEditor(): void {
 			},
 			// Event filters: a flow saved without them holds none, which passes every event (the runtime reads them so too).
 			...Object.fromEntries(CATALOGUE.eventNode.filterOptions.map((option) => [option.name, { value: option.default }])),
+			// The inbox options, and Add Conversation with its window: off, at the core's defaults.
 			...Object.fromEntries(
-				CATALOGUE.eventNode.inboxOptions.map((option) => [
+				[...CATALOGUE.eventNode.inboxOptions, ...CATALOGUE.eventNode.conversationOptions].map((option) => [
 					option.name,
 					option.type === 'boolean'
 						? { value: option.default }
@@ -96,21 +97,6 @@ export function registerEventEditor(): void {
 								value: option.default,
 								validate: validator<EventProps, unknown>(
 									(v) => (Number.isFinite(Number(v)) && Number(v) >= (option.minValue ?? 0)) || `${option.name}: 0 or more`,
-								),
-							},
-				]),
-			),
-			// Add Conversation: off, its window at the core's defaults.
-			...Object.fromEntries(
-				CATALOGUE.eventNode.conversationOptions.map((option) => [
-					option.name,
-					option.type === 'boolean'
-						? { value: option.default }
-						: {
-								value: option.default,
-								validate: validator<EventProps, unknown>(
-									(v) =>
-										(Number.isInteger(Number(v)) && Number(v) >= (option.minValue ?? 0)) || `${option.name}: a whole number, 0 or more`,
 								),
 							},
 				]),
