@@ -15,6 +15,7 @@ export * from './catalogue/output';
 export * from './catalogue/records';
 export * from './catalogue/toolDescription';
 export * from './catalogue/composites';
+export * from './catalogue/conversation';
 export * from './catalogue/agents';
 export * from './runtime/errors';
 export * from './runtime/executor';
@@ -26,6 +27,18 @@ export {
 	type ReplyWaitResult,
 } from './runtime/operations/compositeHandlers';
 export { registerComposite } from './runtime/operations/registry';
+export {
+	conversationChatMessages,
+	conversationInputFor,
+	conversationMessageOf,
+	conversationWindow,
+	conversationRole,
+	planConversation,
+	runGetConversation,
+	sentThroughApi,
+	turnMessageUids,
+	type ConversationPlan,
+} from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
 export * from './runtime/pacing';

@@ -6,6 +6,7 @@
 import {
 	answerItemSchema,
 	answerSchema,
+	CONVERSATION_SCHEMA,
 	DELETED_RESULT,
 	isComposite,
 	isRecord,
@@ -81,6 +82,7 @@ const SENT: JsonSchema = {
 /** Each composite's result, by operation id. */
 const COMPOSITE_RESULTS: Readonly<Record<string, JsonSchema>> = {
 	'message:send': SENT,
+	'message:getConversation': CONVERSATION_SCHEMA,
 	'message:sendAndWaitForReply': {
 		type: 'object',
 		required: ['message_uid', 'chat_id', 'replied', 'reply'],

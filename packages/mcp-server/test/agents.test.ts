@@ -136,7 +136,7 @@ describe('scopes: which tools a session gets', () => {
 		expect(tool.stderr).toMatch(/^exclude-tools: no "chat_delete"/);
 	});
 
-	it('costs at most 4k tokens read-only and 11k by default with --no-output-schemas (or its variable), as the README table says', async () => {
+	it('costs at most 4.5k tokens read-only and 11.5k by default with --no-output-schemas (or its variable), as the README table says', async () => {
 		const measured: Record<string, { tools: number; tokens: number; inputOnly: number }> = {};
 		for (const [mode, args] of [
 			['default', []],
@@ -151,8 +151,8 @@ describe('scopes: which tools a session gets', () => {
 		}
 		const { tools: fromEnvironment } = await listed(['--read-only'], { CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS: 'true' });
 		expect(tokens(fromEnvironment)).toBe(measured['read-only']!.inputOnly);
-		expect(measured['read-only']!.inputOnly).toBeLessThanOrEqual(4000);
-		expect(measured.default!.inputOnly).toBeLessThanOrEqual(11000);
+		expect(measured['read-only']!.inputOnly).toBeLessThanOrEqual(4500);
+		expect(measured.default!.inputOnly).toBeLessThanOrEqual(11500);
 		const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 		for (const [mode, { tools, tokens: count, inputOnly }] of Object.entries(measured))
 			expect(readme).toContain(`| ${mode} | ${tools} | ${count.toLocaleString('en-US')} | ${inputOnly.toLocaleString('en-US')} |`);
@@ -366,6 +366,7 @@ describe('no secret to a model: every tool in a full run', () => {
 		await data('message_get', { message_uid: sent.message_uid });
 		await data('message_get_status_history', { message_uid: sent.message_uid });
 		await data('message_get_many', { chat_id: first.id });
+		await data('message_get_conversation', { chat_id: first.id });
 		await call('reaction_get', { uid: sent.message_uid });
 		await call('reaction_set', { uid: sent.message_uid, reaction: '👍' });
 		await call('reaction_remove', { uid: sent.message_uid });

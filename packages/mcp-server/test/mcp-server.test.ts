@@ -224,7 +224,12 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		)) as CallToolResult;
 		seen.push(JSON.stringify(waited));
 		expect(waited.isError).toBeFalsy();
-		expect(waited.structuredContent).toMatchObject({ chat_id: chatId, replied: true, reply: { text: 'Yes, tomorrow is fine' } });
+		// The reply is the customer's words: marked as such (untrusted.ts).
+		expect(waited.structuredContent).toMatchObject({
+			chat_id: chatId,
+			replied: true,
+			reply: { text: expect.stringMatching(/^<customer-text-[0-9a-f]+>Yes, tomorrow is fine<\/customer-text-[0-9a-f]+>$/) },
+		});
 		expect(answered).toBe(true);
 		expect(progress.length).toBeGreaterThan(3);
 		expect(progress.every((update) => update.total === 120_000)).toBe(true);

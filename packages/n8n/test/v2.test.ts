@@ -80,6 +80,7 @@ describe('version 2 parameters', () => {
 		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('message'));
 		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
 			'Get',
+			'Get Conversation',
 			'Get Many',
 			'Get Status History',
 			'Send',

@@ -256,8 +256,10 @@ describe('texts and help in locales/en-US, as Node-RED loads them beside the nod
 
 	test('the action help lists the operations and holds one block per operation, which the editor shows for the selected node', () => {
 		const blocks = [...help.matchAll(/<div class="cm-help-op" data-operation="([^"]+)">/g)].map((match) => match[1]);
-		// Send (with Send To) first among the message operations, then every catalogue operation.
-		expect(blocks.filter((id) => id !== 'message:send')).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
+		// Send (with Send To) first among the message operations, then every catalogue operation, Get Conversation after the messages'.
+		const composites = ['message:send', 'message:getConversation'];
+		expect(blocks.filter((id) => !composites.includes(id!))).toEqual(OPERATIONS.map((op) => `${op.resource}:${op.operation}`));
+		expect(blocks.indexOf('message:getConversation')).toBe(blocks.findLastIndex((id) => id!.startsWith('message:')));
 		expect(blocks.indexOf('message:send')).toBe(blocks.findIndex((id) => id!.startsWith('message:')));
 		expect(html).toContain('.red-ui-help .cm-help-op { display: none; }');
 	});

@@ -137,9 +137,10 @@ describe('The built Node-RED package, beyond node-red-dev validate', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { OPERATIONS, operationId } = require('@chat-messaging/core');
 		const ids = catalogue.resources.flatMap((resource: any) => resource.operations.map((op: any) => op.id));
-		// Every catalogue operation, plus the editor's Send (Send To picks one of the four sends).
-		expect(ids.filter((id: string) => id !== 'message:send')).toEqual(OPERATIONS.map(operationId));
-		expect(ids).toContain('message:send');
+		// Every catalogue operation, plus the editor's Send (Send To picks one of the four sends) and Get Conversation.
+		const composites = ['message:send', 'message:getConversation'];
+		expect(ids.filter((id: string) => !composites.includes(id))).toEqual(OPERATIONS.map(operationId));
+		expect(ids).toEqual(expect.arrayContaining(composites));
 		for (const op of OPERATIONS) expect(html).toContain(`id="cm-op-${op.resource}-${op.operation}"`);
 	});
 });

@@ -3,6 +3,8 @@
  * example's output records what the flow got back), each doing what its description says.
  */
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
 	assert,
@@ -18,7 +20,48 @@ import {
 import { CONFIG_ID, baseFlow, collected, collector, running, type Json, type RuntimeCase, type RuntimeRun } from './runtime-support';
 
 const SEND_EXAMPLE = 'send-attachment-and-wait-for-delivery';
+const AI_EXAMPLE = 'ai-responder';
+const STUB_ANSWER = 'Stub answer from the model';
 const deployed = (r: RuntimeRun) => r.examples !== undefined;
+
+/** A local OpenAI-compatible chat-completions endpoint for the AI responder example: each request's body kept, one answer. */
+interface ModelStub {
+	url: string;
+	requests: Array<{ messages: Array<{ role: string; content: string }> }>;
+	server: Server;
+}
+const modelStubs = new Map<RuntimeRun, ModelStub>();
+
+async function startModelStub(): Promise<ModelStub> {
+	const requests: ModelStub['requests'] = [];
+	const server = createServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+		req.on('end', () => {
+			requests.push(JSON.parse(body || '{}'));
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: STUB_ANSWER }, finish_reason: 'stop' }] }));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	server.unref();
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, server };
+}
+
+/** The AI responder example pointed at the stub (its tab's environment), polling every second. */
+function aiResponderAt(flow: Json[], stub: ModelStub): Json[] {
+	return flow.map((node) => {
+		if (node.type === 'tab')
+			return {
+				...node,
+				env: [
+					{ name: 'OPENAI_BASE_URL', value: stub.url, type: 'str' },
+					{ name: 'OPENAI_API_KEY', value: 'e2e-model-key', type: 'str' },
+				],
+			};
+		return node.type === 'chat-messaging-event' ? { ...node, pollSeconds: 1 } : node;
+	});
+}
 
 async function deployExamples(r: RuntimeRun): Promise<void> {
 	const red = running(r);
@@ -30,9 +73,16 @@ async function deployExamples(r: RuntimeRun): Promise<void> {
 	const tapped = sendExample.map((node) =>
 		node === sendNode ? { ...node, wires: [[...((node.wires as string[][])[0] ?? []), 'tap-sent-example']] } : node,
 	);
-	const flows = Object.entries(examples).flatMap(([name, nodes]) => (name === SEND_EXAMPLE ? [...tapped, tap] : nodes));
+	const stub = await startModelStub();
+	modelStubs.set(r, stub);
+	const flows = Object.entries(examples).flatMap(([name, nodes]) =>
+		name === SEND_EXAMPLE ? [...tapped, tap] : name === AI_EXAMPLE ? aiResponderAt(nodes, stub) : nodes,
+	);
 	await deployFlows(red.url, [...baseFlow(r.sandbox.url, r.publicUrl, r.token), ...flows]);
-	const events = flows.filter((node) => node.type === 'chat-messaging-event').flatMap((node) => node.events as string[]);
+	// Webhook-mode event nodes subscribe; the AI responder polls.
+	const events = flows
+		.filter((node) => node.type === 'chat-messaging-event' && node.mode !== 'polling')
+		.flatMap((node) => node.events as string[]);
 	assertEqual(events.sort(), ['chat:created', 'message:received:new', 'message:received:new'], 'event types of the examples');
 	await waitFor("the examples' subscriptions", async () => ((await r.view.webhooks()).length === events.length ? true : undefined));
 	r.examples = examples;
@@ -117,6 +167,47 @@ async function sendExampleDelivers(r: RuntimeRun): Promise<void> {
 	assertEqual(history.messages.filter((m) => m.text === message.text).length, 1, 'copies of the message in the chat');
 }
 
+/**
+ * The AI responder: a customer's question gets the model's answer; after a teammate's message, a burst of three
+ * quick messages is one turn: one model call, whose request holds the earlier question, the answer, the teammate's
+ * message (named) and the burst as its last message, and one answer in the chat.
+ */
+async function aiResponder(r: RuntimeRun): Promise<void> {
+	const stub = modelStubs.get(r);
+	assert(stub, 'the model stub was not started');
+	try {
+		const customer = '+4915178' + String(Date.now() % 1_000_000).padStart(6, '0');
+		const ours = () => stub.requests.filter((request) => JSON.stringify(request).includes('Do you ship to Austria?'));
+		const first = await r.view.post<Json>('/_sandbox/incoming', { phone: customer, text: 'Do you ship to Austria?' });
+		const chatId = String(first.chat_id);
+		const answers = async () =>
+			(await r.view.get<{ messages: Json[] }>(`/chats/${chatId}/messages`)).messages.filter((m) => m.text === STUB_ANSWER).length;
+		await waitFor('the first answer', async () => ((await answers()) === 1 ? true : undefined));
+		await r.view.post<Json>('/_sandbox/teammate-message', { chat_id: first.chat_id, text: 'We do, in 3 days.' });
+		for (const text of ['great', 'then I order', 'the blue one']) await r.view.post<Json>('/_sandbox/incoming', { phone: customer, text });
+		await waitFor('the answer to the burst', async () => ((await answers()) === 2 ? true : undefined));
+		await sleep(4000); // a third answer, if the burst were split, would come within the burst's quiet time and a poll
+		assertEqual(await answers(), 2, 'answers in the chat');
+		const calls = ours();
+		assertEqual(calls.length, 2, 'model calls for the chat (the question, then the burst as one turn)');
+		const messages = calls[1]!.messages;
+		const roles = messages.map((message) => `${message.role}: ${message.content}`);
+		assertEqual(messages[0]?.role, 'system', 'the first message of the request');
+		assert(roles.includes('user: Do you ship to Austria?'), `the earlier question is in the request: ${JSON.stringify(roles)}`);
+		assert(roles.includes(`assistant: ${STUB_ANSWER}`), `the answer sent is in the request: ${JSON.stringify(roles)}`);
+		assert(
+			roles.some((line) => /^assistant: .+ \(teammate\): We do, in 3 days\.$/.test(line)),
+			`the teammate's message is in the request: ${JSON.stringify(roles)}`,
+		);
+		assertEqual(roles.at(-1), 'user: great\nthen I order\nthe blue one', 'the burst, last, as one message');
+		assertEqual(roles.filter((line) => line.includes('the blue one')).length, 1, 'the burst in the request once');
+		console.log(`AI responder: the model's request for the burst: ${JSON.stringify(messages)}`);
+	} finally {
+		modelStubs.delete(r);
+		stub.server.close();
+	}
+}
+
 export const exampleCases: RuntimeCase[] = [
 	{ name: 'the example flows deploy on one config node and their event nodes subscribe', run: deployExamples },
 	{ name: 'examples: a new customer gets the label "new", a teammate and one auto-reply', when: deployed, run: newCustomer },
@@ -127,4 +218,9 @@ export const exampleCases: RuntimeCase[] = [
 		run: downloadsAttachments,
 	},
 	{ name: 'examples: the send example delivers its message with the attachment, once', when: deployed, run: sendExampleDelivers },
+	{
+		name: 'examples: the AI responder answers with the conversation; a burst is one model call and one answer',
+		when: deployed,
+		run: aiResponder,
+	},
 ];

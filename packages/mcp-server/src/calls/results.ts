@@ -6,6 +6,7 @@
  */
 import type { FileLinks } from '../resources/fileLinks';
 import { describeDownload, isDownloadedFile, toolStructuredContent } from './structuredContent';
+import { markedResult } from './untrusted';
 
 type Content =
 	| { type: 'text'; text: string }
@@ -43,7 +44,8 @@ export function toolResult(result: unknown, links?: FileLinks): ToolResult {
 	}
 	const structured = toolStructuredContent(result);
 	const text = { type: 'text' as const, text: JSON.stringify(structured) };
-	if (!isDownloadedFile(result)) return { content: [text], structuredContent: structured };
+	// What a customer wrote comes back marked as their words (untrusted.ts).
+	if (!isDownloadedFile(result)) return markedResult(structured);
 	const { data, mimeType, filename } = result;
 	return {
 		content: [

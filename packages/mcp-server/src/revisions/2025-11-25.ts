@@ -9,7 +9,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
 	CallToolRequestSchema,
 	ErrorCode,
+	GetPromptRequestSchema,
+	ListPromptsRequestSchema,
 	ListResourcesRequestSchema,
+	ListResourceTemplatesRequestSchema,
 	ListToolsRequestSchema,
 	ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +23,8 @@ import { confirmationForm, couldNotAsk, isConfirmation, notConfirmed } from '../
 import { toolError, unknownTool } from '../calls/errors';
 import { progressReporter } from '../calls/progress';
 import { runsAsTask, startToolTask, TASK_POLL_INTERVAL_MS, TASK_TTL_MS } from '../calls/tasks';
+import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from '../prompts/draftReply';
+import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from '../resources/conversation';
 import { linkedFileContents, listedResources } from '../resources/linkedFiles';
 import { listedTool, SERVER_INFO, SERVER_INSTRUCTIONS, serverParts, type ServerOptions } from './common';
 
@@ -38,17 +43,36 @@ function protocolError(code: ErrorCode, message: string, data: Record<string, un
  */
 const AnyCallToolRequestSchema = CallToolRequestSchema.pick({ method: true }).passthrough();
 
+/** A conversation that could not be read: invalid params for a chat that is not there, an internal error otherwise. */
+const failedRead = (failure: ResourceFailure): Error =>
+	protocolError(failure.invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError, failure.message, failure.data);
+
 /** A 2025-11-25 server (not yet connected to a transport) with one tool per catalogue operation of its scope. */
 export function createServer(options: ServerOptions): Server {
 	const { tools, byName, confirm, links, tasks, ownedTasks } = serverParts(options);
 	const server = new Server(SERVER_INFO(options.version), {
-		capabilities: { tools: {}, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+		capabilities: { tools: {}, resources: {}, prompts: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
 		taskStore: ownedTasks,
 		instructions: SERVER_INSTRUCTIONS,
 	});
 	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => listedTool(tool, options)) }));
 	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listedResources(links) }));
-	server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+	// The conversation of a chat (resources/conversation.ts) and the prompt that drafts a reply from it.
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [CONVERSATION_RESOURCE_TEMPLATE] }));
+	server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [DRAFT_REPLY_PROMPT] }));
+	server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+		if (request.params.name !== DRAFT_REPLY_PROMPT.name)
+			throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(request.params.name)}`, { name: request.params.name });
+		const prompt = await getDraftReplyPrompt(options.executor, request.params.arguments);
+		if ('failed' in prompt) throw failedRead(prompt.failed);
+		return prompt;
+	});
+	server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+		if (conversationChatId(request.params.uri) !== undefined) {
+			const read = await readConversationResource(options.executor, request.params.uri);
+			if ('failed' in read) throw failedRead(read.failed);
+			return read;
+		}
 		const contents = linkedFileContents(links, request.params.uri);
 		if ('notFound' in contents) throw protocolError(ErrorCode.InvalidParams, contents.notFound.message, contents.notFound.data);
 		return contents;

@@ -22,6 +22,8 @@ import { callTool } from '../calls/callTool';
 import { confirmationForm, isConfirmation, notConfirmed } from '../calls/confirmation';
 import { unknownTool } from '../calls/errors';
 import { progressReporter } from '../calls/progress';
+import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from '../prompts/draftReply';
+import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from '../resources/conversation';
 import { linkedFileContents, listedResources } from '../resources/linkedFiles';
 import { listedTool, SERVER_INFO, SERVER_INSTRUCTIONS, serverParts, type ServerOptions } from './common';
 import { clientCapabilitiesOf, registerTasks, runsAsTaskFor, startTask, TASKS_EXTENSION } from './2026-07-28-tasks';
@@ -46,19 +48,41 @@ const CallParams = z.looseObject({
 	_meta: z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional(),
 });
 
+const failedRead = (failure: ResourceFailure): Error =>
+	new ProtocolError(
+		failure.invalidParams ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError,
+		failure.message,
+		failure.data,
+	);
+
 /** A 2026-07-28 server (v2 SDK, low-level) with one tool per catalogue operation of its scope. */
 export function createServer2026(options: Server2026Options): Server {
 	const { tools, byName, confirm, links, tasks, ownedTasks } = serverParts(options);
 	const server = new Server(SERVER_INFO(options.version), {
-		capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+		capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
 		instructions: SERVER_INSTRUCTIONS,
 	});
 	// The tools' JSON Schemas are the catalogue's, typed loosely (JsonSchema); the SDK's type spells JSON out.
 	server.setRequestHandler('tools/list', () => ({ tools: tools.map((tool) => listedTool(tool, options)) as ListToolsResult['tools'] }));
 	server.setRequestHandler('resources/list', () => ({ resources: listedResources(links) }));
-	// No templates: the links are handed out whole; the list is there because resources are declared.
-	server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
-	server.setRequestHandler('resources/read', (request) => {
+	// The links are handed out whole; the template is the conversation of a chat (conversationResource.ts).
+	server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [CONVERSATION_RESOURCE_TEMPLATE] }));
+	server.setRequestHandler('prompts/list', () => ({ prompts: [DRAFT_REPLY_PROMPT] }));
+	server.setRequestHandler('prompts/get', async (request) => {
+		if (request.params.name !== DRAFT_REPLY_PROMPT.name)
+			throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(request.params.name)}`, {
+				name: request.params.name,
+			});
+		const prompt = await getDraftReplyPrompt(options.executor, request.params.arguments);
+		if ('failed' in prompt) throw failedRead(prompt.failed);
+		return prompt;
+	});
+	server.setRequestHandler('resources/read', async (request) => {
+		if (conversationChatId(request.params.uri) !== undefined) {
+			const read = await readConversationResource(options.executor, request.params.uri);
+			if ('failed' in read) throw failedRead(read.failed);
+			return read;
+		}
 		const contents = linkedFileContents(links, request.params.uri);
 		if ('notFound' in contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, contents.notFound.message, contents.notFound.data);
 		return contents;

@@ -21,6 +21,7 @@ import {
 	operationId,
 } from '@chat-messaging/core';
 import type { ResourceDescriptor } from '@chat-messaging/core';
+import { CONVERSATION_OPTIONS } from '../nodes/event/conversation';
 import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, EVENT_MODES, MIN_POLL_SECONDS } from '../nodes/event/settings';
 import { MIGRATIONS } from '../shared/migrations';
 import { editorResources, SEND_DESCRIPTOR, sendRows } from './send';
@@ -56,6 +57,12 @@ export const EVENT_NODE = {
 		type: option.type,
 		default: option.default,
 		minValue: option.minValue,
+	})),
+	conversationOptions: CONVERSATION_OPTIONS.map((option) => ({
+		name: option.name,
+		type: option.type,
+		default: option.default,
+		minValue: 'minValue' in option ? option.minValue : undefined,
 	})),
 };
 

@@ -4,6 +4,7 @@
  */
 import { SEND_COMPOSITE } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
+import { CONVERSATION_DESCRIPTOR } from './conversation';
 
 /** A send field and the Send To choices that show it; `key` tells apart two fields of one wire name. */
 export interface SendRow {
@@ -36,11 +37,11 @@ export const SEND_DESCRIPTOR: OperationDescriptor = {
 	fields: sendRows().map((row) => row.field),
 };
 
-/** The resources as the editor shows them: Send first among the Message operations. */
+/** The resources as the editor shows them: Send first among the Message operations, Get Conversation last. */
 export const editorResources = (resources: readonly ResourceDescriptor[]): ResourceDescriptor[] =>
 	resources.map((resource) =>
 		resource.key === 'message' && !resource.operations.some((op) => op.operation === SEND_DESCRIPTOR.operation)
-			? { ...resource, operations: [SEND_DESCRIPTOR, ...resource.operations] }
+			? { ...resource, operations: [SEND_DESCRIPTOR, ...resource.operations, CONVERSATION_DESCRIPTOR] }
 			: resource,
 	);
 

@@ -6,6 +6,7 @@
  * replaces msg.payload (other msg properties are kept).
  */
 import {
+	CONVERSATION_COMPOSITE,
 	DEFAULT_WAIT_TIMEOUT_S,
 	findOperation,
 	inputError,
@@ -24,6 +25,7 @@ import { realTiming } from '../../shared/transport';
 import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
 import { CONFIG_TYPE, resolveConfig, type ConfigNode } from '../config';
+import { CONVERSATION_DESCRIPTOR, editorComposite } from '../../generate/conversation';
 import { migrateAction } from './migrations';
 import { collectInput, evaluateTyped, isPlainObject, toAttachment, type TypedValue } from './input';
 import { outputChoiceError, outputChoiceOf, splitMessages, summarize } from './output';
@@ -84,7 +86,7 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 	let opProblem = `unknown operation "${opId}": choose a resource and an operation`;
 	try {
 		// "Send" (the composite, with Send To) reads the fields of the send its choice names.
-		op = opId === operationId(SEND_COMPOSITE) ? sendOperation(String(definition.sendTo)) : findOperation(opId);
+		op = opId === operationId(SEND_COMPOSITE) ? sendOperation(String(definition.sendTo)) : (editorComposite(opId) ?? findOperation(opId));
 	} catch {
 		if (opId === operationId(SEND_COMPOSITE)) {
 			opProblem = `unknown Send To "${String(definition.sendTo)}": use one of ${SEND_TARGETS.map((target) => target.value).join(', ')}`;
@@ -162,6 +164,8 @@ function setUpActionNode(RED: NodeAPI, node: Node, definition: SavedNodeDef): vo
 					return;
 				}
 				result = await executor.run(SEND_COMPOSITE, sendInput, { onWaiting });
+			} else if (op === CONVERSATION_DESCRIPTOR) {
+				result = await executor.run(CONVERSATION_COMPOSITE, input);
 			} else {
 				result = await executor.run(op, input, op.pagination ? { returnAll, limit } : {});
 				if (!op.download) result = shapeOutput(op, result, outputChoice);

@@ -87,8 +87,9 @@ export function registerEventEditor(): void {
 			},
 			// Event filters: a flow saved without them holds none, which passes every event (the runtime reads them so too).
 			...Object.fromEntries(CATALOGUE.eventNode.filterOptions.map((option) => [option.name, { value: option.default }])),
+			// The inbox options, and Add Conversation with its window: off, at the core's defaults.
 			...Object.fromEntries(
-				CATALOGUE.eventNode.inboxOptions.map((option) => [
+				[...CATALOGUE.eventNode.inboxOptions, ...CATALOGUE.eventNode.conversationOptions].map((option) => [
 					option.name,
 					option.type === 'boolean'
 						? { value: option.default }

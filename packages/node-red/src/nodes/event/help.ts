@@ -2,6 +2,7 @@
 import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { CHOICES } from '../../generate/catalogue';
 import { escapeHtml } from '../../generate/html';
+import { CONVERSATION_OPTIONS } from './conversation';
 
 export const eventHelp = `<script type="text/html" data-help-name="chat-messaging-event">
   <p>Emits a message for each webhook event of the chosen types.</p>
@@ -40,6 +41,18 @@ ${EVENT_FILTER_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(op
   <p>All off by default, in both modes.</p>
   <dl class="message-properties">
 ${INBOX_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}</dd>`).join('\n')}
+  </dl>
+  <h3>Conversation</h3>
+  <p>With <i>Add Conversation</i> on (off by default), each message of a chat goes out with the chat's recent conversation, read from
+  the service (what teammates wrote in the web app and what other flows sent included): <code>msg.conversation</code> is
+  <code>{chat_id, chat_name, is_group, members, messages}</code>, each message with its <code>role</code> (<code>customer</code>,
+  <code>workspace</code> for messages sent through the API, <code>teammate</code> with <code>sender_name</code>), <code>text</code> and
+  <code>attachment</code> (its file name and type); <code>msg.chatMessages</code> is the same, oldest first, as OpenAI chat messages
+  <code>[{role: "user" | "assistant", content}]</code>. The message the event stands for (or a burst's messages) is left out: it is the
+  turn's prompt, in <code>msg.payload.text</code>. A window within one page costs two requests per message. A conversation that cannot be
+  read (a revoked token, a deleted chat) is an error naming the chat, which a Catch node receives with the message.</p>
+  <dl class="message-properties">
+${CONVERSATION_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}</dd>`).join('\n')}
   </dl>
   <p>A burst comes out as one message: <code>payload.text</code> holds the texts joined by new lines, <code>payload.message_uids</code>
   every uid, <code>payload.messages</code> each event. Held messages are stored with the cursor, so a restart loses none.

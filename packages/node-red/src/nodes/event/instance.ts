@@ -1,12 +1,13 @@
 /**
  * What the parts of one event node instance share (webhook.ts, polling.ts, outbox.ts, index.ts's close), and the
  * msg an event becomes: human takeover (webhook mode; polling applies it before storing its cursor), the event
- * filters, the attachments.
+ * filters, the attachments, the conversation.
  */
 import { HumanTakeover, type Executor } from '@chat-messaging/core';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { asChatMessagingError, errorStatusText } from '../../shared/errors';
 import { attachFiles } from './attachments';
+import { withConversation } from './conversation';
 import { Outbox, type OutboxEntry } from './outbox';
 import type { EventNodeSettings } from './settings';
 import { NodeStateStore } from './state';
@@ -96,5 +97,7 @@ async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): 
 	if (!verdict) return null;
 	const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
 	if (settings.downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
+	// A conversation that cannot be read fails the msg to Catch nodes (node.error with it): handed on, not sent.
+	if (!(await withConversation(executor, event, msg, settings.conversation, (text, failed) => node.error(text, failed)))) return null;
 	return msg;
 }

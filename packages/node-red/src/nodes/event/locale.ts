@@ -2,6 +2,7 @@
 import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { CHOICES } from '../../generate/catalogue';
 import { messageKey } from '../../generate/html';
+import { CONVERSATION_OPTIONS } from './conversation';
 
 export const eventMessages = () => ({
 	label: {
@@ -18,7 +19,13 @@ export const eventMessages = () => ({
 		accountIds: 'Accounts',
 		chatType: 'Chats',
 		ignoreOwnMessages: 'API sends',
+		addConversation: 'Conversation',
+		conversationLastMessages: 'Last messages',
+		conversationLastMinutes: 'Last minutes',
 	},
+	conversation: Object.fromEntries(
+		CONVERSATION_OPTIONS.map((option) => [option.name, { label: option.displayName, help: option.description }]),
+	),
 	filter: Object.fromEntries(
 		EVENT_FILTER_OPTIONS.map((option) => [
 			option.name,

@@ -4,6 +4,7 @@
  */
 import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { migrate, type FillStep } from '../../shared/migrate';
+import { CONVERSATION_OPTIONS } from './conversation';
 import { DEFAULT_POLL_SECONDS } from './settings';
 
 const capital = (name: string): string => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -22,6 +23,13 @@ export const EVENT_MIGRATIONS: readonly FillStep[] = [
 	})),
 	...INBOX_OPTIONS.map((option) => ({
 		name: `fill${capital(option.name)}Off`,
+		property: option.name,
+		value: option.default,
+		missing: 'undefined' as const,
+	})),
+	// Add Conversation off, and its window at the core's defaults.
+	...CONVERSATION_OPTIONS.map((option) => ({
+		name: `fill${capital(option.name)}Default`,
 		property: option.name,
 		value: option.default,
 		missing: 'undefined' as const,

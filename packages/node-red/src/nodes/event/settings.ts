@@ -19,6 +19,7 @@ import {
 	type InboxOptions,
 	type PollSource,
 } from '@chat-messaging/core';
+import { CONVERSATION_OFF, readConversationSetting, type ConversationSetting } from './conversation';
 
 export type EventMode = 'webhook' | 'polling';
 
@@ -85,6 +86,8 @@ export interface EventNodeSettings {
 	pollSeconds: number;
 	inbox: InboxOptions;
 	passesFilter: ReturnType<typeof eventFilterGate>;
+	/** Add Conversation and its window (conversation.ts). */
+	conversation: ConversationSetting;
 	/** A wrong setting, reported when the node starts (until then: webhook mode, every inbox option off). */
 	problem?: unknown;
 }
@@ -99,12 +102,14 @@ export function readEventNodeSettings(definition: Record<string, unknown>): Even
 		pollSeconds: DEFAULT_POLL_SECONDS,
 		inbox: INBOX_OFF,
 		passesFilter: eventFilterGate({}),
+		conversation: CONVERSATION_OFF,
 	};
 	try {
 		settings.mode = readEventMode(definition.mode);
 		settings.pollSeconds = readPollSeconds(definition.pollSeconds);
 		settings.inbox = readInboxOptions(definition);
 		settings.passesFilter = eventFilterGate(definition);
+		settings.conversation = readConversationSetting(definition);
 	} catch (error) {
 		settings.problem = error;
 	}

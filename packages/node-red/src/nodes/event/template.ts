@@ -3,6 +3,7 @@ import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { CHOICES } from '../../generate/catalogue';
 import { escapeHtml, i18n, label, messageKey } from '../../generate/html';
 import { NAME_AND_SERVICE_ROWS } from '../action/template';
+import { CONVERSATION_OPTIONS } from './conversation';
 import { MIN_POLL_SECONDS } from './settings';
 
 const inboxRow = (option: (typeof INBOX_OPTIONS)[number]): string =>
@@ -18,6 +19,21 @@ const inboxRow = (option: (typeof INBOX_OPTIONS)[number]): string =>
     <input type="number" id="node-input-${option.name}" min="${option.minValue ?? 0}" style="width:100px"> <span ${i18n(`chat-messaging-event.label.${option.unit ?? 'seconds'}`)}></span>
     <div class="cm-field-help" ${i18n(`chat-messaging-event.inbox.${option.name}.help`)}></div>
   </div>`;
+
+/** Add Conversation and its window: a checkbox, then two numbers. */
+const conversationRow = (option: (typeof CONVERSATION_OPTIONS)[number]): string => {
+	const id = `node-input-${option.name}`;
+	const widget =
+		option.type === 'boolean'
+			? `<input type="checkbox" id="${id}" style="width:auto">
+    <span ${i18n(`chat-messaging-event.conversation.${option.name}.label`)}></span>`
+			: `<input type="number" id="${id}" min="${option.minValue}" style="width:100px">`;
+	return `  <div class="form-row cm-conversation-row">
+    ${label(id, option.type === 'boolean' ? 'fa-comments' : 'fa-history', `chat-messaging-event.label.${option.name}`)}
+    ${widget}
+    <div class="cm-field-help" ${i18n(`chat-messaging-event.conversation.${option.name}.help`)}></div>
+  </div>`;
+};
 
 const FILTER_ICONS: Record<string, string> = {
 	labels: 'fa-tags',
@@ -76,6 +92,7 @@ ${CHOICES.events
   </div>
 ${EVENT_FILTER_OPTIONS.map(filterRow).join('\n')}
 ${INBOX_OPTIONS.map(inboxRow).join('\n')}
+${CONVERSATION_OPTIONS.map(conversationRow).join('\n')}
   <div class="form-tips cm-webhook-tip" ${i18n('chat-messaging-event.tip', '[html]')}></div>
   <div class="form-tips cm-poll-tip" ${i18n('chat-messaging-event.pollTip', '[html]')}></div>
 </script>`;

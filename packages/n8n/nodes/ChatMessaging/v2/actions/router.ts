@@ -1,7 +1,7 @@
 /**
  * Version 2's one router, as n8n's Airtable v2 node routes: the wait operations send one message and
  * wait once per execution, each from its folder; every other operation runs item by item, Send from
- * send/ and every operation of the catalogue generically from catalogue/. A request at the node's
+ * send/, Get Conversation from getConversation/ and every operation of the catalogue generically from catalogue/. A request at the node's
  * waiting webhook goes to the wait operation the node runs.
  */
 import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
@@ -9,6 +9,8 @@ import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhook
 import { SEND_AND_WAIT_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, SEND_COMPOSITE, type Executor } from '@chat-messaging/core';
 import { runItems, type OutputItem } from '../../shared/items';
 import { executeCatalogueOperation } from './catalogue/execute';
+import { isConversation } from './getConversation/description';
+import { executeGetConversation } from './getConversation/execute';
 import { executeSend } from './send/execute';
 import { SEND_AND_WAIT } from './sendAndWait/description';
 import { executeSendAndWait } from './sendAndWait/execute';
@@ -23,6 +25,7 @@ async function runItem(context: IExecuteFunctions, executor: Executor, itemIndex
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
 	if (resource === SEND_COMPOSITE.resource && operation === SEND_COMPOSITE.operation)
 		return await executeSend(context, executor, itemIndex);
+	if (isConversation(resource, operation)) return await executeGetConversation(context, executor, itemIndex);
 	return await executeCatalogueOperation(context, executor, itemIndex, { resource, operation });
 }
 

@@ -7,6 +7,7 @@ import { CREDENTIAL_TYPE } from '../../../shared/transport';
 import { AGENT_DEFAULTS_VERSION, withAgentParameters } from '../agents';
 import { v2FieldParameter } from '../fields';
 import { buildV2Properties, v2Descriptors, v2Subtitle } from './catalogue/description';
+import { conversationProperties } from './getConversation/description';
 import { sendAndWaitProperties } from './sendAndWait/description';
 import { sendAndWaitWebhook } from './sendAndWait/webhook';
 import { sendAndWaitForReplyProperties } from './sendAndWaitForReply/description';
@@ -15,7 +16,7 @@ import { sendAndWaitForReplyWebhooks } from './sendAndWaitForReply/webhook';
 /**
  * Version 2's parameters: the catalogue's (its operation lists include the composites), then Send and
  * Wait for Reply's own, with the same chat picker as every chat operation, and Send and Wait for
- * Response's; then the tool Description, Output and list limits of agents.ts.
+ * Response's, and Get Conversation's; then the tool Description, Output and list limits of agents.ts.
  */
 export function chatMessagingV2Properties(resources: readonly ResourceDescriptor[] = RESOURCES): INodeProperties[] {
 	const composite = SEND_AND_WAIT_FOR_REPLY_COMPOSITE;
@@ -28,6 +29,7 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 			v2FieldParameter(chatId, true, findOperation('chat:get')),
 		),
 		...sendAndWaitProperties(),
+		...conversationProperties(),
 	];
 	return withAgentParameters(properties, resources, v2Descriptors);
 }
