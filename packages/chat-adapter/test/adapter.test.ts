@@ -10,7 +10,7 @@ import { NotImplementedError, type Message, type Thread } from 'chat';
 import { OPERATIONS } from '@chat-messaging/core';
 import { startSandbox } from '@chat-messaging/sandbox';
 
-import { createChatMessagingAdapter, SECRET_PARAMETER } from '../src';
+import { createChatMessagingAdapter, SECRET_PARAMETER, type ChatCreated, type TeammateMessage } from '../src';
 import { chatMessages, control, startBot, until, type TestBot } from './support';
 
 const TOKEN = 'chat-adapter-token';
@@ -19,6 +19,8 @@ describe('a bot on the Chat SDK', () => {
 	let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 	let testBot: TestBot;
 	const received: Array<{ thread: Thread; message: Message }> = [];
+	const teammates: TeammateMessage[] = [];
+	const created: ChatCreated[] = [];
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ tokens: [TOKEN], paceMs: 20, deliveredAfterMs: 0, readAfterMs: 0, webhookRetryMs: 200, seed: 39 });
@@ -27,6 +29,8 @@ describe('a bot on the Chat SDK', () => {
 			received.push({ thread, message });
 			await thread.post(`echo: ${message.text}`);
 		});
+		testBot.adapter.onTeammateMessage((event) => void teammates.push(event));
+		testBot.adapter.onChatCreated((event) => void created.push(event));
 	});
 
 	afterAll(async () => {
@@ -59,6 +63,22 @@ describe('a bot on the Chat SDK', () => {
 		const answers = (await chatMessages(sandbox.url, TOKEN, chatId)).filter((m) => m.text === 'echo: hello bot');
 		expect(answers).toHaveLength(1);
 		expect(answers[0].from_me).toBe(true);
+	});
+
+	it("reads the live service's payload shape as well", async () => {
+		const incoming = await control(sandbox.url, TOKEN, '/_sandbox/incoming', {
+			phone: '+4915100000396',
+			text: 'live shape',
+			name: 'Barbara',
+			payload: 'live',
+		});
+		await until('the answer', async () =>
+			(await chatMessages(sandbox.url, TOKEN, incoming.chat_id)).some((m) => m.text === 'echo: live shape'),
+		);
+		const entry = received.filter((candidate) => candidate.message.text === 'live shape');
+		expect(entry).toHaveLength(1);
+		expect(entry[0].thread.id).toBe(`chat-messaging:${incoming.chat_id}`);
+		expect(entry[0].message.id).toBe(incoming.message.uid);
 	});
 
 	it('reads the conversation back, oldest first, with who wrote what', async () => {
@@ -117,6 +137,31 @@ describe('a bot on the Chat SDK', () => {
 		expect((await read()).data.reactions).toEqual({ '👍': 1 });
 		await testBot.adapter.removeReaction(threadId, uid, '👍');
 		expect((await read()).data.total).toBe(0);
+	});
+
+	it("hands a teammate's message to the handlers that ask for it (never the bot's own sends), and a new chat as an event", async () => {
+		const incoming = await control(sandbox.url, TOKEN, '/_sandbox/incoming', {
+			phone: '+4915100000395',
+			text: 'who is there?',
+			name: 'Linus',
+		});
+		await until('the chat:created event', () => created.some((event) => event.chatId === incoming.chat_id));
+		expect(created.find((event) => event.chatId === incoming.chat_id)).toMatchObject({
+			threadId: `chat-messaging:${incoming.chat_id}`,
+			chatName: 'Linus',
+		});
+		await until('the answer', async () =>
+			(await chatMessages(sandbox.url, TOKEN, incoming.chat_id)).some((m) => m.text === 'echo: who is there?'),
+		);
+		await control(sandbox.url, TOKEN, '/_sandbox/teammate-message', { chat_id: incoming.chat_id, text: 'a person here' });
+		await until("the teammate's message", () => teammates.some((event) => event.message.text === 'a person here'));
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(teammates.map((event) => event.message.text)).toEqual(['a person here']);
+		expect(teammates[0]).toMatchObject({
+			threadId: `chat-messaging:${incoming.chat_id}`,
+			message: { author: { isMe: false, isBot: false } },
+		});
+		expect(received.some((entry) => entry.message.text === 'a person here')).toBe(false);
 	});
 
 	it('keeps the token out of errors', async () => {
