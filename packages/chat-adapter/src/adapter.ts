@@ -9,12 +9,17 @@ import { timingSafeEqual } from 'node:crypto';
 import {
 	Executor,
 	SEEN_EVENTS_TTL_MS,
+	MAX_CONVERSATION_MESSAGES,
+	conversationMessageOf,
 	eventKey,
+	eventPassesFilter,
 	inputError,
 	pacingKey,
 	parseDelivery,
 	receiverSecret,
 	type ChatEvent,
+	type Conversation,
+	type ConversationMessage,
 	type EventAttachment,
 } from '@chat-messaging/core';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
@@ -44,9 +49,9 @@ import {
 	customerAuthor,
 	decodeThreadId,
 	deliveredMessage,
+	conversationMessage,
 	deliveryDetails,
 	encodeThreadId,
-	recordMessage,
 	toSend,
 } from './messages';
 
@@ -56,8 +61,6 @@ export const SECRET_PARAMETER = 'secret';
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The default page of a history read. */
 const DEFAULT_FETCH_LIMIT = 50;
-/** How long the uid of a message this bot posted is kept, to tell its own `message:sent:new` from a teammate's. */
-const POSTED_TTL_MS = SEEN_EVENTS_TTL_MS;
 
 export interface TeammateMessage {
 	threadId: string;
@@ -223,8 +226,8 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 			}
 			case 'message:sent:new': {
 				if (!event.message_uid || !this.teammateHandlers.length) return;
-				if (await chat.getState().get(this.postedKey(event.message_uid))) return;
-				if (details.origin && /api/i.test(details.origin)) return;
+				// The bot's own sends (and any other sent through the API) are not a teammate's: the core's filter.
+				if (!(await eventPassesFilter(this.executor, event, { ignoreApiSent: true }))) return;
 				const name = details.senderName ?? 'teammate';
 				const message = deliveredMessage(
 					event,
@@ -244,10 +247,6 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		}
 	}
 
-	private postedKey(uid: string): string {
-		return `${ADAPTER_NAME}:posted:${uid}`;
-	}
-
 	private async send(threadId: string, message: AdapterPostableMessage, replyTo?: string): Promise<RawMessage<unknown>> {
 		const { chatId } = decodeThreadId(threadId);
 		const { text, attachment } = toSend(message);
@@ -255,9 +254,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		if (text) input.text = text;
 		if (replyTo) input.reply_to = checkMessageId(replyTo);
 		const sent = await this.executor.sendMessage('message:sendToChat', input, attachment);
-		const uid = String(sent.message_uid);
-		await this.chat?.getState().set(this.postedKey(uid), true, POSTED_TTL_MS);
-		return { id: uid, threadId, raw: sent };
+		return { id: String(sent.message_uid), threadId, raw: sent };
 	}
 
 	postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage<unknown>> {
@@ -304,6 +301,18 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		await this.executor.run('reaction:remove', { uid: checkMessageId(messageId) });
 	}
 
+	/** The conversation as the core reads it (its window bounds one read to the latest 500 messages). */
+	private conversation(chatId: number, lastMessages: number): Promise<Conversation> {
+		return this.executor.run('message:getConversation', {
+			chat_id: chatId,
+			lastMessages: Math.min(lastMessages, MAX_CONVERSATION_MESSAGES),
+		}) as Promise<Conversation>;
+	}
+
+	/**
+	 * A page of the chat's conversation, oldest first. Backward (the default): the latest `limit`, the cursor leading
+	 * to older ones; forward: from the oldest of the latest 500 on.
+	 */
 	async fetchMessages(threadId: string, options: FetchOptions = {}): Promise<FetchResult<unknown>> {
 		const { chatId } = decodeThreadId(threadId);
 		const limit = options.limit ?? DEFAULT_FETCH_LIMIT;
@@ -311,41 +320,39 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		const start = options.cursor === undefined ? 0 : Number(options.cursor);
 		if (!Number.isInteger(start) || start < 0)
 			throw inputError('cursor', `is not one this adapter gave, got ${JSON.stringify(options.cursor)}`);
-		const download = (file: EventAttachment) => this.executor.download(file.url, file).then((downloaded) => downloaded.data);
-		const toMessage = (record: Record<string, unknown>) => recordMessage(record, threadId, this.userName, download);
+		const toMessage = (entry: ConversationMessage) => conversationMessage(entry, threadId, this.userName);
 		if (options.direction === 'forward') {
-			// Oldest first from the start: the whole history is read (the service lists newest first).
-			const all = ((await this.executor.run('message:getAll', { chat_id: chatId })) as Record<string, unknown>[]).slice().reverse();
-			const page = all.slice(start, start + limit);
-			return { messages: page.map(toMessage), nextCursor: start + limit < all.length ? String(start + limit) : undefined };
+			const { messages } = await this.conversation(chatId, MAX_CONVERSATION_MESSAGES);
+			const page = messages.slice(start, start + limit);
+			return { messages: page.map(toMessage), nextCursor: start + limit < messages.length ? String(start + limit) : undefined };
 		}
-		// The newest `limit` after skipping `start`, shown oldest first; the cursor leads to older ones.
-		const read = await this.executor.listFrom('message:getAll', { chat_id: chatId }, { page: 1, skip: 0 }, start + limit + 1);
-		const records = (read.items as Record<string, unknown>[]).slice(start, start + limit);
-		const more = read.items.length > start + limit;
-		return { messages: records.reverse().map(toMessage), nextCursor: more ? String(start + limit) : undefined };
+		// One more than the page, to know whether older messages follow.
+		const { messages } = await this.conversation(chatId, start + limit + 1);
+		const end = Math.max(0, messages.length - start);
+		const page = messages.slice(Math.max(0, end - limit), end);
+		const more = messages.length > start + limit && start + limit < MAX_CONVERSATION_MESSAGES;
+		return { messages: page.map(toMessage), nextCursor: more ? String(start + limit) : undefined };
 	}
 
+	/** One message of the chat by its uid, as the conversation shows it; null when it belongs to another chat. */
 	async fetchMessage(threadId: string, messageId: string): Promise<Message | null> {
 		const { chatId } = decodeThreadId(threadId);
 		const record = (await this.executor.run('message:get', { message_uid: checkMessageId(messageId) })) as Record<string, unknown>;
-		if (record.chat_id !== undefined && Number(record.chat_id) !== chatId) return null;
-		const download = (file: EventAttachment) => this.executor.download(file.url, file).then((downloaded) => downloaded.data);
-		return recordMessage(record, threadId, this.userName, download);
+		if (record.chat_id !== undefined && String(record.chat_id) !== String(chatId)) return null;
+		return conversationMessage(conversationMessageOf(record), threadId, this.userName);
 	}
 
+	/** The chat: its name, whether it is a group, and a group's members by name. */
 	async fetchThread(threadId: string): Promise<ThreadInfo> {
 		const { chatId } = decodeThreadId(threadId);
-		const chat = (await this.executor.run('chat:get', { chat_id: chatId })) as Record<string, unknown>;
-		const isGroup = chat.is_group === true;
-		this.groupChats.set(threadId, isGroup);
-		const members = Array.isArray(chat.group_members) ? (chat.group_members as Array<Record<string, unknown>>) : [];
+		const conversation = await this.conversation(chatId, 1);
+		this.groupChats.set(threadId, conversation.is_group);
 		return {
 			id: threadId,
 			channelId: threadId,
-			channelName: typeof chat.name === 'string' ? chat.name : undefined,
-			isDM: !isGroup,
-			metadata: { chat, members: members.map((member) => ({ name: member.name, phone: member.phone, role: member.role })) },
+			channelName: conversation.chat_name ?? undefined,
+			isDM: !conversation.is_group,
+			metadata: { chatId: conversation.chat_id, isGroup: conversation.is_group, members: conversation.members },
 		};
 	}
 

@@ -5,6 +5,6 @@
 export { ChatMessagingAdapter, createChatMessagingAdapter, SECRET_PARAMETER } from './adapter';
 export type { ChatCreated, TeammateMessage, WebhookCounts } from './adapter';
 export { ENVIRONMENT, type ChatMessagingAdapterOptions } from './configuration';
-export { ADAPTER_NAME, decodeThreadId, encodeThreadId, type ConversationRole } from './messages';
+export { ADAPTER_NAME, decodeThreadId, encodeThreadId } from './messages';
 export { removeWebhooks, syncWebhooks, WEBHOOK_EVENTS, type WebhookSubscriptions } from './subscriptions';
 export { serveWebhooks, type WebhookHandler, type WebhookServer } from './server';

@@ -10,6 +10,7 @@ import {
 	parseRecordTime,
 	type Attachment as SendAttachment,
 	type ChatEvent,
+	type ConversationMessage,
 	type EventAttachment,
 } from '@chat-messaging/core';
 import {
@@ -83,8 +84,9 @@ export function deliveryDetails(event: ChatEvent): DeliveryDetails {
 	};
 }
 
-const attachmentType = (mimeType: string | undefined): Attachment['type'] =>
-	mimeType?.startsWith('image/') ? 'image' : mimeType?.startsWith('video/') ? 'video' : mimeType?.startsWith('audio/') ? 'audio' : 'file';
+/** The SDK's kind of file, from a MIME type (`image/png`) or the service's message type (`image`, `document`). */
+const attachmentType = (type: string | undefined): Attachment['type'] =>
+	type?.startsWith('image') ? 'image' : type?.startsWith('video') ? 'video' : type?.startsWith('audio') ? 'audio' : 'file';
 
 /** A file of a message as the SDK's attachment; its bytes are fetched by the core (the link lives about 15 minutes). */
 export function toAttachment(file: EventAttachment, download: (file: EventAttachment) => Promise<Uint8Array>): Attachment {
@@ -156,56 +158,32 @@ export function deliveredMessage(
 	});
 }
 
-/** The record's author by its role in the conversation: the customer, the workspace (the bot's own sends) or a teammate. */
-export type ConversationRole = 'customer' | 'workspace' | 'teammate';
-
-/** The API's own sends are the bot's; a person's from the web app or a phone are a teammate's. */
-export const roleOf = (record: Record<string, unknown>): ConversationRole =>
-	typeof record.role === 'string' && ['customer', 'workspace', 'teammate'].includes(record.role)
-		? (record.role as ConversationRole)
-		: record.from_me !== true
-			? 'customer'
-			: record.origin === undefined || record.origin === null || /api/i.test(String(record.origin))
-				? 'workspace'
-				: 'teammate';
-
-/** A stored message record (history) as an SDK message. */
-export function recordMessage(
-	record: Record<string, unknown>,
-	threadId: string,
-	userName: string,
-	download: (file: EventAttachment) => Promise<Uint8Array>,
-): Message {
-	const role = roleOf(record);
-	const senderName = text(record.sender_name) ?? text(record.sender_phone);
+/**
+ * A message of the core's conversation (roles customer / workspace / teammate, oldest first) as an SDK message: the
+ * workspace's messages, sent through the API, are the bot's own.
+ */
+export function conversationMessage(entry: ConversationMessage, threadId: string, userName: string): Message {
+	const name = entry.sender_name ?? entry.sender_phone ?? entry.role;
 	const author: Author =
-		role === 'workspace'
+		entry.role === 'workspace'
 			? { userId: 'self', userName, fullName: userName, isBot: true, isMe: true }
-			: role === 'teammate'
-				? {
-						userId: `teammate:${senderName ?? 'unknown'}`,
-						userName: senderName ?? 'teammate',
-						fullName: senderName ?? 'teammate',
-						isBot: false,
-						isMe: false,
-					}
-				: {
-						userId: text(record.sender_phone) ?? `chat:${record.chat_id}`,
-						userName: senderName ?? 'customer',
-						fullName: senderName ?? 'customer',
-						isBot: false,
-						isMe: false,
-					};
-	const sentAt = parseRecordTime(record.timestamp);
-	const url = text(record.attachment_url);
+			: {
+					userId: entry.role === 'teammate' ? `teammate:${name}` : (entry.sender_phone ?? `customer:${name}`),
+					userName: name,
+					fullName: name,
+					isBot: false,
+					isMe: false,
+				};
+	const described = entry.attachment;
 	return toMessage({
-		id: String(record.uid ?? record.message_uid),
+		id: entry.message_uid,
 		threadId,
-		text: text(record.text) ?? '',
+		text: entry.text,
 		author,
-		dateSent: sentAt === null ? new Date(0) : new Date(sentAt),
-		raw: record,
-		attachments: url ? [toAttachment({ url, filename: text(record.attachment_filename) }, download)] : [],
+		dateSent: entry.timestamp ? new Date(entry.timestamp) : new Date(0),
+		raw: entry,
+		// Described, never downloaded: the conversation names a file without its bytes.
+		attachments: described ? [{ type: attachmentType(described.type ?? undefined), name: described.filename ?? undefined }] : [],
 	});
 }
 

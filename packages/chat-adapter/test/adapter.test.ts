@@ -19,6 +19,7 @@ describe('a bot on the Chat SDK', () => {
 	let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 	let testBot: TestBot;
 	const received: Array<{ thread: Thread; message: Message }> = [];
+	const inGroups: Array<{ thread: Thread; message: Message }> = [];
 	const teammates: TeammateMessage[] = [];
 	const created: ChatCreated[] = [];
 
@@ -29,6 +30,7 @@ describe('a bot on the Chat SDK', () => {
 			received.push({ thread, message });
 			await thread.post(`echo: ${message.text}`);
 		});
+		testBot.bot.onNewMessage(/^group:/, async (thread, message) => void inGroups.push({ thread, message }));
 		testBot.adapter.onTeammateMessage((event) => void teammates.push(event));
 		testBot.adapter.onChatCreated((event) => void created.push(event));
 	});
@@ -81,6 +83,24 @@ describe('a bot on the Chat SDK', () => {
 		expect(entry[0].message.id).toBe(incoming.message.uid);
 	});
 
+	it('hands a group message to the pattern handlers, not to onDirectMessage, and names the members of its thread', async () => {
+		const groups = await fetch(`${sandbox.url}/chats?group=true`, { headers: { authorization: `Bearer ${TOKEN}` } }).then(
+			(r) => r.json() as any,
+		);
+		const group = groups.data.chats[0];
+		await control(sandbox.url, TOKEN, '/_sandbox/incoming', { chat_id: group.id, text: 'group: anyone?' });
+		await until('the group message', () => inGroups.length === 1);
+		const threadId = `chat-messaging:${group.id}`;
+		expect(inGroups[0].thread.id).toBe(threadId);
+		expect(inGroups[0].thread.isDM).toBe(false);
+		expect(received.some((entry) => entry.message.text === 'group: anyone?')).toBe(false);
+		const info = await testBot.adapter.fetchThread(threadId);
+		expect(info.isDM).toBe(false);
+		const members = info.metadata.members as Array<{ name: string | null }>;
+		expect(members.length).toBeGreaterThan(0);
+		expect(members.map((member) => member.name)).toEqual(group.group_members.map((member: { name: string }) => member.name));
+	});
+
 	it('reads the conversation back, oldest first, with who wrote what', async () => {
 		const incoming = await control(sandbox.url, TOKEN, '/_sandbox/incoming', {
 			phone: '+4915100000392',
@@ -98,6 +118,8 @@ describe('a bot on the Chat SDK', () => {
 		expect(history.messages.at(-2)!.author.isMe).toBe(false);
 		const info = await testBot.adapter.fetchThread(threadId);
 		expect(info).toMatchObject({ id: threadId, channelName: 'Grace', isDM: true });
+		const one = await testBot.adapter.fetchMessage(threadId, history.messages.at(-2)!.id);
+		expect(one).toMatchObject({ text: 'first question', author: { fullName: 'Grace', isMe: false } });
 		const forward = await testBot.adapter.fetchMessages(threadId, { direction: 'forward', limit: 1 });
 		expect(forward.messages[0].text).toBe(texts[0]);
 	});
