@@ -10,7 +10,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
 	modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
 	moduleNameMapper: {
-		'^@chat-messaging/(core|sandbox|client|chat-adapter)$': '<rootDir>/packages/$1/src/index.ts',
+		'^@chat-messaging/(core|sandbox|client)$': '<rootDir>/packages/$1/src/index.ts',
 		// The Chat SDK ships ES modules only, exported under the `import` condition, which jest's CommonJS loader does
 		// not match: these point at the files, which the transform below compiles like the sources.
 		...Object.fromEntries(
