@@ -13,13 +13,13 @@ import { ensurePortFree, onStop, ROOT, SANDBOX_PORT, startDemoSandbox, TOKEN, tr
 
 const ECHO_BOT = join(ROOT, 'examples', 'chat-sdk-bot', 'echo.mts');
 
-async function control(url: string, path: string, body?: unknown): Promise<any> {
+async function control<T>(url: string, path: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${url}${path}`, {
 		method: body === undefined ? 'GET' : 'POST',
 		headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	return ((await response.json()) as { data?: unknown }).data;
+	return ((await response.json()) as { data: T }).data;
 }
 
 async function main(): Promise<void> {
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 	};
 	onStop(stop);
 	let output = '';
-	bot.stdout!.on('data', (chunk: Buffer) => {
+	bot.stdout?.on('data', (chunk: Buffer) => {
 		output += chunk.toString();
 		process.stdout.write(`  [bot] ${chunk.toString().trimEnd().split('\n').join('\n  [bot] ')}\n`);
 	});
@@ -52,14 +52,14 @@ async function main(): Promise<void> {
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 	console.log(`\nThe sandbox: ${sandbox.url} (token "${TOKEN}"). A customer writes:`);
-	const incoming = await control(sandbox.url, '/_sandbox/incoming', {
+	const incoming = await control<{ chat_id: number; message: { text: string } }>(sandbox.url, '/_sandbox/incoming', {
 		phone: '+4915112345678',
 		text: 'Hello, is anyone there?',
 		name: 'Demo Customer',
 	});
 	for (;;) {
-		const page = await control(sandbox.url, `/chats/${incoming.chat_id}/messages`);
-		const answer = (page.messages as Array<{ from_me: boolean; text: string }>).find((message) => message.from_me);
+		const page = await control<{ messages: Array<{ from_me: boolean; text: string }> }>(sandbox.url, `/chats/${incoming.chat_id}/messages`);
+		const answer = page.messages.find((message) => message.from_me);
 		if (answer) {
 			console.log(`  customer: ${incoming.message.text}\n  bot:      ${answer.text}   (stored in chat ${incoming.chat_id})`);
 			break;

@@ -1,8 +1,8 @@
 /**
- * Two instances of one bot behind one URL (a round-robin proxy in front of two webhook routes), the sandbox sending
- * every delivery twice, so a delivery and its redelivery reach different instances. On the SDK's Redis state (a real
- * redis-server) each customer message gets one answer; on each instance's own memory state, the same traffic gets
- * two, which is what the Redis case proves it prevents.
+ * Two instances of one bot behind one URL (a proxy in front of two webhook routes), the sandbox sending every
+ * delivery twice, and the proxy sending a delivery and its redelivery to different instances. On the SDK's Redis
+ * state (a real redis-server) each customer message gets one answer; on each instance's own memory state, the same
+ * traffic gets two, which is what the Redis case proves it prevents.
  */
 import { createMemoryState } from '@chat-adapter/state-memory';
 import { createRedisState } from '@chat-adapter/state-redis';
@@ -36,16 +36,16 @@ async function twoInstances(state: () => StateAdapter, seed: number): Promise<Fi
 			});
 			bots.push(testBot);
 		}
-		// One public URL: each request goes to the next instance in turn.
-		let turn = 0;
+		// One public URL. A delivery's first copy goes to one instance and its second to the other: the case where
+		// only a state the instances share can tell the second copy is a redelivery.
+		const copies = new Map<string, number>();
 		const proxy = await serveWebhooks(async (request) => {
-			const target = bots[turn++ % bots.length];
+			const body = await request.text();
+			const copy = copies.get(body) ?? 0;
+			copies.set(body, copy + 1);
+			const target = bots[copy % bots.length];
 			const url = new URL(request.url);
-			return fetch(`${target.server.url}${url.pathname}${url.search}`, {
-				method: 'POST',
-				headers: request.headers,
-				body: await request.text(),
-			});
+			return fetch(`${target.server.url}${url.pathname}${url.search}`, { method: 'POST', headers: request.headers, body });
 		});
 		try {
 			await syncWebhooks(bots[0].adapter, { publicUrl: `${proxy.url}/api/webhooks/chat-messaging` });
@@ -104,7 +104,6 @@ describeWithRedis('two instances of one bot behind one URL', () => {
 	it('on separate memory states the same traffic is answered twice (what the shared state prevents)', async () => {
 		const figures = await twoInstances(() => createMemoryState(), 42);
 		console.log(`two instances on memory: ${JSON.stringify(figures)}`);
-		expect(figures.deliveries).toBe(2 * MESSAGES);
-		expect(figures.duplicates).toBeGreaterThan(0);
+		expect(figures).toEqual({ deliveries: 2 * MESSAGES, handled: 2 * MESSAGES, answers: 2 * MESSAGES, duplicates: MESSAGES });
 	});
 });
