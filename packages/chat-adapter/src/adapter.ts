@@ -98,19 +98,21 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 
 	private chat: ChatInstance | null = null;
 	private logger: Logger;
-	private readonly configuration: ResolvedConfiguration;
-	private readonly executor: Executor;
-	private readonly secret: string;
+	private readonly configuration: Omit<ResolvedConfiguration, 'token'>;
+	// Truly private (#): what holds the token or the webhook secret stays out of JSON.stringify and util.inspect of
+	// the adapter, which a handler reaches through `thread.adapter`.
+	readonly #executor: Executor;
+	readonly #secret: string;
 	private readonly explicitUserName?: string;
 	private readonly groupChats = new Map<string, boolean>();
 	private readonly teammateHandlers: Array<(event: TeammateMessage) => unknown> = [];
 	private readonly chatCreatedHandlers: Array<(event: ChatCreated) => unknown> = [];
 
 	constructor(options: ChatMessagingAdapterOptions = {}) {
-		this.configuration = resolveConfiguration(options);
-		const { baseUrl, token } = this.configuration;
-		this.executor = new Executor({ baseUrl, token, transport: fetchTransport, timing: realTiming, pacingKey: pacingKey(baseUrl, token) });
-		this.secret = options.webhookSecret ?? receiverSecret(token, 'chat-sdk-adapter');
+		const { baseUrl, token, publicUrl } = resolveConfiguration(options);
+		this.configuration = { baseUrl, publicUrl };
+		this.#executor = new Executor({ baseUrl, token, transport: fetchTransport, timing: realTiming, pacingKey: pacingKey(baseUrl, token) });
+		this.#secret = options.webhookSecret ?? receiverSecret(token, 'chat-sdk-adapter');
 		this.explicitUserName = options.userName;
 		this.logger = new ConsoleLogger('info', ADAPTER_NAME);
 	}
@@ -134,13 +136,13 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		if (!publicUrl)
 			throw inputError('publicUrl', `is not set (option publicUrl or ${ENVIRONMENT.publicUrl}): the public address of the webhook route`);
 		const url = new URL(publicUrl);
-		url.searchParams.set(SECRET_PARAMETER, this.secret);
+		url.searchParams.set(SECRET_PARAMETER, this.#secret);
 		return url.toString();
 	}
 
 	/** The executor the adapter runs on, for what the SDK has no method for (the catalogue's other operations). */
 	get operations(): Executor {
-		return this.executor;
+		return this.#executor;
 	}
 
 	async initialize(chat: ChatInstance): Promise<void> {
@@ -166,7 +168,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		} catch {
 			// a relative URL carries no query we can read: refused below
 		}
-		if (!sameSecret(given, this.secret)) {
+		if (!sameSecret(given, this.#secret)) {
 			this.counts.refused++;
 			this.logger.warn('Delivery refused: no or wrong secret in the webhook URL');
 			return json(401, { status: 'error', message: 'Unknown secret' });
@@ -215,7 +217,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		const threadId = encodeThreadId(event.chat_id);
 		const details = deliveryDetails(event);
 		if (details.isGroup !== undefined) this.groupChats.set(threadId, details.isGroup);
-		const download = (file: EventAttachment) => this.executor.download(file.url, file).then((downloaded) => downloaded.data);
+		const download = (file: EventAttachment) => this.#executor.download(file.url, file).then((downloaded) => downloaded.data);
 		switch (event.event_type) {
 			case 'message:received:new': {
 				if (!event.message_uid) return;
@@ -227,7 +229,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 			case 'message:sent:new': {
 				if (!event.message_uid || !this.teammateHandlers.length) return;
 				// The bot's own sends (and any other sent through the API) are not a teammate's: the core's filter.
-				if (!(await eventPassesFilter(this.executor, event, { ignoreApiSent: true }))) return;
+				if (!(await eventPassesFilter(this.#executor, event, { ignoreApiSent: true }))) return;
 				const name = details.senderName ?? 'teammate';
 				const message = deliveredMessage(
 					event,
@@ -253,7 +255,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		const input: Record<string, unknown> = { chat_id: chatId };
 		if (text) input.text = text;
 		if (replyTo) input.reply_to = checkMessageId(replyTo);
-		const sent = await this.executor.sendMessage('message:sendToChat', input, attachment);
+		const sent = await this.#executor.sendMessage('message:sendToChat', input, attachment);
 		return { id: String(sent.message_uid), threadId, raw: sent };
 	}
 
@@ -292,18 +294,18 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 
 	async addReaction(threadId: string, messageId: string, emoji: EmojiValue | string): Promise<void> {
 		decodeThreadId(threadId);
-		await this.executor.run('reaction:set', { uid: checkMessageId(messageId), reaction: defaultEmojiResolver.toGChat(emoji) });
+		await this.#executor.run('reaction:set', { uid: checkMessageId(messageId), reaction: defaultEmojiResolver.toGChat(emoji) });
 	}
 
 	/** The workspace holds one reaction per message: removing clears it, whichever emoji it is. */
 	async removeReaction(threadId: string, messageId: string, _emoji?: EmojiValue | string): Promise<void> {
 		decodeThreadId(threadId);
-		await this.executor.run('reaction:remove', { uid: checkMessageId(messageId) });
+		await this.#executor.run('reaction:remove', { uid: checkMessageId(messageId) });
 	}
 
 	/** The conversation as the core reads it (its window bounds one read to the latest 500 messages). */
 	private conversation(chatId: number, lastMessages: number): Promise<Conversation> {
-		return this.executor.run('message:getConversation', {
+		return this.#executor.run('message:getConversation', {
 			chat_id: chatId,
 			lastMessages: Math.min(lastMessages, MAX_CONVERSATION_MESSAGES),
 		}) as Promise<Conversation>;
@@ -337,7 +339,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 	/** One message of the chat by its uid, as the conversation shows it; null when it belongs to another chat. */
 	async fetchMessage(threadId: string, messageId: string): Promise<Message | null> {
 		const { chatId } = decodeThreadId(threadId);
-		const record = (await this.executor.run('message:get', { message_uid: checkMessageId(messageId) })) as Record<string, unknown>;
+		const record = (await this.#executor.run('message:get', { message_uid: checkMessageId(messageId) })) as Record<string, unknown>;
 		if (record.chat_id !== undefined && String(record.chat_id) !== String(chatId)) return null;
 		return conversationMessage(conversationMessageOf(record), threadId, this.userName);
 	}
@@ -379,7 +381,7 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		const delivery = parseDelivery(raw);
 		if ('malformed' in delivery) throw inputError('raw', `is not a delivery: ${delivery.malformed}`);
 		const event = delivery.event;
-		const download = (file: EventAttachment) => this.executor.download(file.url, file).then((downloaded) => downloaded.data);
+		const download = (file: EventAttachment) => this.#executor.download(file.url, file).then((downloaded) => downloaded.data);
 		return deliveredMessage(event, customerAuthor(deliveryDetails(event), event), download, deliveryDetails(event).isGroup !== true);
 	}
 

@@ -186,6 +186,15 @@ describe('a bot on the Chat SDK', () => {
 		expect(received.some((entry) => entry.message.text === 'a person here')).toBe(false);
 	});
 
+	it('keeps the token out of what a handler can reach: the thread, the message, the adapter', async () => {
+		const { thread, message } = received[0];
+		const { inspect } = await import('node:util');
+		for (const value of [thread, message, testBot.adapter]) {
+			expect(JSON.stringify(value)).not.toContain(TOKEN);
+			expect(inspect(value, { depth: 6 })).not.toContain(TOKEN);
+		}
+	});
+
 	it('keeps the token out of errors', async () => {
 		const adapter = createChatMessagingAdapter({ baseUrl: sandbox.url, token: 'wrong-token-never-shown' });
 		const error = await adapter.fetchThread('chat-messaging:1').catch((caught: Error) => caught);
