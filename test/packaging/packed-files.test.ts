@@ -112,6 +112,19 @@ test('client package: the client with the core compiled in, and its typings', ()
 	expect(pkg.dependencies).toBeUndefined();
 });
 
+test('chat adapter package: the adapter as one ES module with the core compiled in, its typings, and chat as a peer', () => {
+	const { pkg, files } = packageOf('chat-adapter');
+	expect(
+		files.filter(
+			(file) =>
+				!/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/index\.mjs|dist\/index\.d\.ts|dist\/types\/[\w/.-]+\.d\.ts)$/.test(file),
+		),
+	).toEqual([]);
+	expect(files).toEqual(expect.arrayContaining(['dist/index.mjs', 'dist/index.d.ts', 'dist/types/chat-adapter/src/index.d.ts']));
+	expect(pkg.dependencies).toBeUndefined();
+	expect(Object.keys(pkg.peerDependencies)).toEqual(['chat']);
+});
+
 test('every publishable package says where it lives and what it runs on, as npm and the editors show it', () => {
 	const repository = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).repository.url as string;
 	const web = repository.replace(/^git\+/, '').replace(/\.git$/, '');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 
-export type PackageFolder = 'core' | 'openapi' | 'sandbox' | 'n8n' | 'node-red' | 'client' | 'mcp-server';
+export type PackageFolder = 'core' | 'openapi' | 'sandbox' | 'n8n' | 'node-red' | 'client' | 'mcp-server' | 'chat-adapter';
 
 export interface BuiltPackage {
 	name: string;

@@ -1,0 +1,396 @@
+/**
+ * The Chat SDK adapter: the SDK's `Adapter` over the core. Deliveries are parsed, keyed and their secret checked as
+ * the n8n trigger and the Node-RED event node do; sends, reads and reactions are the catalogue's operations run by
+ * the one executor (pacing, 429 back-off, send-in-doubt lookup, uploads before the send). What the service cannot
+ * do (edits, deletes) is the SDK's `NotImplementedError`.
+ */
+import { timingSafeEqual } from 'node:crypto';
+
+import {
+	Executor,
+	SEEN_EVENTS_TTL_MS,
+	MAX_CONVERSATION_MESSAGES,
+	conversationMessageOf,
+	eventKey,
+	eventPassesFilter,
+	inputError,
+	pacingKey,
+	parseDelivery,
+	receiverSecret,
+	type ChatEvent,
+	type Conversation,
+	type ConversationMessage,
+	type EventAttachment,
+} from '@chat-messaging/core';
+import { fetchTransport, realTiming } from '@chat-messaging/client';
+import {
+	ConsoleLogger,
+	NotImplementedError,
+	defaultEmojiResolver,
+	type Adapter,
+	type AdapterPostableMessage,
+	type ChatInstance,
+	type EmojiValue,
+	type FetchOptions,
+	type FetchResult,
+	type FormattedContent,
+	type Logger,
+	type Message,
+	type RawMessage,
+	type StreamChunk,
+	type ThreadInfo,
+	stringifyMarkdown,
+} from 'chat';
+
+import { ENVIRONMENT, resolveConfiguration, type ChatMessagingAdapterOptions, type ResolvedConfiguration } from './configuration';
+import {
+	ADAPTER_NAME,
+	checkMessageId,
+	customerAuthor,
+	decodeThreadId,
+	deliveredMessage,
+	conversationMessage,
+	deliveryDetails,
+	encodeThreadId,
+	toSend,
+} from './messages';
+
+/** The query parameter of the webhook URL that carries the secret (the service signs nothing: service notes). */
+export const SECRET_PARAMETER = 'secret';
+/** A delivery body is a few kilobytes; anything past this is refused unread. */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** The default page of a history read. */
+const DEFAULT_FETCH_LIMIT = 50;
+
+export interface TeammateMessage {
+	threadId: string;
+	message: Message;
+}
+
+export interface ChatCreated {
+	threadId: string;
+	chatId: number | string;
+	chatName: string | null;
+	event: ChatEvent;
+}
+
+/** What the adapter counted since it started: deliveries taken, redeliveries recognised, refusals. */
+export interface WebhookCounts {
+	accepted: number;
+	redeliveries: number;
+	refused: number;
+}
+
+const json = (status: number, body: Record<string, unknown>): Response =>
+	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function sameSecret(given: string, expected: string): boolean {
+	const a = Buffer.from(given);
+	const b = Buffer.from(expected);
+	return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown> {
+	readonly name = ADAPTER_NAME;
+	/** Each chat is its own conversation: messages of one chat are handled one at a time. */
+	readonly lockScope = 'thread' as const;
+	readonly counts: WebhookCounts = { accepted: 0, redeliveries: 0, refused: 0 };
+
+	private chat: ChatInstance | null = null;
+	private logger: Logger;
+	private readonly configuration: Omit<ResolvedConfiguration, 'token'>;
+	// Truly private (#): what holds the token or the webhook secret stays out of JSON.stringify and util.inspect of
+	// the adapter, which a handler reaches through `thread.adapter`.
+	readonly #executor: Executor;
+	readonly #secret: string;
+	private readonly explicitUserName?: string;
+	private readonly groupChats = new Map<string, boolean>();
+	private readonly teammateHandlers: Array<(event: TeammateMessage) => unknown> = [];
+	private readonly chatCreatedHandlers: Array<(event: ChatCreated) => unknown> = [];
+
+	constructor(options: ChatMessagingAdapterOptions = {}) {
+		const { baseUrl, token, publicUrl } = resolveConfiguration(options);
+		this.configuration = { baseUrl, publicUrl };
+		this.#executor = new Executor({ baseUrl, token, transport: fetchTransport, timing: realTiming, pacingKey: pacingKey(baseUrl, token) });
+		this.#secret = options.webhookSecret ?? receiverSecret(token, 'chat-sdk-adapter');
+		this.explicitUserName = options.userName;
+		this.logger = new ConsoleLogger('info', ADAPTER_NAME);
+	}
+
+	get userName(): string {
+		return this.explicitUserName ?? this.chat?.getUserName() ?? 'bot';
+	}
+
+	/** The service's base URL (never the token). */
+	get baseUrl(): string {
+		return this.configuration.baseUrl;
+	}
+
+	/** The public webhook route's address, as configured. */
+	get publicUrl(): string | undefined {
+		return this.configuration.publicUrl;
+	}
+
+	/** The address the service delivers to: the public URL with the secret. */
+	webhookUrl(publicUrl = this.configuration.publicUrl): string {
+		if (!publicUrl)
+			throw inputError('publicUrl', `is not set (option publicUrl or ${ENVIRONMENT.publicUrl}): the public address of the webhook route`);
+		const url = new URL(publicUrl);
+		url.searchParams.set(SECRET_PARAMETER, this.#secret);
+		return url.toString();
+	}
+
+	/** The executor the adapter runs on, for what the SDK has no method for (the catalogue's other operations). */
+	get operations(): Executor {
+		return this.#executor;
+	}
+
+	async initialize(chat: ChatInstance): Promise<void> {
+		this.chat = chat;
+		this.logger = chat.getLogger(ADAPTER_NAME);
+	}
+
+	/** Messages a teammate writes into a chat from the web app (`message:sent:new`): the bot's own sends are left out. */
+	onTeammateMessage(handler: (event: TeammateMessage) => unknown): void {
+		this.teammateHandlers.push(handler);
+	}
+
+	/** A chat the service created (`chat:created`): a new customer. */
+	onChatCreated(handler: (event: ChatCreated) => unknown): void {
+		this.chatCreatedHandlers.push(handler);
+	}
+
+	async handleWebhook(request: Request, options?: Parameters<Adapter['handleWebhook']>[1]): Promise<Response> {
+		if (request.method !== 'POST') return json(405, { status: 'error', message: 'POST only' });
+		let given = '';
+		try {
+			given = new URL(request.url).searchParams.get(SECRET_PARAMETER) ?? '';
+		} catch {
+			// a relative URL carries no query we can read: refused below
+		}
+		if (!sameSecret(given, this.#secret)) {
+			this.counts.refused++;
+			this.logger.warn('Delivery refused: no or wrong secret in the webhook URL');
+			return json(401, { status: 'error', message: 'Unknown secret' });
+		}
+		if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
+		let body: unknown;
+		try {
+			const text = await request.text();
+			if (Buffer.byteLength(text) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
+			body = JSON.parse(text);
+		} catch {
+			return json(400, { status: 'error', message: 'Malformed delivery: the body is not JSON' });
+		}
+		const delivery = parseDelivery(body);
+		if ('malformed' in delivery) return json(400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
+		// Not ready: a non-2xx answer makes the service deliver again later.
+		if (!this.chat) return json(503, { status: 'error', message: 'The bot is starting: retry' });
+		const event = delivery.event;
+		const key = eventKey(event);
+		if (key) {
+			let first: boolean;
+			try {
+				// In the SDK's state, so every instance sharing it (Redis) recognises a redelivery another one took.
+				first = await this.chat.getState().setIfNotExists(`${ADAPTER_NAME}:event:${key}`, true, SEEN_EVENTS_TTL_MS);
+			} catch (error) {
+				this.logger.warn('Could not record the delivery in the state: asking for a redelivery', { error: String(error) });
+				return json(503, { status: 'error', message: 'State unavailable: retry' });
+			}
+			if (!first) {
+				this.counts.redeliveries++;
+				return json(200, { status: 'ok', duplicate: true });
+			}
+		}
+		this.counts.accepted++;
+		// Answered at once (the service wants a 2xx within 5 seconds); the handlers run after.
+		const task = this.dispatch(event, options).catch((error: unknown) =>
+			this.logger.error('Handling a delivery failed', { error: String(error), eventType: event.event_type }),
+		);
+		options?.waitUntil?.(task);
+		return json(200, { status: 'ok' });
+	}
+
+	private async dispatch(event: ChatEvent, options: Parameters<Adapter['handleWebhook']>[1]): Promise<void> {
+		const chat = this.chat;
+		if (!chat || event.chat_id === null) return;
+		const threadId = encodeThreadId(event.chat_id);
+		const details = deliveryDetails(event);
+		if (details.isGroup !== undefined) this.groupChats.set(threadId, details.isGroup);
+		const download = (file: EventAttachment) => this.#executor.download(file.url, file).then((downloaded) => downloaded.data);
+		switch (event.event_type) {
+			case 'message:received:new': {
+				if (!event.message_uid) return;
+				// A customer writing to the business addresses it: in a direct chat every message is for the bot.
+				const message = deliveredMessage(event, customerAuthor(details, event), download, details.isGroup !== true);
+				await chat.processMessage(this, threadId, message, options);
+				return;
+			}
+			case 'message:sent:new': {
+				if (!event.message_uid || !this.teammateHandlers.length) return;
+				// The bot's own sends (and any other sent through the API) are not a teammate's: the core's filter.
+				if (!(await eventPassesFilter(this.#executor, event, { ignoreApiSent: true }))) return;
+				const name = details.senderName ?? 'teammate';
+				const message = deliveredMessage(
+					event,
+					{ userId: `teammate:${name}`, userName: name, fullName: name, isBot: false, isMe: false },
+					download,
+					false,
+				);
+				for (const handler of this.teammateHandlers) await handler({ threadId, message });
+				return;
+			}
+			case 'chat:created':
+				for (const handler of this.chatCreatedHandlers)
+					await handler({ threadId, chatId: event.chat_id, chatName: event.chat_name, event });
+				return;
+			default:
+				this.logger.debug('Delivery of an event the adapter does not map', { eventType: event.event_type });
+		}
+	}
+
+	private async send(threadId: string, message: AdapterPostableMessage, replyTo?: string): Promise<RawMessage<unknown>> {
+		const { chatId } = decodeThreadId(threadId);
+		const { text, attachment } = toSend(message);
+		const input: Record<string, unknown> = { chat_id: chatId };
+		if (text) input.text = text;
+		if (replyTo) input.reply_to = checkMessageId(replyTo);
+		const sent = await this.#executor.sendMessage('message:sendToChat', input, attachment);
+		return { id: String(sent.message_uid), threadId, raw: sent };
+	}
+
+	postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage<unknown>> {
+		return this.send(threadId, message);
+	}
+
+	/** A reply quoting the message (the service's `reply_to`). */
+	reply(threadId: string, messageId: string, message: AdapterPostableMessage): Promise<RawMessage<unknown>> {
+		return this.send(threadId, message, messageId);
+	}
+
+	/** The service cannot edit a sent message, so a stream is gathered and sent as one message when it ends. */
+	async stream(threadId: string, textStream: AsyncIterable<string | StreamChunk>): Promise<RawMessage<unknown>> {
+		decodeThreadId(threadId);
+		let gathered = '';
+		for await (const chunk of textStream) {
+			if (typeof chunk === 'string') gathered += chunk;
+			else if (chunk.type === 'markdown_text') gathered += chunk.text;
+		}
+		return this.postMessage(threadId, { markdown: gathered });
+	}
+
+	async editMessage(): Promise<RawMessage<unknown>> {
+		throw new NotImplementedError('The Chat Messaging Service cannot edit a sent message: post a new one', 'editMessage');
+	}
+
+	async deleteMessage(): Promise<void> {
+		throw new NotImplementedError('The Chat Messaging Service cannot delete a sent message', 'deleteMessage');
+	}
+
+	/** The service has no typing indicator; like other adapters without one, this does nothing. */
+	async startTyping(threadId: string): Promise<void> {
+		decodeThreadId(threadId);
+	}
+
+	async addReaction(threadId: string, messageId: string, emoji: EmojiValue | string): Promise<void> {
+		decodeThreadId(threadId);
+		await this.#executor.run('reaction:set', { uid: checkMessageId(messageId), reaction: defaultEmojiResolver.toGChat(emoji) });
+	}
+
+	/** The workspace holds one reaction per message: removing clears it, whichever emoji it is. */
+	async removeReaction(threadId: string, messageId: string, _emoji?: EmojiValue | string): Promise<void> {
+		decodeThreadId(threadId);
+		await this.#executor.run('reaction:remove', { uid: checkMessageId(messageId) });
+	}
+
+	/** The conversation as the core reads it (its window bounds one read to the latest 500 messages). */
+	private conversation(chatId: number, lastMessages: number): Promise<Conversation> {
+		return this.#executor.run('message:getConversation', {
+			chat_id: chatId,
+			lastMessages: Math.min(lastMessages, MAX_CONVERSATION_MESSAGES),
+		}) as Promise<Conversation>;
+	}
+
+	/**
+	 * A page of the chat's conversation, oldest first. Backward (the default): the latest `limit`, the cursor leading
+	 * to older ones; forward: from the oldest of the latest 500 on.
+	 */
+	async fetchMessages(threadId: string, options: FetchOptions = {}): Promise<FetchResult<unknown>> {
+		const { chatId } = decodeThreadId(threadId);
+		const limit = options.limit ?? DEFAULT_FETCH_LIMIT;
+		if (!Number.isInteger(limit) || limit < 1) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
+		const start = options.cursor === undefined ? 0 : Number(options.cursor);
+		if (!Number.isInteger(start) || start < 0)
+			throw inputError('cursor', `is not one this adapter gave, got ${JSON.stringify(options.cursor)}`);
+		const toMessage = (entry: ConversationMessage) => conversationMessage(entry, threadId, this.userName);
+		if (options.direction === 'forward') {
+			const { messages } = await this.conversation(chatId, MAX_CONVERSATION_MESSAGES);
+			const page = messages.slice(start, start + limit);
+			return { messages: page.map(toMessage), nextCursor: start + limit < messages.length ? String(start + limit) : undefined };
+		}
+		// One more than the page, to know whether older messages follow.
+		const { messages } = await this.conversation(chatId, start + limit + 1);
+		const end = Math.max(0, messages.length - start);
+		const page = messages.slice(Math.max(0, end - limit), end);
+		const more = messages.length > start + limit && start + limit < MAX_CONVERSATION_MESSAGES;
+		return { messages: page.map(toMessage), nextCursor: more ? String(start + limit) : undefined };
+	}
+
+	/** One message of the chat by its uid, as the conversation shows it; null when it belongs to another chat. */
+	async fetchMessage(threadId: string, messageId: string): Promise<Message | null> {
+		const { chatId } = decodeThreadId(threadId);
+		const record = (await this.#executor.run('message:get', { message_uid: checkMessageId(messageId) })) as Record<string, unknown>;
+		if (record.chat_id !== undefined && String(record.chat_id) !== String(chatId)) return null;
+		return conversationMessage(conversationMessageOf(record), threadId, this.userName);
+	}
+
+	/** The chat: its name, whether it is a group, and a group's members by name. */
+	async fetchThread(threadId: string): Promise<ThreadInfo> {
+		const { chatId } = decodeThreadId(threadId);
+		const conversation = await this.conversation(chatId, 1);
+		this.groupChats.set(threadId, conversation.is_group);
+		return {
+			id: threadId,
+			channelId: threadId,
+			channelName: conversation.chat_name ?? undefined,
+			isDM: !conversation.is_group,
+			metadata: { chatId: conversation.chat_id, isGroup: conversation.is_group, members: conversation.members },
+		};
+	}
+
+	/** A chat is its own channel: the service has no thread inside a chat. */
+	channelIdFromThreadId(threadId: string): string {
+		decodeThreadId(threadId);
+		return threadId;
+	}
+
+	/** Direct unless a delivery or a read showed the chat is a group. */
+	isDM(threadId: string): boolean {
+		return this.groupChats.get(threadId) !== true;
+	}
+
+	encodeThreadId(platformData: { chatId: number }): string {
+		return encodeThreadId(platformData.chatId);
+	}
+
+	decodeThreadId(threadId: string): { chatId: number } {
+		return decodeThreadId(threadId);
+	}
+
+	parseMessage(raw: unknown): Message {
+		const delivery = parseDelivery(raw);
+		if ('malformed' in delivery) throw inputError('raw', `is not a delivery: ${delivery.malformed}`);
+		const event = delivery.event;
+		const download = (file: EventAttachment) => this.#executor.download(file.url, file).then((downloaded) => downloaded.data);
+		return deliveredMessage(event, customerAuthor(deliveryDetails(event), event), download, deliveryDetails(event).isGroup !== true);
+	}
+
+	renderFormatted(content: FormattedContent): string {
+		return stringifyMarkdown(content);
+	}
+}
+
+/** A Chat SDK adapter for the Chat Messaging Service; options not given are read from the environment. */
+export function createChatMessagingAdapter(options: ChatMessagingAdapterOptions = {}): ChatMessagingAdapter {
+	return new ChatMessagingAdapter(options);
+}
