@@ -33,6 +33,7 @@ export {
 } from './runtime/operations/composites';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
+export { burstToAnswer, type BurstMessage, type BurstTurn } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events';
 export * from './runtime/eventFilter';

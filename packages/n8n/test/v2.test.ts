@@ -80,12 +80,15 @@ describe('version 2 parameters', () => {
 		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('message'));
 		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
 			'Get',
+			'Get Burst to Answer',
 			'Get Many',
 			'Get Status History',
 			'Send',
 			// Added by Send and Wait for Reply: with five options n8n's lint wants them alphabetical; Send stays the default.
 			'Send and Wait for Reply',
 			'Send and Wait for Response',
+			// One turn per burst with the webhook trigger (v2/burst/burst.ts), with Get Burst to Answer.
+			'Wait for Customer to Finish Typing',
 		]);
 		const sendTo = properties.find((p) => p.name === 'sendTo');
 		expect((sendTo?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(['Phone Number', 'Chat', 'Chat Name', 'JID']);

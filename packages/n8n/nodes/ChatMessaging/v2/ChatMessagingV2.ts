@@ -29,6 +29,7 @@ import {
 	sendAndWaitForReplyWebhook,
 	sendAndWaitForReplyWebhooks,
 } from './sendAndWaitForReply';
+import { BURST_RESOURCE, burstProperties, executeBurst } from './burst/burst';
 import { executeSendAndWait, SEND_AND_WAIT, sendAndWaitProperties, sendAndWaitWebhook, sendAndWaitWebhookAnswer } from './sendAndWait';
 
 /**
@@ -47,6 +48,7 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 			v2FieldParameter(chatId, true, findOperation('chat:get')),
 		),
 		...sendAndWaitProperties(),
+		...burstProperties,
 	];
 	return withAgentParameters(properties, resources, v2Descriptors);
 }
@@ -93,6 +95,8 @@ export class ChatMessagingV2 implements INodeType {
 			return await executeSendAndWaitForReply(this);
 		}
 		if (this.getNodeParameter('resource', 0) === composite.resource && operation === SEND_AND_WAIT) return await executeSendAndWait(this);
+		const burst = this.getNodeParameter('resource', 0) === BURST_RESOURCE ? await executeBurst(this, operation) : undefined;
+		if (burst) return burst;
 		return await runItems(this, runOperationV2);
 	}
 }

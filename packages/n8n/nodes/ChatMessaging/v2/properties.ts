@@ -31,6 +31,7 @@ import {
 	resourceParameter,
 	WAIT_TARGETS,
 } from '../shared/parameters';
+import { BURST_OPERATIONS, BURST_RESOURCE } from './burst/burst';
 
 /** Where a date alone is read: the workflow's time zone (n8n's setting, which the executor is given). */
 export const TIME_ZONE_PLACE = "the workflow's time zone";
@@ -183,7 +184,8 @@ export function v2Operations(resource: ResourceDescriptor): OperationOption[] {
 	});
 	// Every composite, Send and Wait for Response too: n8n pauses an execution and serves its links.
 	const composites = ALL_COMPOSITES.filter((composite) => composite.resource === resource.key);
-	return [...v2Descriptors(resource).map(option), ...composites.map(option)].sort(byName);
+	const burst = resource.key === BURST_RESOURCE ? BURST_OPERATIONS : [];
+	return [...v2Descriptors(resource).map(option), ...composites.map(option), ...burst.map(option)].sort(byName);
 }
 
 /**
@@ -318,6 +320,7 @@ export function v2Subtitle(resources: readonly ResourceDescriptor[] = RESOURCES)
 	}
 	for (const composite of ALL_COMPOSITES)
 		if (composite !== SEND_COMPOSITE) actions[`${composite.resource}:${composite.operation}`] = composite.action;
+	for (const op of BURST_OPERATIONS) actions[`${BURST_RESOURCE}:${op.operation}`] = op.action;
 	const sendTo = Object.fromEntries(SEND_TARGETS.map((target) => [target.value, `Send to ${target.name}`]));
 	return (
 		`={{ $parameter["operation"] === "${SEND_COMPOSITE.operation}" ? ${JSON.stringify(sendTo)}[$parameter["sendTo"]] ` +

@@ -1,0 +1,89 @@
+/**
+ * The burst a turn answers: customers write in bursts ("hi" / "my order" / "#1234"), and a responder started
+ * once per message (a webhook trigger) should answer once per burst. Each run started by a customer's message
+ * waits until the customer has been quiet, then asks this function, with one read of the chat:
+ *
+ * - a newer message of the customer has arrived since the one the run started from: this run does not answer
+ *   (the run of that newer message will);
+ * - otherwise the run answers the burst: the customer's messages since the last message sent to the chat,
+ *   oldest first.
+ *
+ * The state is the service's (the chat's messages), so runs on different processes or machines agree, and a
+ * run resumed after a restart decides as it would have before.
+ */
+import { ChatMessagingError, inputError } from '../errors';
+import type { Executor } from '../executor';
+import { isBlank } from '../validation';
+
+/** One of the customer's messages in a burst. */
+export interface BurstMessage {
+	message_uid: string;
+	/** The text; empty for a file sent alone. */
+	text: string;
+	/** As the service gives it. */
+	timestamp: string | null;
+	/** The attachment's file name, when the message carries one (the bytes are not read). */
+	attachment_filename: string | null;
+}
+
+/** What the run started by `message_uid` does. */
+export interface BurstTurn {
+	chat_id: number | string;
+	/** The message the run started from. */
+	message_uid: string;
+	/** False when a newer message of the customer arrived: a later run answers, this one stops. */
+	answers: boolean;
+	/** The burst, oldest first (empty when the run does not answer). */
+	messages: BurstMessage[];
+	/** The burst's texts, one per line: what the agent is asked. */
+	text: string;
+}
+
+/** A message sent into the chat ends a burst; one that failed never reached the customer, so it does not. */
+const endsBurst = (message: Record<string, unknown>): boolean => message.from_me === true && message.status !== 'failed';
+
+const burstMessage = (message: Record<string, unknown>): BurstMessage => ({
+	message_uid: String(message.uid ?? message.message_uid ?? ''),
+	text: typeof message.text === 'string' ? message.text : '',
+	timestamp: typeof message.timestamp === 'string' ? message.timestamp : null,
+	attachment_filename: typeof message.attachment_filename === 'string' ? message.attachment_filename : null,
+});
+
+/**
+ * The burst the run started by the customer's message `message_uid` in chat `chat_id` answers, or that it
+ * answers none. One request: the first page of the chat's messages (newest first, 50 of them): a burst
+ * longer than a page is answered from its newest 50 messages.
+ */
+export async function burstToAnswer(executor: Executor, input: { chat_id: unknown; message_uid: unknown }): Promise<BurstTurn> {
+	if (isBlank(input.chat_id)) throw inputError('Chat ID', 'is required: the chat of the message that started this run');
+	if (isBlank(input.message_uid)) throw inputError('Message UID', 'is required: the message that started this run');
+	const chatId = input.chat_id as number | string;
+	const messageUid = String(input.message_uid).trim();
+	const { items, more } = await executor.listPage('message:getAll', { chat_id: chatId }, 1);
+	const at = items.findIndex((message) => String(message.uid ?? message.message_uid ?? '') === messageUid);
+	const stop = (): BurstTurn => ({ chat_id: chatId, message_uid: messageUid, answers: false, messages: [], text: '' });
+	if (at < 0) {
+		// Past the first page: newer messages have come since (a later run answers); on a page that holds the
+		// whole chat, the message is not the chat's at all.
+		if (more) return stop();
+		throw new ChatMessagingError(`Message ${messageUid} is not in chat ${chatId}: the burst it started cannot be read`, {
+			kind: 'input',
+		});
+	}
+	if (items.slice(0, at).some((message) => message.from_me === false)) return stop();
+	const burst: BurstMessage[] = [];
+	for (const message of items.slice(at)) {
+		if (endsBurst(message)) break;
+		if (message.from_me === false) burst.unshift(burstMessage(message));
+	}
+	return {
+		chat_id: chatId,
+		message_uid: messageUid,
+		answers: true,
+		messages: burst,
+		text: burst
+			.map((message) => message.text || (message.attachment_filename ? `[file: ${message.attachment_filename}]` : ''))
+			.filter(Boolean)
+			.join('\n'),
+	};
+}
