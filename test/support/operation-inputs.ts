@@ -64,5 +64,6 @@ export function operationInputs(records: OperationInputRecords): Record<string, 
 		// The composites (no executor operation of their own: the MCP server's tools run them).
 		'message:send': { sendTo: 'chat', chat_id: chat.id, text: 'sent and waited for', waitForStatus: 'delivered', waitTimeout: 10 },
 		'message:sendAndWaitForReply': { sendTo: 'chat', chat_id: chat.id, text: 'anyone there?', replyTimeout: 1, pollInterval: 1 },
+		'message:getConversation': { chat_id: chat.id, lastMessages: 3 },
 	};
 }

@@ -44,14 +44,18 @@ function compositeMethod(composite: CompositeDescriptor): string {
 	const { variants } = composite;
 	const member = (field: FieldDescriptor, note: string, type: string) =>
 		`${comment(`${field.displayName}: ${field.description}${note}`, '\t\t\t')}\t\t\t${field.name}?: ${type};`;
-	const choice = `${comment(
-		`${variants.displayName}: ${variants.options.map((option) => `${option.value} (${option.name})`).join(', ')}; default ${variants.default}`,
-		'\t\t\t',
-	)}\t\t\t${variants.name}?: ${variants.options.map((option) => `'${option.value}'`).join(' | ')};`;
+	const choice = variants
+		? [
+				`${comment(
+					`${variants.displayName}: ${variants.options.map((option) => `${option.value} (${option.name})`).join(', ')}; default ${variants.default}`,
+					'\t\t\t',
+				)}\t\t\t${variants.name}?: ${variants.options.map((option) => `'${option.value}'`).join(' | ')};`,
+			]
+		: [];
 	const input = [
-		choice,
+		...choice,
 		...composite.fields.map(({ field, variants: used }) =>
-			member(field, ` (${variants.displayName} ${used.join(', ')})`, fieldType(field)),
+			variants ? member(field, ` (${variants.displayName} ${used.join(', ')})`, fieldType(field)) : member(field, '', fieldType(field)),
 		),
 		...composite.options.map((field) =>
 			member(

@@ -15,6 +15,7 @@ export * from './catalogue/records';
 export * from './catalogue/toolResults';
 export * from './catalogue/toolDescription';
 export * from './catalogue/composites';
+export * from './catalogue/conversation';
 export * from './catalogue/agents';
 export * from './runtime/errors';
 export * from './runtime/executor';
@@ -31,6 +32,15 @@ export {
 	type ReplyWaitPlan,
 	type ReplyWaitResult,
 } from './runtime/operations/composites';
+export {
+	conversationChatMessages,
+	conversationMessageOf,
+	conversationRole,
+	planConversation,
+	runGetConversation,
+	sentThroughApi,
+	type ConversationPlan,
+} from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
 export { burstToAnswer, type BurstMessage, type BurstTurn } from './runtime/operations/burst';

@@ -24,19 +24,29 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 describe('the catalogue lists composites beside the endpoints', () => {
 	it('every endpoint once, then each composite, told apart by kind', () => {
 		expect(CATALOGUE.filter((op) => !isComposite(op))).toEqual([...OPERATIONS]);
-		expect(CATALOGUE.filter(isComposite).map(operationId)).toEqual(['message:send', 'message:sendAndWaitForReply']);
+		expect(CATALOGUE.filter(isComposite).map(operationId)).toEqual([
+			'message:send',
+			'message:sendAndWaitForReply',
+			'message:getConversation',
+		]);
 		const ids = CATALOGUE.map(operationId);
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 
 	it("each composite's variants run existing sends, its default is one of them, its options carry the core's defaults", () => {
 		for (const composite of COMPOSITES) {
+			const { variants } = composite;
+			if (!variants) {
+				// One way only: a read (Get Conversation), its fields its own.
+				expect(composite.effect).toBe('read');
+				continue;
+			}
 			expect(composite.effect).toBe('create');
-			for (const variant of composite.variants.options) expect(findOperation(variant.operation).sendsMessage).toBe(true);
-			expect(composite.variants.options.map((variant) => variant.value)).toContain(composite.variants.default);
-			for (const { field, variants } of composite.fields) {
-				for (const value of variants) {
-					const op = findOperation(composite.variants.options.find((variant) => variant.value === value)!.operation);
+			for (const variant of variants.options) expect(findOperation(variant.operation).sendsMessage).toBe(true);
+			expect(variants.options.map((variant) => variant.value)).toContain(variants.default);
+			for (const { field, variants: usedBy } of composite.fields) {
+				for (const value of usedBy) {
+					const op = findOperation(variants.options.find((variant) => variant.value === value)!.operation);
 					expect(op.fields.map((candidate) => candidate.name)).toContain(field.name);
 				}
 			}

@@ -223,7 +223,7 @@ function endpointTool(op: OperationDescriptor): CatalogueTool {
  */
 function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 	const { variants } = composite;
-	const variantField: FieldDescriptor = {
+	const variantField: FieldDescriptor | undefined = variants && {
 		name: variants.name,
 		displayName: variants.displayName,
 		kind: 'options',
@@ -232,10 +232,10 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 		options: variants.options.map(({ value, name, description }) => ({ value, name, description })),
 		description: `Where the message goes (${variants.displayName})`,
 	};
-	const all = variants.options.map((option) => option.value);
+	const all = variants ? variants.options.map((option) => option.value) : [];
 	const byName = new Map<string, { field: FieldDescriptor; variants: string[]; descriptions: string[] }>();
 	for (const entry of composite.fields) {
-		const only = entry.variants.length < all.length ? ` (${variants.name} ${entry.variants.join(', ')})` : '';
+		const only = variants && entry.variants.length < all.length ? ` (${variants.name} ${entry.variants.join(', ')})` : '';
 		const text = `${toolFieldDescription(entry.field).replace(/\.$/, '')}${only}.`;
 		const known = byName.get(entry.field.name);
 		// One wire name may mean two things in two variants (a new chat's name, the chat addressed): one argument, both meanings.
@@ -244,7 +244,7 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 			known.descriptions.push(text);
 		} else byName.set(entry.field.name, { field: entry.field, variants: [...entry.variants], descriptions: [text] });
 	}
-	const properties: Record<string, JsonSchema> = { [variants.name]: fieldSchema(variantField) };
+	const properties: Record<string, JsonSchema> = variantField ? { [variantField.name]: fieldSchema(variantField) } : {};
 	const required: string[] = [];
 	for (const { field, variants: usedBy, descriptions } of byName.values()) {
 		properties[field.name] = { ...fieldSchema(field), description: descriptions.join(' ') };
@@ -260,7 +260,7 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 		outputSchema: outputSchemaOf(composite),
 		annotations: annotationsOf(composite),
 		operation: composite,
-		fields: [variantField, ...[...byName.values()].map((entry) => entry.field), ...composite.options],
+		fields: [...(variantField ? [variantField] : []), ...[...byName.values()].map((entry) => entry.field), ...composite.options],
 	};
 }
 

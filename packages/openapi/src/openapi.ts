@@ -309,11 +309,13 @@ export function buildOpenApi(version: string, resources: readonly ResourceDescri
 			summary: composite.action,
 			description: composite.description,
 			effect: composite.effect,
-			variants: {
-				name: composite.variants.name,
-				default: composite.variants.default,
-				options: composite.variants.options.map((option) => ({ value: option.value, operation: option.operation })),
-			},
+			...(composite.variants && {
+				variants: {
+					name: composite.variants.name,
+					default: composite.variants.default,
+					options: composite.variants.options.map((option) => ({ value: option.value, operation: option.operation })),
+				},
+			}),
 			options: composite.options.map((option) => ({ name: option.name, default: option.default, description: option.description })),
 			steps: composite.steps,
 			recoversLostSend: composite.recoversLostSend,

@@ -43,7 +43,9 @@ export function needsConfirmation(op: CatalogueOperation): boolean {
 	return ('irreversible' in op && op.irreversible === true) || isAdministrative(op);
 }
 
-const COMPOSITE_VARIANTS = new Set(COMPOSITES.flatMap((composite) => composite.variants.options.map((variant) => variant.operation)));
+const COMPOSITE_VARIANTS = new Set(
+	COMPOSITES.flatMap((composite) => (composite.variants?.options ?? []).map((variant) => variant.operation)),
+);
 
 /**
  * An endpoint a composite runs as one of its variants (Send to Phone is Send with Send To phone): an agent

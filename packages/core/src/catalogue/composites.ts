@@ -18,6 +18,7 @@
  */
 import { operationId, OPERATIONS } from './catalogue';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from './defaults';
+import { CONVERSATION_COMPOSITE } from './conversation';
 import { field } from './fields';
 import { DEFAULT_SEND_TO, SEND_OPERATION, SEND_TARGETS, sendFields } from './send';
 import type { Effect, FieldDescriptor, FieldOption, OperationDescriptor, ResourceKey } from './types';
@@ -31,6 +32,14 @@ export interface CompositeVariant {
 	operation: string;
 }
 
+/** A composite's variant input: its name, and its choices, the first the default. */
+export interface CompositeVariants {
+	name: string;
+	displayName: string;
+	default: string;
+	options: readonly CompositeVariant[];
+}
+
 export interface CompositeDescriptor {
 	kind: 'composite';
 	resource: ResourceKey;
@@ -39,8 +48,8 @@ export interface CompositeDescriptor {
 	action: string;
 	description: string;
 	effect: Effect;
-	/** The input that picks the variant; its first option is the default. */
-	variants: { name: string; displayName: string; default: string; options: readonly CompositeVariant[] };
+	/** The input that picks the variant; its first option is the default. None: one way only (Get Conversation). */
+	variants?: CompositeVariants;
 	/** The variants' own fields, each once, with the variants that use it (addressing fields first). */
 	fields: ReadonlyArray<{ field: FieldDescriptor; variants: readonly string[] }>;
 	/** Inputs the composite adds to every variant, with their defaults. */
@@ -64,6 +73,9 @@ export interface CompositeDescriptor {
 export type CatalogueOperation = (OperationDescriptor & { kind?: 'endpoint' }) | CompositeDescriptor;
 
 export const isComposite = (op: CatalogueOperation): op is CompositeDescriptor => op.kind === 'composite';
+
+/** A composite that sends a message: Send To (its variant) says where it goes. */
+export type SendingComposite = CompositeDescriptor & { variants: CompositeVariants };
 
 /** The attachment of a send: bytes to upload, or a public URL the service downloads. */
 export const attachmentInput: FieldDescriptor = field(
@@ -99,14 +111,14 @@ export const waitTimeoutInput: FieldDescriptor = field(
 );
 
 /** Send To with every target of Send: the variants of each composite that sends as Send does. */
-const SEND_TO_VARIANTS: CompositeDescriptor['variants'] = {
+const SEND_TO_VARIANTS: CompositeVariants = {
 	name: 'sendTo',
 	displayName: 'Send To',
 	default: DEFAULT_SEND_TO,
 	options: SEND_TARGETS.map((target) => ({ ...target })),
 };
 
-export const SEND_COMPOSITE: CompositeDescriptor = {
+export const SEND_COMPOSITE: SendingComposite = {
 	kind: 'composite',
 	resource: 'message',
 	operation: SEND_OPERATION.operation,
@@ -167,7 +179,7 @@ const replyText = (text: FieldDescriptor): FieldDescriptor => ({
 	description: 'The text to send; the reply to it is waited for',
 });
 
-export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: CompositeDescriptor = {
+export const SEND_AND_WAIT_FOR_REPLY_COMPOSITE: SendingComposite = {
 	kind: 'composite',
 	resource: 'message',
 	operation: 'sendAndWaitForReply',
@@ -245,7 +257,7 @@ export const sendAndWaitInputs = {
 	}),
 } as const;
 
-export const SEND_AND_WAIT_COMPOSITE: CompositeDescriptor = {
+export const SEND_AND_WAIT_COMPOSITE: SendingComposite = {
 	kind: 'composite',
 	resource: 'message',
 	operation: 'sendAndWait',
@@ -283,7 +295,12 @@ export const SEND_AND_WAIT_COMPOSITE: CompositeDescriptor = {
 };
 
 /** Every composite, those resumed by link included: what a platform that pauses and serves links (n8n) offers. */
-export const ALL_COMPOSITES: readonly CompositeDescriptor[] = [SEND_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, SEND_AND_WAIT_COMPOSITE];
+export const ALL_COMPOSITES: readonly CompositeDescriptor[] = [
+	SEND_COMPOSITE,
+	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
+	SEND_AND_WAIT_COMPOSITE,
+	CONVERSATION_COMPOSITE,
+];
 
 /** The composites every surface runs on its own (see `resumedByLink`). */
 export const COMPOSITES: readonly CompositeDescriptor[] = ALL_COMPOSITES.filter((composite) => !composite.resumedByLink);
@@ -296,6 +313,6 @@ const compositesById = new Map(ALL_COMPOSITES.map((composite) => [operationId(co
 export const findComposite = (id: string): CompositeDescriptor | undefined => compositesById.get(id);
 
 /** A composite's variant by its value, or an input error naming the choices. */
-export function compositeVariant(composite: CompositeDescriptor, value: string): CompositeVariant | undefined {
+export function compositeVariant(composite: SendingComposite, value: string): CompositeVariant | undefined {
 	return composite.variants.options.find((option) => option.value === value);
 }

@@ -67,17 +67,19 @@ function optionText(option: FieldDescriptor): string {
  */
 export function compositeToolDescription(composite: CompositeDescriptor): string {
 	const { variants } = composite;
-	const all = variants.options.map((variant) => variant.value);
+	const all = variants ? variants.options.map((variant) => variant.value) : [];
 	const required = composite.fields.filter((entry) => entry.field.required);
 	const everywhere = required.filter((entry) => all.every((value) => entry.variants.includes(value)));
 	const parts = [sentence(composite.action), sentence(composite.description)];
 	if (everywhere.length) parts.push(`Required: ${everywhere.map((entry) => described(entry.field)).join('; ')}.`);
-	const choices = variants.options.map((variant) => {
-		const adds = required.filter((entry) => !everywhere.includes(entry) && entry.variants.includes(variant.value));
-		const what = variant.description.replace(/^./, (first) => first.toLowerCase());
-		return `${variant.value}, ${what}${adds.length ? `, with ${adds.map((entry) => described(entry.field)).join(' and ')}` : ''}`;
-	});
-	parts.push(`${variants.name} says where the message goes (default ${variants.default}): ${choices.join('; ')}.`);
+	if (variants) {
+		const choices = variants.options.map((variant) => {
+			const adds = required.filter((entry) => !everywhere.includes(entry) && entry.variants.includes(variant.value));
+			const what = variant.description.replace(/^./, (first) => first.toLowerCase());
+			return `${variant.value}, ${what}${adds.length ? `, with ${adds.map((entry) => described(entry.field)).join(' and ')}` : ''}`;
+		});
+		parts.push(`${variants.name} says where the message goes (default ${variants.default}): ${choices.join('; ')}.`);
+	}
 	if (composite.options.length) parts.push(`Optional: ${composite.options.map(optionText).join('; ')}.`);
 	parts.push(sentence(composite.returns));
 	return parts.join(' ');

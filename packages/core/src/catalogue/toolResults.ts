@@ -6,6 +6,7 @@
  */
 import { operationId } from './catalogue';
 import { isComposite, type CatalogueOperation, type CompositeDescriptor } from './composites';
+import { CONVERSATION_SCHEMA } from './conversation';
 import { DELETED_RESULT, recordShape } from './output';
 import { RECORD_SCHEMA_OF, RECORD_SCHEMAS, answerItemSchema, answerSchema, type JsonSchema } from './records';
 import type { DownloadedFile, OperationDescriptor } from './types';
@@ -109,6 +110,7 @@ const SENT: JsonSchema = {
 /** Each composite's result, by operation id. */
 const COMPOSITE_RESULTS: Readonly<Record<string, JsonSchema>> = {
 	'message:send': SENT,
+	'message:getConversation': CONVERSATION_SCHEMA,
 	'message:sendAndWaitForReply': {
 		type: 'object',
 		required: ['message_uid', 'chat_id', 'replied', 'reply'],

@@ -12,6 +12,7 @@ import {
 	sendAndWaitInputs,
 	type CompositeDescriptor,
 	type CompositeVariant,
+	type SendingComposite,
 	type ResumeUrls,
 } from '../../catalogue/composites';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from '../../catalogue/defaults';
@@ -23,6 +24,7 @@ import type { ChatEvent } from '../events';
 import { replyWatchFor, waitForReply } from '../replies';
 import { isBlank, isRecord } from '../validation';
 import type { Attachment } from './attachment';
+import { registerConversationHandler } from './conversation';
 import type { CompositeRunOptions } from './registry';
 import type { WaitTarget } from './waitForStatus';
 
@@ -45,7 +47,7 @@ function cancelledBeforeSending(composite: CompositeDescriptor): ChatMessagingEr
 }
 
 /** The variant the input picks (its default when none), or an error naming the choices. */
-export function compositeVariantOf(composite: CompositeDescriptor, input: Record<string, unknown>): CompositeVariant {
+export function compositeVariantOf(composite: SendingComposite, input: Record<string, unknown>): CompositeVariant {
 	const { variants } = composite;
 	const value = isBlank(input[variants.name]) ? variants.default : String(input[variants.name]).trim();
 	const variant = compositeVariant(composite, value);
@@ -59,7 +61,7 @@ export function compositeVariantOf(composite: CompositeDescriptor, input: Record
 }
 
 /** The variant's own fields from the input (the composite's options and the variant choice left out). */
-function variantInput(composite: CompositeDescriptor, variant: CompositeVariant, input: Record<string, unknown>): Record<string, unknown> {
+function variantInput(composite: SendingComposite, variant: CompositeVariant, input: Record<string, unknown>): Record<string, unknown> {
 	const names = new Set(findOperation(variant.operation).fields.map((field) => field.name));
 	return Object.fromEntries(Object.entries(input).filter(([name]) => names.has(name) && name !== composite.variants.name));
 }
@@ -295,4 +297,5 @@ export function registerCompositeHandlers(): void {
 	registerComposite(SEND_COMPOSITE, runSend);
 	registerComposite(SEND_AND_WAIT_FOR_REPLY_COMPOSITE, runSendAndWaitForReply);
 	registerComposite(SEND_AND_WAIT_COMPOSITE, runSendAndWait);
+	registerConversationHandler();
 }

@@ -19,6 +19,7 @@ import { chatId } from '@chat-messaging/core';
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import { runItems } from '../shared/items';
 import { methods } from './methods';
+import { conversationProperties } from './conversation';
 import { runOperationV2 } from './operation';
 import { AGENT_DEFAULTS_VERSION, withAgentParameters } from './agents';
 import { buildV2Properties, v2Descriptors, v2FieldParameter, v2Subtitle } from './properties';
@@ -48,6 +49,7 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 			v2FieldParameter(chatId, true, findOperation('chat:get')),
 		),
 		...sendAndWaitProperties(),
+		...conversationProperties(),
 		...burstProperties,
 	];
 	return withAgentParameters(properties, resources, v2Descriptors);

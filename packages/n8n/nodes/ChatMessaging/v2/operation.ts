@@ -25,6 +25,7 @@ import type { Executor, FieldDescriptor, OperationDescriptor } from '@chat-messa
 import { addUploadedBytes, downloadItem, readBinaryProperty } from '../shared/binary';
 import { jsonItems, resultToJson, shownResult, type OutputItem } from '../shared/items';
 import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../shared/parameters';
+import { getConversation, isConversation } from './conversation';
 import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from './agents';
 
 /**
@@ -107,6 +108,7 @@ export async function runOperationV2(context: IExecuteFunctions, executor: Execu
 	const resource = context.getNodeParameter('resource', itemIndex) as string;
 	const operation = context.getNodeParameter('operation', itemIndex) as string;
 	if (resource === SEND_COMPOSITE.resource && operation === SEND_COMPOSITE.operation) return await send(context, executor, itemIndex);
+	if (isConversation(resource, operation)) return await getConversation(context, executor, itemIndex, locatorValue);
 	const op = OPERATIONS.find(
 		(candidate) => candidate.resource === resource && candidate.operation === operation && !candidate.sendsMessage,
 	);
