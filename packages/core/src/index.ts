@@ -43,7 +43,7 @@ export {
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
-export { burstToAnswer, type BurstMessage, type BurstTurn } from './runtime/operations/burst';
+export { burstToAnswer, type BurstTurn } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events';
 export * from './runtime/eventFilter';

@@ -81,6 +81,7 @@ describe('version 2 parameters', () => {
 		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
 			'Get',
 			'Get Burst to Answer',
+			'Get Conversation',
 			'Get Many',
 			'Get Status History',
 			'Send',

@@ -27,6 +27,7 @@ import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPac
 import { answerThroughPage } from '../n8n/send-and-wait-page';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
+import { BURST_WORKFLOW, burstGivesOneTurn, burstScenario, burstScript, seedHistory, type BurstScenario } from './burst-responder';
 import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -39,11 +40,16 @@ const run = new CheckRun(redact);
 const { check } = run;
 let sandboxUrl = '';
 
-async function sandbox<T>(method: string, path: string): Promise<T> {
-	const response = await fetch(`${sandboxUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
-	const body = (await response.json()) as { data: T };
+async function sandbox<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sandboxUrl}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const answer = (await response.json()) as { data?: T };
 	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}`);
-	return body.data;
+	// The public API wraps its answers in `data`; the sandbox's control routes (/_sandbox/...) do not.
+	return (answer && typeof answer === 'object' && 'data' in answer ? answer.data : answer) as T;
 }
 
 interface SandboxChat {
@@ -101,6 +107,9 @@ interface AgentsRun {
 	sendPhone: string;
 	sendText: string;
 	label: string;
+	/** The AI responder's customer (burst-responder.ts) and its chat, with history seeded before activation. */
+	burst: BurstScenario;
+	burstChat?: number;
 }
 
 /** The scripts, by prompt: each step picks a tool by its description and fills its schema. */
@@ -144,6 +153,8 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 						toolLabel: 'close a chat, gated by human review',
 						values: { toolParameters: { chat_id: a.reviewedChat?.id }, hitlParameters: {} },
 					};
+	const burst = burstScript(a.burst, prompt);
+	if (burst) return burst;
 	if (prompt.startsWith('CLOSE'))
 		return afterTools([
 			() => ({ tool: byDescription('Close a chat.'), toolLabel: 'close a chat', values: { chat_id: a.closeChat?.id } }),
@@ -160,6 +171,7 @@ async function startSandboxAndStub(a: AgentsRun): Promise<string> {
 	[a.labelChat, a.closeChat, a.reviewedChat] = direct;
 	assert(a.labelChat && a.closeChat && a.reviewedChat, 'the sandbox has fewer than three open direct chats');
 	a.stub = await startOpenAiStub((prompt) => scriptFor(a, prompt));
+	a.burstChat = await seedHistory({ sandbox }, a.burst);
 	return `sandbox ${sandboxUrl}, stub ${a.stub.url}`;
 }
 
@@ -179,7 +191,7 @@ async function importAndStart(a: AgentsRun): Promise<string> {
 	assert(imported.code === 0, `import:workflow failed: ${imported.stderr.slice(-500)}`);
 	const readyMs = await n8n.start();
 	await n8n.setupOwnerAndApiKey();
-	for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id]) {
+	for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id, BURST_WORKFLOW.id]) {
 		const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
 		assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
 	}
@@ -356,6 +368,7 @@ async function main(): Promise<void> {
 		sendPhone: `+4915166${String(Date.now()).slice(-5)}`,
 		sendText: `Hello from the agent ${randomBytes(3).toString('hex')}`,
 		label: `agent-${randomBytes(3).toString('hex')}`,
+		burst: burstScenario(),
 	};
 	mkdirSync(a.logDir);
 	process.on('exit', () => a.n8n?.killNow());
@@ -399,6 +412,10 @@ async function main(): Promise<void> {
 		() => humanReview(a),
 	);
 	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+	await check(
+		'AI responder: Chat Messaging Trigger → Wait for Customer to Finish Typing → Get Burst to Answer → AI Agent with Chat Messaging Memory → send: three quick messages, one model call, one reply',
+		() => burstGivesOneTurn({ sandbox, n8n: a.n8n!, requests: a.stub!.requests, failures: a.stub!.failures }, a.burst, a.burstChat!),
+	);
 
 	await a.n8n?.stop();
 	await a.stub?.stop();

@@ -11,20 +11,11 @@
  * The state is the service's (the chat's messages), so runs on different processes or machines agree, and a
  * run resumed after a restart decides as it would have before.
  */
+import type { ConversationMessage } from '../../catalogue/conversation';
 import { ChatMessagingError, inputError } from '../errors';
 import type { Executor } from '../executor';
 import { isBlank } from '../validation';
-
-/** One of the customer's messages in a burst. */
-export interface BurstMessage {
-	message_uid: string;
-	/** The text; empty for a file sent alone. */
-	text: string;
-	/** As the service gives it. */
-	timestamp: string | null;
-	/** The attachment's file name, when the message carries one (the bytes are not read). */
-	attachment_filename: string | null;
-}
+import { conversationMessageOf, conversationRole } from './conversation';
 
 /** What the run started by `message_uid` does. */
 export interface BurstTurn {
@@ -33,21 +24,20 @@ export interface BurstTurn {
 	message_uid: string;
 	/** False when a newer message of the customer arrived: a later run answers, this one stops. */
 	answers: boolean;
-	/** The burst, oldest first (empty when the run does not answer). */
-	messages: BurstMessage[];
+	/** The burst, oldest first, as the conversation's messages (empty when the run does not answer). */
+	messages: ConversationMessage[];
 	/** The burst's texts, one per line: what the agent is asked. */
 	text: string;
 }
 
-/** A message sent into the chat ends a burst; one that failed never reached the customer, so it does not. */
-const endsBurst = (message: Record<string, unknown>): boolean => message.from_me === true && message.status !== 'failed';
+const isCustomers = (message: Record<string, unknown>): boolean => conversationRole(message) === 'customer';
 
-const burstMessage = (message: Record<string, unknown>): BurstMessage => ({
-	message_uid: String(message.uid ?? message.message_uid ?? ''),
-	text: typeof message.text === 'string' ? message.text : '',
-	timestamp: typeof message.timestamp === 'string' ? message.timestamp : null,
-	attachment_filename: typeof message.attachment_filename === 'string' ? message.attachment_filename : null,
-});
+/** A message sent into the chat (the workspace's or a teammate's) ends a burst; one that failed never reached the customer. */
+const endsBurst = (message: Record<string, unknown>): boolean => !isCustomers(message) && message.status !== 'failed';
+
+/** How a message of the burst reads in the prompt: its text, a file described (never its bytes). */
+const promptLine = (message: ConversationMessage): string =>
+	[message.text, message.attachment ? `[attachment: ${message.attachment.filename ?? 'a file'}]` : ''].filter(Boolean).join(' ');
 
 /**
  * The burst the run started by the customer's message `message_uid` in chat `chat_id` answers, or that it
@@ -70,20 +60,17 @@ export async function burstToAnswer(executor: Executor, input: { chat_id: unknow
 			kind: 'input',
 		});
 	}
-	if (items.slice(0, at).some((message) => message.from_me === false)) return stop();
-	const burst: BurstMessage[] = [];
+	if (items.slice(0, at).some(isCustomers)) return stop();
+	const burst: ConversationMessage[] = [];
 	for (const message of items.slice(at)) {
 		if (endsBurst(message)) break;
-		if (message.from_me === false) burst.unshift(burstMessage(message));
+		if (isCustomers(message)) burst.unshift(conversationMessageOf(message));
 	}
 	return {
 		chat_id: chatId,
 		message_uid: messageUid,
 		answers: true,
 		messages: burst,
-		text: burst
-			.map((message) => message.text || (message.attachment_filename ? `[file: ${message.attachment_filename}]` : ''))
-			.filter(Boolean)
-			.join('\n'),
+		text: burst.map(promptLine).filter(Boolean).join('\n'),
 	};
 }
