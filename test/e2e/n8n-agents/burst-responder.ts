@@ -17,12 +17,12 @@ import type { CompletionRequest, Script } from './openai-stub';
 
 const EXAMPLE = join(__dirname, '..', '..', '..', 'packages', 'n8n', 'examples', 'ai-responder-with-memory.json');
 export const BURST_WORKFLOW = { id: 'e2eAgentBurstMem', webhookId: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a06' } as const;
-/** The prompts of this workflow's turns start with this, so the stub knows them (the burst's first line). */
-const BURST_MARK = 'BURST';
 /** Short: n8n resumes waits under a minute on its next minute tick, so the check waits up to about 75 s anyway. */
 const QUIET_SECONDS = 2;
 
 export interface BurstScenario {
+	/** The burst's first word: the stub knows this workflow's turns by it. */
+	mark: string;
 	phone: string;
 	earlier: string;
 	teammate: string;
@@ -30,20 +30,23 @@ export interface BurstScenario {
 	reply: string;
 }
 
-export function burstScenario(): BurstScenario {
+export function burstScenario(mark = 'BURST'): BurstScenario {
 	const tag = randomBytes(3).toString('hex');
 	return {
+		mark,
 		phone: `+4915177${String(Date.now()).slice(-5)}`,
 		earlier: `Earlier question ${tag}: do you ship to Austria?`,
 		teammate: `Teammate answer ${tag}: yes, in 3 days`,
-		burst: [`${BURST_MARK} hi ${tag}`, `my order ${tag}`, `#1234 ${tag}`],
+		burst: [`${mark} hi ${tag}`, `my order ${tag}`, `#1234 ${tag}`],
 		reply: `Your order is on its way (${tag})`,
 	};
 }
 
 /** The stub's script for this workflow's turns: an answer, no tool. */
-export const burstScript = (scenario: BurstScenario, prompt: string): Script | undefined =>
-	prompt.startsWith(BURST_MARK) ? () => ({ answer: scenario.reply }) : undefined;
+export const burstScript = (scenarios: BurstScenario[], prompt: string): Script | undefined => {
+	const scenario = scenarios.find((candidate) => prompt.startsWith(candidate.mark));
+	return scenario && (() => ({ answer: scenario.reply }));
+};
 
 /** The example users import (packages/n8n/examples), with the e2e's credentials, the stub's model and a short quiet time. */
 export function burstWorkflow(credentials: { chat: { id: string; name: string }; openAi: { id: string; name: string } }) {
@@ -70,12 +73,19 @@ export function burstWorkflow(credentials: { chat: { id: string; name: string };
 	return { ...example, id: BURST_WORKFLOW.id, active: false };
 }
 
-/** What the sandbox calls of the agents e2e give this case. */
+/** What the e2e gives this case: the sandbox, n8n, the stub's records, and the workflow's id in n8n. */
 export interface BurstDeps {
 	sandbox: <T>(method: string, path: string, body?: unknown) => Promise<T>;
 	n8n: N8nInstance;
 	requests: CompletionRequest[];
 	failures: string[];
+	workflowId: string;
+}
+
+/** What a run may do around the burst: deliver it (queue mode's relay), or act while its executions wait (a restart). */
+export interface BurstHooks {
+	afterSend?: () => Promise<void>;
+	duringWait?: () => Promise<string>;
 }
 
 type SandboxMessage = { uid: string; text: string | null; from_me: boolean; origin?: string };
@@ -101,13 +111,35 @@ const content = (value: unknown): string =>
 export const describeRequest = (request: CompletionRequest): string[] =>
 	request.messages.map((message) => `${message.role}: ${JSON.stringify(content(message.content))}`);
 
+/** Executions of the responder workflow n8n lists, by whether they wait. */
+async function executions(deps: BurstDeps): Promise<{ waiting: number; ended: number }> {
+	const listed = await deps.n8n.publicApi('GET', `/executions?workflowId=${deps.workflowId}&limit=100`);
+	const all = (listed.body as { data?: Array<{ status: string }> }).data ?? [];
+	const waiting = all.filter((execution) => execution.status === 'waiting').length;
+	return { waiting, ended: all.length - waiting };
+}
+
 /**
  * Three quick messages, then: one reply in the chat, one model call, and that call's messages hold the earlier
  * message and the teammate's (memory) and the burst (prompt). Returns the lines to print.
  */
-export async function burstGivesOneTurn(deps: BurstDeps, scenario: BurstScenario, chatId: number): Promise<string> {
-	const before = deps.requests.length;
+export async function burstGivesOneTurn(
+	deps: BurstDeps,
+	scenario: BurstScenario,
+	chatId: number,
+	{ afterSend, duringWait }: BurstHooks = {},
+): Promise<string> {
+	const before = { requests: deps.requests.length, ...(await executions(deps)) };
 	for (const text of scenario.burst) await deps.sandbox('POST', '/_sandbox/incoming', { chat_id: chatId, text });
+	await afterSend?.();
+	let note = '';
+	if (duringWait) {
+		await waitFor('the three executions of the burst waiting', async () => (await executions(deps)).waiting >= before.waiting + 3, {
+			timeoutMs: 30_000,
+			intervalMs: 250,
+		});
+		note = `; ${await duringWait()}`;
+	}
 	const messages = async () => (await deps.sandbox<{ messages: SandboxMessage[] }>('GET', `/chats/${chatId}/messages`)).messages;
 	const replies = async () => (await messages()).filter((message) => message.from_me && message.text === scenario.reply);
 	await waitFor('the reply in the chat', async () => (await replies()).length > 0 || undefined, {
@@ -117,18 +149,13 @@ export async function burstGivesOneTurn(deps: BurstDeps, scenario: BurstScenario
 		throw new Error(`${error.message}; stub failures: ${deps.failures.join(' | ') || 'none'}`);
 	});
 	// Every execution of the burst has ended (the two earlier ones without output) before counting.
-	await waitFor(
-		'the three executions of the burst to finish',
-		async () => {
-			const listed = await deps.n8n.publicApi('GET', `/executions?workflowId=${BURST_WORKFLOW.id}&limit=20`);
-			const executions = ((listed.body as { data?: Array<{ status: string }> }).data ?? []).filter((e) => e.status !== 'waiting');
-			return executions.length >= 3 || undefined;
-		},
-		{ timeoutMs: 90_000, intervalMs: 1000 },
-	);
-	const calls = deps.requests.slice(before).filter((request) => {
+	await waitFor('the three executions of the burst to end', async () => (await executions(deps)).ended >= before.ended + 3, {
+		timeoutMs: 90_000,
+		intervalMs: 1000,
+	});
+	const calls = deps.requests.slice(before.requests).filter((request) => {
 		const users = request.messages.filter((message) => message.role === 'user');
-		return content(users.at(-1)?.content).startsWith(BURST_MARK);
+		return content(users.at(-1)?.content).startsWith(scenario.mark);
 	});
 	const sent = await replies();
 	assert(calls.length === 1, `the burst gave ${calls.length} model calls, not 1`);
@@ -139,5 +166,5 @@ export async function burstGivesOneTurn(deps: BurstDeps, scenario: BurstScenario
 		assert(all.includes(JSON.stringify(text).slice(1, -1)), `the model's request lacks "${text}":\n${all}`);
 	const prompt = content(calls[0].messages.at(-1)?.content);
 	assert(prompt === scenario.burst.join('\n'), `the prompt is not the burst, one message a line: ${JSON.stringify(prompt)}`);
-	return `1 model call, 1 reply; the model's request:\n      ${lines.join('\n      ')}`;
+	return `1 model call, 1 reply${note}; the model's request:\n      ${lines.join('\n      ')}`;
 }

@@ -7,6 +7,9 @@
  *   UPDATE_AGENT_TOOLS=1 rewrites it);
  * - an MCP Server Trigger with Send and Get many chats attached, used by the official MCP SDK client:
  *   it lists the tools with their input schemas and calls them; effects checked in the sandbox.
+ * - the AI responder of packages/n8n/examples (burst-responder.ts): three quick messages to the webhook trigger give
+ *   one model call and one reply, the model's request holding the customer's earlier message, a teammate's and the
+ *   burst; then the same with n8n restarted while the burst's executions wait.
  *
  * Environment: KEEP_E2E_DIR=1 keeps the work folder; E2E_SKIP_BUILD=1 packs the dist/ already built.
  */
@@ -109,6 +112,8 @@ interface AgentsRun {
 	label: string;
 	/** The AI responder's customer (burst-responder.ts) and its chat, with history seeded before activation. */
 	burst: BurstScenario;
+	/** A second burst in the same chat, with n8n restarted while its executions wait. */
+	restartBurst: BurstScenario;
 	burstChat?: number;
 }
 
@@ -153,7 +158,7 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 						toolLabel: 'close a chat, gated by human review',
 						values: { toolParameters: { chat_id: a.reviewedChat?.id }, hitlParameters: {} },
 					};
-	const burst = burstScript(a.burst, prompt);
+	const burst = burstScript([a.burst, a.restartBurst], prompt);
 	if (burst) return burst;
 	if (prompt.startsWith('CLOSE'))
 		return afterTools([
@@ -357,6 +362,14 @@ async function mcpTrigger(a: AgentsRun): Promise<string> {
 	}
 }
 
+const burstDeps = (a: AgentsRun) => ({
+	sandbox,
+	n8n: a.n8n!,
+	requests: a.stub!.requests,
+	failures: a.stub!.failures,
+	workflowId: BURST_WORKFLOW.id,
+});
+
 async function main(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-agents-'));
 	const a: AgentsRun = {
@@ -369,7 +382,10 @@ async function main(): Promise<void> {
 		sendText: `Hello from the agent ${randomBytes(3).toString('hex')}`,
 		label: `agent-${randomBytes(3).toString('hex')}`,
 		burst: burstScenario(),
+		restartBurst: burstScenario('AGAIN'),
 	};
+	// The same chat: the customer's earlier message and the teammate's stay in the memory's window.
+	a.restartBurst = { ...a.restartBurst, earlier: a.burst.earlier, teammate: a.burst.teammate };
 	mkdirSync(a.logDir);
 	process.on('exit', () => a.n8n?.killNow());
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -414,7 +430,15 @@ async function main(): Promise<void> {
 	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
 	await check(
 		'AI responder: Chat Messaging Trigger → Wait for Customer to Finish Typing → Get Burst to Answer → AI Agent with Chat Messaging Memory → send: three quick messages, one model call, one reply',
-		() => burstGivesOneTurn({ sandbox, n8n: a.n8n!, requests: a.stub!.requests, failures: a.stub!.failures }, a.burst, a.burstChat!),
+		() => burstGivesOneTurn(burstDeps(a), a.burst, a.burstChat!),
+	);
+	await check('AI responder across an n8n restart while the burst waits: no burst lost, one model call, one reply', () =>
+		burstGivesOneTurn(burstDeps(a), a.restartBurst, a.burstChat!, {
+			duringWait: async () => {
+				await a.n8n!.stop();
+				return `n8n restarted while 3 executions waited (ready again in ${await a.n8n!.start()} ms)`;
+			},
+		}),
 	);
 
 	await a.n8n?.stop();

@@ -32,6 +32,7 @@ import { assert, CheckRun } from '../n8n/checks';
 import { N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { runSendAndWaitCases } from '../n8n/send-and-wait-cases';
+import { runBurstCases } from './burst-cases';
 import { Service, killAllServicesNow, psqlQuery, startPostgres, startRedis } from './services';
 import { sleep, waitFor } from '../../support/harness';
 
@@ -866,6 +867,17 @@ async function main(): Promise<void> {
 		typeVersion: q.actionVersion,
 		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: PORTS.webhook.map((port) => `http://127.0.0.1:${port}`) },
 		cases: ['loop'],
+	});
+	// The AI responder: one turn per burst and the memory from the service, on two workers (burst-cases.ts).
+	await runBurstCases({
+		check,
+		n8n: () => required(q.n8n),
+		sandbox: (method, path, body) => q.sandbox(method, path, body),
+		chatCredential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+		relayed: q.relayed,
+		deliver,
+		webhookPorts: PORTS.webhook,
+		workerLogs: () => q.services.workers.map((worker) => worker.log()),
 	});
 	await check('the token appears in no n8n log', () => tokenInNoLog(q));
 
