@@ -91,9 +91,18 @@ describe('Chat Messaging Memory', () => {
 
 	it('fails the turn naming the chat when the conversation cannot be read, never an empty memory', async () => {
 		const revoked = await supplied({ chatId: '1', options: {} }, { baseUrl: sandbox.url, apiToken: 'revoked-token' });
-		await expect(revoked.memory.loadMemoryVariables({})).rejects.toThrow(/The memory of chat 1 could not be read/);
+		await expect(revoked.memory.loadMemoryVariables({})).rejects.toThrow(
+			"The agent's memory could not be read: Cannot read the conversation of chat 1: Invalid token",
+		);
 		const gone = await supplied({ chatId: '987654', options: {} }, { baseUrl: sandbox.url, apiToken: TOKEN });
-		await expect(gone.memory.loadMemoryVariables({})).rejects.toThrow(/The memory of chat 987654 could not be read/);
+		await expect(gone.memory.loadMemoryVariables({})).rejects.toThrow(
+			/^The agent's memory could not be read: Cannot read the conversation of chat 987654: .*not found/,
+		);
+		const badWindow = await supplied({ chatId: '5', options: { lastMessages: 0 } }, { baseUrl: sandbox.url, apiToken: TOKEN });
+		await expect(badWindow.memory.loadMemoryVariables({})).rejects.toThrow(
+			/^The agent's memory of chat 5 could not be read: Last Messages: /,
+		);
+		expect(badWindow.requests).toHaveLength(0);
 	});
 
 	it('refuses a missing chat before any request', async () => {

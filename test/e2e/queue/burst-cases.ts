@@ -35,20 +35,17 @@ export async function runBurstCases(deps: QueueBurstDeps): Promise<void> {
 		let chatId = 0;
 		let workflowId = '';
 		await deps.check(
-			'AI responder: the example workflow created and published through the public API, its OpenAI credential on a loopback stub',
+			"AI responder: the example workflow created and published through the public API, its OpenAI credential (on a loopback stub) through the editor's REST API",
 			async () => {
 				const n8n = deps.n8n();
 				chatId = await seedHistory(deps, scenario);
-				const credential = await n8n.publicApi('POST', '/credentials', {
+				// Through the editor's REST API with the owner's session: the run's API key holds workflow and execution scopes only.
+				const openAi = (await n8n.rest('POST', '/rest/credentials', {
 					name: 'OpenAI stub (queue)',
 					type: 'openAiApi',
 					data: { apiKey: 'stub-key-not-secret', url: stub.url, header: false },
-				});
-				const openAi = credential.body as { id?: string; name?: string };
-				assert(
-					credential.status === 200 && openAi.id,
-					`creating the OpenAI credential answered ${credential.status}: ${JSON.stringify(credential.body).slice(0, 300)}`,
-				);
+				})) as { id?: string; name?: string };
+				assert(openAi?.id, `creating the OpenAI credential answered ${JSON.stringify(openAi).slice(0, 300)}`);
 				const { name, nodes, connections, settings } = burstWorkflow({
 					chat: deps.chatCredential,
 					openAi: { id: openAi.id, name: String(openAi.name) },

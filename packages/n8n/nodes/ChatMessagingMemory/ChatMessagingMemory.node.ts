@@ -58,9 +58,12 @@ class ServiceChatHistory extends BaseChatHistory {
 			}));
 		} catch (error) {
 			const cause = toNodeError(this.node, error);
-			throw new NodeOperationError(this.node, `The memory of chat ${this.request.chat_id} could not be read: ${cause.message}`, {
-				description: cause.description ?? undefined,
-			});
+			// The core names the chat in what it could not read; an input error (the window) gets it named here.
+			const chat = `chat ${this.request.chat_id}`;
+			const message = cause.message.includes(chat)
+				? `The agent's memory could not be read: ${cause.message}`
+				: `The agent's memory of ${chat} could not be read: ${cause.message}`;
+			throw new NodeOperationError(this.node, message, { description: cause.description ?? undefined });
 		}
 	}
 
