@@ -41,6 +41,7 @@ export {
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
+export { burstToAnswer, type BurstTurn } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';

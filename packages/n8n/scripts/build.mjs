@@ -2,7 +2,8 @@
 // Builds this package into dist/, as n8n loads it (package.json's `n8n` field):
 //   dist/core.js                       @chat-messaging/core, compiled in once: every node file requires this
 //                                      one module, so the nodes of one n8n process share its pacer
-//   dist/nodes/<Node>/<Node>.node.js   each node, bundled with its own helpers (n8n-workflow stays a peer)
+//   dist/nodes/<Node>/<Node>.node.js   each node, bundled with its own helpers (n8n-workflow and @n8n/ai-node-sdk
+//                                      stay peers: n8n resolves them from its own installation)
 //   dist/credentials/*.credentials.js  the credential
 //   dist/icons/                        the icons, one copy, which nodes and credential name by a path up to it
 // and beside them every other file of nodes/ and credentials/ (codex *.node.json).
@@ -36,7 +37,7 @@ for (const entry of entries) {
 	await bundleForNode({
 		entry: join(here, entry),
 		outfile,
-		external: ['n8n-workflow'],
+		external: ['n8n-workflow', '@n8n/ai-node-sdk'],
 		plugins: [
 			{
 				name: 'shared-core',

@@ -41,6 +41,7 @@ test('every node, at every version, has no node-parameter finding', () => {
 		'chatMessagingTrigger v1',
 		'chatMessagingTrigger v1.1',
 		'chatMessagingPollTrigger v1',
+		'chatMessagingMemory v1',
 	]);
 	expect(findings(descriptionsSource(nodes))).toEqual([]);
 });

@@ -80,6 +80,7 @@ describe('version 2 parameters', () => {
 		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('message'));
 		expect((operation?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
 			'Get',
+			'Get Burst to Answer',
 			'Get Conversation',
 			'Get Many',
 			'Get Status History',
@@ -87,6 +88,8 @@ describe('version 2 parameters', () => {
 			// Added by Send and Wait for Reply: with five options n8n's lint wants them alphabetical; Send stays the default.
 			'Send and Wait for Reply',
 			'Send and Wait for Response',
+			// One turn per burst with the webhook trigger (v2/actions/burst/burst.ts), with Get Burst to Answer.
+			'Wait for Customer to Finish Typing',
 		]);
 		const sendTo = properties.find((p) => p.name === 'sendTo');
 		expect((sendTo?.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(['Phone Number', 'Chat', 'Chat Name', 'JID']);

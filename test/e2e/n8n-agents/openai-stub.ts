@@ -32,7 +32,7 @@ export interface CompletionRequest {
 
 /** What a script sees on each turn. */
 export interface Turn {
-	/** The user's prompt (the first user message). */
+	/** The user's prompt (the last user message). */
 	prompt: string;
 	tools: OfferedTool[];
 	/** The tool results so far, oldest first, as the agent passed them back (text). */
@@ -142,7 +142,8 @@ export async function startOpenAiStub(scriptFor: (prompt: string) => Script | un
 				}
 				const body = JSON.parse(await readBody(req)) as CompletionRequest;
 				requests.push(body);
-				const prompt = text(body.messages.find((message) => message.role === 'user')?.content);
+				// The last user message: earlier ones are the conversation a memory gave the agent.
+				const prompt = text(body.messages.filter((message) => message.role === 'user').at(-1)?.content);
 				const script = scriptFor(prompt);
 				if (!script) throw new Error(`no script for the prompt "${prompt.slice(0, 80)}"`);
 				const toolResults = body.messages.filter((message) => message.role === 'tool').map((message) => text(message.content));

@@ -7,6 +7,9 @@
  *   UPDATE_AGENT_TOOLS=1 rewrites it);
  * - an MCP Server Trigger with Send and Get many chats attached, used by the official MCP SDK client:
  *   it lists the tools with their input schemas and calls them; effects checked in the sandbox.
+ * - the AI responder of packages/n8n/examples (burst-responder.ts): three quick messages to the webhook trigger give
+ *   one model call and one reply, the model's request holding the customer's earlier message, a teammate's and the
+ *   burst; then the same with n8n restarted while the burst's executions wait.
  *
  * Environment: KEEP_E2E_DIR=1 keeps the work folder; E2E_SKIP_BUILD=1 packs the dist/ already built.
  */
@@ -27,6 +30,7 @@ import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPac
 import { answerThroughPage } from '../n8n/send-and-wait-page';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
+import { BURST_WORKFLOW, burstGivesOneTurn, burstScenario, burstScript, seedHistory, type BurstScenario } from './burst-responder';
 import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -39,11 +43,16 @@ const run = new CheckRun(redact);
 const { check } = run;
 let sandboxUrl = '';
 
-async function sandbox<T>(method: string, path: string): Promise<T> {
-	const response = await fetch(`${sandboxUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
-	const body = (await response.json()) as { data: T };
+async function sandbox<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sandboxUrl}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const answer = (await response.json()) as { data?: T };
 	if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}`);
-	return body.data;
+	// The public API wraps its answers in `data`; the sandbox's control routes (/_sandbox/...) do not.
+	return (answer && typeof answer === 'object' && 'data' in answer ? answer.data : answer) as T;
 }
 
 interface SandboxChat {
@@ -101,6 +110,11 @@ interface AgentsRun {
 	sendPhone: string;
 	sendText: string;
 	label: string;
+	/** The AI responder's customer (burst-responder.ts) and its chat, with history seeded before activation. */
+	burst: BurstScenario;
+	/** A second burst in the same chat, with n8n restarted while its executions wait. */
+	restartBurst: BurstScenario;
+	burstChat?: number;
 }
 
 /** The scripts, by prompt: each step picks a tool by its description and fills its schema. */
@@ -144,6 +158,8 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 						toolLabel: 'close a chat, gated by human review',
 						values: { toolParameters: { chat_id: a.reviewedChat?.id }, hitlParameters: {} },
 					};
+	const burst = burstScript([a.burst, a.restartBurst], prompt);
+	if (burst) return burst;
 	if (prompt.startsWith('CLOSE'))
 		return afterTools([
 			() => ({ tool: byDescription('Close a chat.'), toolLabel: 'close a chat', values: { chat_id: a.closeChat?.id } }),
@@ -160,6 +176,7 @@ async function startSandboxAndStub(a: AgentsRun): Promise<string> {
 	[a.labelChat, a.closeChat, a.reviewedChat] = direct;
 	assert(a.labelChat && a.closeChat && a.reviewedChat, 'the sandbox has fewer than three open direct chats');
 	a.stub = await startOpenAiStub((prompt) => scriptFor(a, prompt));
+	a.burstChat = await seedHistory({ sandbox }, a.burst);
 	return `sandbox ${sandboxUrl}, stub ${a.stub.url}`;
 }
 
@@ -179,7 +196,7 @@ async function importAndStart(a: AgentsRun): Promise<string> {
 	assert(imported.code === 0, `import:workflow failed: ${imported.stderr.slice(-500)}`);
 	const readyMs = await n8n.start();
 	await n8n.setupOwnerAndApiKey();
-	for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id]) {
+	for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id, BURST_WORKFLOW.id]) {
 		const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
 		assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
 	}
@@ -345,6 +362,14 @@ async function mcpTrigger(a: AgentsRun): Promise<string> {
 	}
 }
 
+const burstDeps = (a: AgentsRun) => ({
+	sandbox,
+	n8n: a.n8n!,
+	requests: a.stub!.requests,
+	failures: a.stub!.failures,
+	workflowId: BURST_WORKFLOW.id,
+});
+
 async function main(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-agents-'));
 	const a: AgentsRun = {
@@ -356,7 +381,11 @@ async function main(): Promise<void> {
 		sendPhone: `+4915166${String(Date.now()).slice(-5)}`,
 		sendText: `Hello from the agent ${randomBytes(3).toString('hex')}`,
 		label: `agent-${randomBytes(3).toString('hex')}`,
+		burst: burstScenario(),
+		restartBurst: burstScenario('AGAIN'),
 	};
+	// The same chat: the customer's earlier message and the teammate's stay in the memory's window.
+	a.restartBurst = { ...a.restartBurst, earlier: a.burst.earlier, teammate: a.burst.teammate };
 	mkdirSync(a.logDir);
 	process.on('exit', () => a.n8n?.killNow());
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -399,6 +428,18 @@ async function main(): Promise<void> {
 		() => humanReview(a),
 	);
 	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+	await check(
+		'AI responder: Chat Messaging Trigger → Wait for Customer to Finish Typing → Get Burst to Answer → AI Agent with Chat Messaging Memory → send: three quick messages, one model call, one reply',
+		() => burstGivesOneTurn(burstDeps(a), a.burst, a.burstChat!),
+	);
+	await check('AI responder across an n8n restart while the burst waits: no burst lost, one model call, one reply', () =>
+		burstGivesOneTurn(burstDeps(a), a.restartBurst, a.burstChat!, {
+			duringWait: async () => {
+				await a.n8n!.stop();
+				return `n8n restarted while 3 executions waited (ready again in ${await a.n8n!.start()} ms)`;
+			},
+		}),
+	);
 
 	await a.n8n?.stop();
 	await a.stub?.stop();

@@ -7,6 +7,7 @@
 import { findOperation, toolFieldDescription, type FieldDescriptor } from '@chat-messaging/core';
 
 import { CREDENTIAL_TYPE, PACKAGE_NAME } from '../n8n/workflows';
+import { burstWorkflow } from './burst-responder';
 
 export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingTool`;
 /** Tools are built with the version new nodes get. */
@@ -236,5 +237,6 @@ export function agentWorkflows() {
 		agentWorkflow(AGENT_WORKFLOWS.close.id, AGENT_WORKFLOWS.close.path, WEBHOOK_IDS.close),
 		mcpWorkflow(),
 		hitlWorkflow(WEBHOOK_IDS.hitl),
+		burstWorkflow({ chat: CHAT_CREDENTIAL, openAi: OPENAI_CREDENTIAL }),
 	];
 }

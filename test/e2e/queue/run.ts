@@ -33,6 +33,7 @@ import { assert, CheckRun } from '../n8n/checks';
 import { freePort, N8nInstance, installCommunityPackage, n8nRuntimes, packN8nPackage } from '../n8n/n8n-instance';
 import { CREDENTIAL_ID, PACKAGE_NAME, TRIGGER_NODE_TYPE, ACTION_NODE_TYPE, CREDENTIAL_TYPE, credentialExport } from '../n8n/workflows';
 import { runSendAndWaitCases } from '../n8n/send-and-wait-cases';
+import { runBurstCases } from './burst-cases';
 import { killAllServicesNow, onFreePorts, psqlQuery, Service, startPostgres, startRedis, stopAllServices } from './services';
 import { sleep, waitFor } from '../../support/harness';
 
@@ -897,6 +898,17 @@ async function main(): Promise<void> {
 		typeVersion: q.actionVersion,
 		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: q.ports.webhook.map((port) => `http://127.0.0.1:${port}`) },
 		cases: ['loop'],
+	});
+	// The AI responder: one turn per burst and the memory from the service, on two workers (burst-cases.ts).
+	await runBurstCases({
+		check,
+		n8n: () => required(q.n8n),
+		sandbox: (method, path, body) => q.sandbox(method, path, body),
+		chatCredential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+		relayed: q.relayed,
+		deliver,
+		webhookPorts: q.ports.webhook,
+		workerLogs: () => q.services.workers.map((worker) => worker.log()),
 	});
 	await check('the token appears in no n8n log', () => tokenInNoLog(q));
 

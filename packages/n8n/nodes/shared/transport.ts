@@ -11,6 +11,7 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
+	ISupplyDataFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -19,7 +20,8 @@ import type { Timing, Transport, TransportResponse } from '@chat-messaging/core'
 
 export const CREDENTIAL_TYPE = 'chatMessagingApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions | IPollFunctions;
+type RequestContext =
+	IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions | IPollFunctions | ISupplyDataFunctions;
 
 /** n8n-approved time: its `sleep`, the clock and Math.random (timers are not allowed in nodes). */
 export const n8nTiming: Timing = {

@@ -39,7 +39,7 @@ const BEFORE_2_1: VersionCondition = [{ _cnd: { lt: AGENT_DEFAULTS_VERSION } }];
 export const OUTPUT_PARAMETER = 'output';
 export const OUTPUT_FIELDS_PARAMETER = 'outputFields';
 
-function toolDescriptionParameter(description: string, show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+export function toolDescriptionParameter(description: string, show: NonNullable<IDisplayOptions['show']>): INodeProperties {
 	return {
 		displayName: 'Description',
 		name: 'toolDescription',

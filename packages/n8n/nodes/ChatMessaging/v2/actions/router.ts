@@ -8,6 +8,7 @@ import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhook
 
 import { SEND_AND_WAIT_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, SEND_COMPOSITE, type Executor } from '@chat-messaging/core';
 import { runItems, type OutputItem } from '../../shared/items';
+import { BURST_RESOURCE, executeBurst } from './burst/burst';
 import { executeCatalogueOperation } from './catalogue/execute';
 import { isConversation } from './getConversation/description';
 import { executeGetConversation } from './getConversation/execute';
@@ -35,6 +36,9 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 	if (resource === SEND_AND_WAIT_FOR_REPLY_COMPOSITE.resource && operation === SEND_AND_WAIT_FOR_REPLY)
 		return await executeSendAndWaitForReply(context);
 	if (resource === SEND_AND_WAIT_COMPOSITE.resource && operation === SEND_AND_WAIT) return await executeSendAndWait(context);
+	// The burst's two operations read the item's chat and messages once per execution (burst/burst.ts).
+	const burst = resource === BURST_RESOURCE ? await executeBurst(context, String(operation)) : undefined;
+	if (burst) return burst;
 	return await runItems(context, runItem);
 }
 

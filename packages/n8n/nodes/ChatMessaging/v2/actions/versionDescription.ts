@@ -7,6 +7,7 @@ import { CREDENTIAL_TYPE } from '../../../shared/transport';
 import { AGENT_DEFAULTS_VERSION, withAgentParameters } from '../agents';
 import { v2FieldParameter } from '../fields';
 import { buildV2Properties, v2Descriptors, v2Subtitle } from './catalogue/description';
+import { burstProperties } from './burst/burst';
 import { conversationProperties } from './getConversation/description';
 import { sendAndWaitProperties } from './sendAndWait/description';
 import { sendAndWaitWebhook } from './sendAndWait/webhook';
@@ -30,6 +31,7 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 		),
 		...sendAndWaitProperties(),
 		...conversationProperties(),
+		...burstProperties,
 	];
 	return withAgentParameters(properties, resources, v2Descriptors);
 }

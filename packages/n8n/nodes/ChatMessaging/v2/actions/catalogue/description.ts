@@ -10,6 +10,7 @@ import type { OperationDescriptor, ResourceDescriptor } from '@chat-messaging/co
 import { byName, n8nText, operationFieldParameters, resourceParameter } from '../../../shared/parameters';
 import { v2FieldParameter } from '../../fields';
 import { sendParameters } from '../send/description';
+import { BURST_OPERATIONS, BURST_RESOURCE } from '../burst/burst';
 
 /** The resource and operation a new node opens with: sending a message, what most workflows do. */
 const DEFAULT_RESOURCE = 'message';
@@ -35,7 +36,8 @@ function v2Operations(resource: ResourceDescriptor): OperationOption[] {
 	});
 	// Every composite, Send and Wait for Response too: n8n pauses an execution and serves its links.
 	const composites = ALL_COMPOSITES.filter((composite) => composite.resource === resource.key);
-	return [...v2Descriptors(resource).map(option), ...composites.map(option)].sort(byName);
+	const burst = resource.key === BURST_RESOURCE ? BURST_OPERATIONS : [];
+	return [...v2Descriptors(resource).map(option), ...composites.map(option), ...burst.map(option)].sort(byName);
 }
 
 /**
@@ -98,6 +100,7 @@ export function v2Subtitle(resources: readonly ResourceDescriptor[] = RESOURCES)
 	}
 	for (const composite of ALL_COMPOSITES)
 		if (composite !== SEND_COMPOSITE) actions[`${composite.resource}:${composite.operation}`] = composite.action;
+	for (const op of BURST_OPERATIONS) actions[`${BURST_RESOURCE}:${op.operation}`] = op.action;
 	const sendTo = Object.fromEntries(SEND_TARGETS.map((target) => [target.value, `Send to ${target.name}`]));
 	return (
 		`={{ $parameter["operation"] === "${SEND_COMPOSITE.operation}" ? ${JSON.stringify(sendTo)}[$parameter["sendTo"]] ` +

@@ -1,0 +1,111 @@
+/**
+ * Chat Messaging Memory (nodes/ChatMessagingMemory) as n8n's AI Agent uses it, through @n8n/ai-node-sdk's
+ * supplyMemory, against the sandbox over real HTTP: the agent's chat history is the chat's conversation (the
+ * customer as the user, this workspace and its teammates as the assistant, a teammate named), without the
+ * messages the turn answers; saving a turn writes nothing; a chat that cannot be read fails the turn naming it.
+ */
+import type { INodeProperties, ISupplyDataFunctions } from 'n8n-workflow';
+
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { ChatMessagingMemory } from '../nodes/ChatMessagingMemory/ChatMessagingMemory.node';
+import { authenticatedHttp, makeNode, resolveParameters, type Credentials, type RecordedRequest } from './support/n8n-context';
+import { sandboxCall } from './support/run-action';
+
+const TOKEN = 'memory-token';
+let sandbox: RunningSandbox;
+const api = (method: string, path: string, body?: unknown) => sandboxCall(sandbox.url, TOKEN, method, path, body);
+
+interface LangchainMemory {
+	loadMemoryVariables(values: Record<string, unknown>): Promise<{ chat_history: Array<{ content: unknown; _getType(): string }> }>;
+	saveContext(input: Record<string, unknown>, output: Record<string, unknown>): Promise<void>;
+}
+
+/** The memory the AI Agent gets from supplyData, with the parameters a saved node holds. */
+async function supplied(parameters: Record<string, unknown>, credentials: Credentials) {
+	const node = makeNode('chatMessagingMemory', parameters);
+	const requests: RecordedRequest[] = [];
+	const http = authenticatedHttp(credentials, requests, node);
+	const values = resolveParameters(new ChatMessagingMemory().description.properties as INodeProperties[], parameters);
+	let runs = 0;
+	const context = {
+		getNode: () => node,
+		getNodeParameter: (name: string, _item: number, fallback?: unknown) => values[name] ?? fallback,
+		getCredentials: async () => ({ ...credentials }),
+		getTimezone: () => 'UTC',
+		helpers: {
+			httpRequestWithAuthentication(this: unknown, type: string, request: never) {
+				return http(type, request);
+			},
+		},
+		// What the SDK's log wrapper records of each call, as n8n shows it in the sub-node's output.
+		addInputData: () => ({ index: runs++ }),
+		addOutputData: () => undefined,
+		getNextRunIndex: () => runs,
+		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+	} as unknown as ISupplyDataFunctions;
+	const { response } = await new ChatMessagingMemory().supplyData.call(context, 0);
+	return { memory: response as LangchainMemory, requests };
+}
+
+/** The text of a message as the agent's model gets it (a string, or content blocks). */
+const textOf = (content: unknown): string =>
+	Array.isArray(content) ? content.map((block: { text?: unknown }) => String(block.text ?? '')).join('') : String(content);
+
+const lines = (history: Awaited<ReturnType<LangchainMemory['loadMemoryVariables']>>) =>
+	history.chat_history.map((message) => `${message._getType()}: ${textOf(message.content)}`);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ tokens: [TOKEN], seed: 9, chats: 4, paceMs: 10, deliveredAfterMs: 0, readAfterMs: 0 });
+});
+afterAll(async () => await sandbox.stop());
+
+describe('Chat Messaging Memory', () => {
+	it("gives the agent the chat's conversation: customer, teammate and workspace, the turn's own messages left out", async () => {
+		const first = (await api('POST', '/_sandbox/incoming', { phone: '+4915180000001', text: 'Do you ship to Austria?' })) as {
+			chat_id: number;
+		};
+		await api('POST', '/_sandbox/teammate-message', { chat_id: first.chat_id, text: 'Yes, in 3 days' });
+		await api('POST', `/chats/${first.chat_id}/messages`, { text: 'Anything else?' });
+		const asked = (await api('POST', '/_sandbox/incoming', { chat_id: first.chat_id, text: 'Where is my order?' })) as {
+			message: { uid: string };
+		};
+		const { memory, requests } = await supplied(
+			{ chatId: String(first.chat_id), answeredMessageUids: asked.message.uid, options: { lastMessages: 10 } },
+			{ baseUrl: sandbox.url, apiToken: TOKEN },
+		);
+		const history = lines(await memory.loadMemoryVariables({ input: 'Where is my order?' }));
+		expect(history).toEqual([
+			'human: Do you ship to Austria?',
+			expect.stringMatching(/^ai: .+ \(teammate\): Yes, in 3 days$/),
+			'ai: Anything else?',
+		]);
+		// The chat and one page of its messages.
+		expect(requests).toHaveLength(2);
+
+		// Saving the turn writes nothing: the workflow's send puts the reply into the service's history.
+		const before = ((await api('GET', `/chats/${first.chat_id}/messages`)) as { messages: unknown[] }).messages.length;
+		await memory.saveContext({ input: 'Where is my order?' }, { output: 'On its way' });
+		expect(((await api('GET', `/chats/${first.chat_id}/messages`)) as { messages: unknown[] }).messages).toHaveLength(before);
+		expect(requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
+	});
+
+	it('fails the turn naming the chat when the conversation cannot be read, never an empty memory', async () => {
+		const revoked = await supplied({ chatId: '1', options: {} }, { baseUrl: sandbox.url, apiToken: 'revoked-token' });
+		await expect(revoked.memory.loadMemoryVariables({})).rejects.toThrow(
+			"The agent's memory could not be read: Cannot read the conversation of chat 1: Invalid token",
+		);
+		const gone = await supplied({ chatId: '987654', options: {} }, { baseUrl: sandbox.url, apiToken: TOKEN });
+		await expect(gone.memory.loadMemoryVariables({})).rejects.toThrow(
+			/^The agent's memory could not be read: Cannot read the conversation of chat 987654: .*not found/,
+		);
+		const badWindow = await supplied({ chatId: '5', options: { lastMessages: 0 } }, { baseUrl: sandbox.url, apiToken: TOKEN });
+		await expect(badWindow.memory.loadMemoryVariables({})).rejects.toThrow(
+			/^The agent's memory of chat 5 could not be read: Last Messages: /,
+		);
+		expect(badWindow.requests).toHaveLength(0);
+	});
+
+	it('refuses a missing chat before any request', async () => {
+		await expect(supplied({ chatId: ' ', options: {} }, { baseUrl: sandbox.url, apiToken: TOKEN })).rejects.toThrow(/Chat ID: is required/);
+	});
+});
