@@ -22,26 +22,19 @@ export * from './runtime/executor';
 export {
 	compositeVariantOf,
 	runSendAndWaitForReply,
-	planSendAndWaitForReply,
 	type CompositeRunOptions,
 	type ReplyWaitResult,
 } from './runtime/operations/compositeHandlers';
-export { registerComposite } from './runtime/operations/registry';
 export {
 	conversationChatMessages,
 	conversationInputFor,
 	conversationMessageOf,
 	conversationWindow,
-	conversationRole,
-	planConversation,
 	runGetConversation,
-	sentThroughApi,
-	turnMessageUids,
-	type ConversationPlan,
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
-export { burstToAnswer, type BurstTurn } from './runtime/operations/burst';
+export { burstToAnswer } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
@@ -52,7 +45,6 @@ export {
 	POLL_EVENT_TYPES,
 	POLL_SOURCES,
 	CATCH_UP_HORIZON_MS,
-	CATCH_UP_SEEN_LIMIT,
 	pollSourceOf,
 	cursorAfterDelivery,
 	mergeCursors,
