@@ -2,7 +2,7 @@
  * One model, translated per platform: for one chat and one turn, Node-RED's event node (Add Conversation) and the MCP
  * server (the tool, and the resource with its default window) give the same conversation window as the core's Get
  * Conversation, message for message. The MCP server marks each customer's text as theirs; unmarked, the texts are the
- * same. (The n8n memory's half goes beside these.)
+ * same. n8n's Chat Messaging Memory gives the agent that window in the OpenAI chat-messages rendering, the core's.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,9 +11,10 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-import { Executor, type Conversation } from '@chat-messaging/core';
+import { conversationChatMessages, Executor, type Conversation } from '@chat-messaging/core';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { serverEnvironment, stdioServer } from '../packages/mcp-server/test/support';
+import { supplied, textOf } from '../packages/n8n/test/support/memory-context';
 import { Collector, credentialsFor, eventNodeFlow, helper, nodesUnderTest, waitFor } from '../packages/node-red/test/support';
 import { fetchTransport, realTiming } from './support/fetch-transport';
 
@@ -79,6 +80,18 @@ describe('the same window for one chat', () => {
 		const window = await expected();
 		expect(window.messages.map((message) => message.role)).toEqual(expect.arrayContaining(['customer', 'workspace', 'teammate']));
 		expect((out.messages[0] as { conversation?: Conversation }).conversation).toEqual(window);
+	});
+
+	it("n8n's Chat Messaging Memory: the agent's history is the core's window, rendered as the core renders it", async () => {
+		const { memory } = await supplied(
+			{ chatId: String(turn.chat_id), answeredMessageUids: turn.uid, options: {} },
+			{ baseUrl: sandbox.url, apiToken: TOKEN },
+		);
+		const history = (await memory.loadMemoryVariables({})).chat_history;
+		const role = { human: 'user', ai: 'assistant' } as Record<string, string>;
+		const given = history.map((message) => ({ role: role[message._getType()] ?? message._getType(), content: textOf(message.content) }));
+		expect(given).toEqual(conversationChatMessages(await expected()));
+		expect(given.length).toBeGreaterThanOrEqual(3);
 	});
 
 	it('the MCP server: the tool gives the same window; the resource the same, with the turn in it', async () => {
