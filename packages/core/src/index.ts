@@ -22,22 +22,14 @@ export * from './runtime/executor';
 export {
 	compositeVariantOf,
 	runSendAndWaitForReply,
-	planSendAndWaitForReply,
 	type CompositeRunOptions,
 	type ReplyWaitResult,
 } from './runtime/operations/compositeHandlers';
-export { registerComposite } from './runtime/operations/registry';
 export {
 	conversationChatMessages,
 	conversationInputFor,
 	conversationMessageOf,
 	conversationWindow,
-	conversationRole,
-	planConversation,
-	runGetConversation,
-	sentThroughApi,
-	turnMessageUids,
-	type ConversationPlan,
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
@@ -51,7 +43,6 @@ export {
 	POLL_EVENT_TYPES,
 	POLL_SOURCES,
 	CATCH_UP_HORIZON_MS,
-	CATCH_UP_SEEN_LIMIT,
 	pollSourceOf,
 	cursorAfterDelivery,
 	mergeCursors,
