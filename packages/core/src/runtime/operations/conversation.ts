@@ -231,7 +231,7 @@ export function conversationChatMessages(conversation: Pick<Conversation, 'is_gr
 
 /**
  * The messages an event's turn answers, which its conversation leaves out (they are the turn's prompt): a burst's
- * every uid (`message_uids`, runtime/inbox.ts), or the event's own message.
+ * every uid (`message_uids`, runtime/events/bursts.ts), or the event's own message.
  */
 function turnMessageUids(event: { message_uid?: unknown; message_uids?: unknown }): string[] {
 	if (Array.isArray(event.message_uids)) return event.message_uids.filter((uid): uid is string => typeof uid === 'string' && uid !== '');
