@@ -15,6 +15,7 @@ import { CallToolResultSchema, ErrorCode, type CallToolResult, type Progress, ty
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { sandboxClient } from '../../../test/support/harness';
 import { builtPackage } from '../../../test/support/packages';
+import { DRAFT_REPLY_PROMPT } from '../src/prompts/draftReply';
 import { catalogueTools, toolName } from '../src/tools';
 import { runServer, serverEnvironment, startHttpServer, stdioServer } from './support';
 
@@ -586,8 +587,8 @@ describe('MCP server README', () => {
 	const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 
 	it('names only tools that exist', () => {
-		// Besides the tools, the protocol's own names the README uses.
-		const names = new Set([...catalogueTools().map((tool) => tool.name), 'resource_link']);
+		// Besides the tools: the prompt, and the protocol's and the conversation message's own names the README uses.
+		const names = new Set([...catalogueTools().map((tool) => tool.name), DRAFT_REPLY_PROMPT.name, 'resource_link', 'sender_name']);
 		const named = [...readme.matchAll(/`([a-z]+(?:_[a-z0-9]+)+)`/g)].map((match) => match[1]!);
 		expect(named.length).toBeGreaterThan(10);
 		expect(named.filter((name) => !names.has(name))).toEqual([]);
