@@ -1,7 +1,7 @@
 /**
  * A transport that records requests and answers from a script, for the executor's rules that a
  * real server cannot be made to show on demand (exact retry sequences, every error shape). The same
- * rules are also exercised against the sandbox in test/packages/core/src/runtime/executor.ts-sandbox.test.ts.
+ * rules are also exercised against the sandbox in packages/core/test/executor-sandbox.test.ts.
  */
 import { TransportFailure, type Timing, type Transport, type TransportRequest, type TransportResponse } from '@chat-messaging/core';
 

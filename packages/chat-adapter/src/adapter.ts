@@ -4,22 +4,14 @@
  * the one executor (pacing, 429 back-off, send-in-doubt lookup, uploads before the send). What the service cannot
  * do (edits, deletes) is the SDK's `NotImplementedError`.
  */
-import { timingSafeEqual } from 'node:crypto';
-
 import {
 	Executor,
-	SEEN_EVENTS_TTL_MS,
-	MAX_CONVERSATION_MESSAGES,
-	conversationMessageOf,
-	eventKey,
 	eventPassesFilter,
 	inputError,
 	pacingKey,
 	parseDelivery,
 	receiverSecret,
 	type ChatEvent,
-	type Conversation,
-	type ConversationMessage,
 	type EventAttachment,
 } from '@chat-messaging/core';
 import { fetchTransport, realTiming } from '@chat-messaging/client';
@@ -42,6 +34,9 @@ import {
 	stringifyMarkdown,
 } from 'chat';
 
+import { gathered, sendToThread } from './sends';
+import { fetchMessagesPage, fetchOneMessage, readThread } from './reads';
+import { json, readDelivery, refuseRedelivery, SECRET_PARAMETER, type WebhookCounts } from './webhook';
 import { ENVIRONMENT, resolveConfiguration, type ChatMessagingAdapterOptions, type ResolvedConfiguration } from './configuration';
 import {
 	ADAPTER_NAME,
@@ -49,18 +44,9 @@ import {
 	customerAuthor,
 	decodeThreadId,
 	deliveredMessage,
-	conversationMessage,
 	deliveryDetails,
 	encodeThreadId,
-	toSend,
 } from './messages';
-
-/** The query parameter of the webhook URL that carries the secret (the service signs nothing: service notes). */
-export const SECRET_PARAMETER = 'secret';
-/** A delivery body is a few kilobytes; anything past this is refused unread. */
-const MAX_BODY_BYTES = 1024 * 1024;
-/** The default page of a history read. */
-const DEFAULT_FETCH_LIMIT = 50;
 
 export interface TeammateMessage {
 	threadId: string;
@@ -72,22 +58,6 @@ export interface ChatCreated {
 	chatId: number | string;
 	chatName: string | null;
 	event: ChatEvent;
-}
-
-/** What the adapter counted since it started: deliveries taken, redeliveries recognised, refusals. */
-export interface WebhookCounts {
-	accepted: number;
-	redeliveries: number;
-	refused: number;
-}
-
-const json = (status: number, body: Record<string, unknown>): Response =>
-	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function sameSecret(given: string, expected: string): boolean {
-	const a = Buffer.from(given);
-	const b = Buffer.from(expected);
-	return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown> {
@@ -161,47 +131,13 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 	}
 
 	async handleWebhook(request: Request, options?: Parameters<Adapter['handleWebhook']>[1]): Promise<Response> {
-		if (request.method !== 'POST') return json(405, { status: 'error', message: 'POST only' });
-		let given = '';
-		try {
-			given = new URL(request.url).searchParams.get(SECRET_PARAMETER) ?? '';
-		} catch {
-			// a relative URL carries no query we can read: refused below
-		}
-		if (!sameSecret(given, this.#secret)) {
-			this.counts.refused++;
-			this.logger.warn('Delivery refused: no or wrong secret in the webhook URL');
-			return json(401, { status: 'error', message: 'Unknown secret' });
-		}
-		if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
-		let body: unknown;
-		try {
-			const text = await request.text();
-			if (Buffer.byteLength(text) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
-			body = JSON.parse(text);
-		} catch {
-			return json(400, { status: 'error', message: 'Malformed delivery: the body is not JSON' });
-		}
-		const delivery = parseDelivery(body);
-		if ('malformed' in delivery) return json(400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
+		const delivery = await readDelivery(request, this.#secret, this.counts, this.logger);
+		if (delivery instanceof Response) return delivery;
 		// Not ready: a non-2xx answer makes the service deliver again later.
 		if (!this.chat) return json(503, { status: 'error', message: 'The bot is starting: retry' });
-		const event = delivery.event;
-		const key = eventKey(event);
-		if (key) {
-			let first: boolean;
-			try {
-				// In the SDK's state, so every instance sharing it (Redis) recognises a redelivery another one took.
-				first = await this.chat.getState().setIfNotExists(`${ADAPTER_NAME}:event:${key}`, true, SEEN_EVENTS_TTL_MS);
-			} catch (error) {
-				this.logger.warn('Could not record the delivery in the state: asking for a redelivery', { error: String(error) });
-				return json(503, { status: 'error', message: 'State unavailable: retry' });
-			}
-			if (!first) {
-				this.counts.redeliveries++;
-				return json(200, { status: 'ok', duplicate: true });
-			}
-		}
+		const event = delivery;
+		const answered = await refuseRedelivery(this.chat, event, this.counts, this.logger);
+		if (answered) return answered;
 		this.counts.accepted++;
 		// Answered at once (the service wants a 2xx within 5 seconds); the handlers run after.
 		const task = this.dispatch(event, options).catch((error: unknown) =>
@@ -249,34 +185,19 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		}
 	}
 
-	private async send(threadId: string, message: AdapterPostableMessage, replyTo?: string): Promise<RawMessage<unknown>> {
-		const { chatId } = decodeThreadId(threadId);
-		const { text, attachment } = toSend(message);
-		const input: Record<string, unknown> = { chat_id: chatId };
-		if (text) input.text = text;
-		if (replyTo) input.reply_to = checkMessageId(replyTo);
-		const sent = await this.#executor.sendMessage('message:sendToChat', input, attachment);
-		return { id: String(sent.message_uid), threadId, raw: sent };
-	}
-
 	postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage<unknown>> {
-		return this.send(threadId, message);
+		return sendToThread(this.#executor, threadId, message);
 	}
 
 	/** A reply quoting the message (the service's `reply_to`). */
 	reply(threadId: string, messageId: string, message: AdapterPostableMessage): Promise<RawMessage<unknown>> {
-		return this.send(threadId, message, messageId);
+		return sendToThread(this.#executor, threadId, message, messageId);
 	}
 
 	/** The service cannot edit a sent message, so a stream is gathered and sent as one message when it ends. */
 	async stream(threadId: string, textStream: AsyncIterable<string | StreamChunk>): Promise<RawMessage<unknown>> {
 		decodeThreadId(threadId);
-		let gathered = '';
-		for await (const chunk of textStream) {
-			if (typeof chunk === 'string') gathered += chunk;
-			else if (chunk.type === 'markdown_text') gathered += chunk.text;
-		}
-		return this.postMessage(threadId, { markdown: gathered });
+		return this.postMessage(threadId, { markdown: await gathered(textStream) });
 	}
 
 	async editMessage(): Promise<RawMessage<unknown>> {
@@ -303,59 +224,24 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		await this.#executor.run('reaction:remove', { uid: checkMessageId(messageId) });
 	}
 
-	/** The conversation as the core reads it (its window bounds one read to the latest 500 messages). */
-	private conversation(chatId: number, lastMessages: number): Promise<Conversation> {
-		return this.#executor.run('message:getConversation', {
-			chat_id: chatId,
-			lastMessages: Math.min(lastMessages, MAX_CONVERSATION_MESSAGES),
-		}) as Promise<Conversation>;
-	}
-
 	/**
 	 * A page of the chat's conversation, oldest first. Backward (the default): the latest `limit`, the cursor leading
 	 * to older ones; forward: from the oldest of the latest 500 on.
 	 */
 	async fetchMessages(threadId: string, options: FetchOptions = {}): Promise<FetchResult<unknown>> {
-		const { chatId } = decodeThreadId(threadId);
-		const limit = options.limit ?? DEFAULT_FETCH_LIMIT;
-		if (!Number.isInteger(limit) || limit < 1) throw inputError('limit', `must be a whole number of at least 1, got ${limit}`);
-		const start = options.cursor === undefined ? 0 : Number(options.cursor);
-		if (!Number.isInteger(start) || start < 0)
-			throw inputError('cursor', `is not one this adapter gave, got ${JSON.stringify(options.cursor)}`);
-		const toMessage = (entry: ConversationMessage) => conversationMessage(entry, threadId, this.userName);
-		if (options.direction === 'forward') {
-			const { messages } = await this.conversation(chatId, MAX_CONVERSATION_MESSAGES);
-			const page = messages.slice(start, start + limit);
-			return { messages: page.map(toMessage), nextCursor: start + limit < messages.length ? String(start + limit) : undefined };
-		}
-		// One more than the page, to know whether older messages follow.
-		const { messages } = await this.conversation(chatId, start + limit + 1);
-		const end = Math.max(0, messages.length - start);
-		const page = messages.slice(Math.max(0, end - limit), end);
-		const more = messages.length > start + limit && start + limit < MAX_CONVERSATION_MESSAGES;
-		return { messages: page.map(toMessage), nextCursor: more ? String(start + limit) : undefined };
+		return fetchMessagesPage(this.#executor, threadId, options, this.userName);
 	}
 
 	/** One message of the chat by its uid, as the conversation shows it; null when it belongs to another chat. */
 	async fetchMessage(threadId: string, messageId: string): Promise<Message | null> {
-		const { chatId } = decodeThreadId(threadId);
-		const record = (await this.#executor.run('message:get', { message_uid: checkMessageId(messageId) })) as Record<string, unknown>;
-		if (record.chat_id !== undefined && String(record.chat_id) !== String(chatId)) return null;
-		return conversationMessage(conversationMessageOf(record), threadId, this.userName);
+		return fetchOneMessage(this.#executor, threadId, messageId, this.userName);
 	}
 
 	/** The chat: its name, whether it is a group, and a group's members by name. */
 	async fetchThread(threadId: string): Promise<ThreadInfo> {
-		const { chatId } = decodeThreadId(threadId);
-		const conversation = await this.conversation(chatId, 1);
-		this.groupChats.set(threadId, conversation.is_group);
-		return {
-			id: threadId,
-			channelId: threadId,
-			channelName: conversation.chat_name ?? undefined,
-			isDM: !conversation.is_group,
-			metadata: { chatId: conversation.chat_id, isGroup: conversation.is_group, members: conversation.members },
-		};
+		const thread = await readThread(this.#executor, threadId);
+		this.groupChats.set(threadId, !thread.isDM);
+		return thread;
 	}
 
 	/** A chat is its own channel: the service has no thread inside a chat. */

@@ -5,7 +5,8 @@
  */
 import { deleteSubscriptions, syncSubscriptions } from '@chat-messaging/core';
 
-import { SECRET_PARAMETER, type ChatMessagingAdapter } from './adapter';
+import type { ChatMessagingAdapter } from './adapter';
+import { SECRET_PARAMETER } from './webhook';
 
 /** The events a bot hears: customers' messages, teammates' messages, new chats. */
 export const WEBHOOK_EVENTS = ['message:received:new', 'message:sent:new', 'chat:created'] as const;

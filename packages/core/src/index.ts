@@ -19,12 +19,8 @@ export * from './catalogue/conversation';
 export * from './catalogue/agents';
 export * from './runtime/errors';
 export * from './runtime/executor';
-export {
-	compositeVariantOf,
-	runSendAndWaitForReply,
-	type CompositeRunOptions,
-	type ReplyWaitResult,
-} from './runtime/operations/compositeHandlers';
+export { compositeVariantOf } from './runtime/operations/compositeInput';
+export { runSendAndWaitForReply, type CompositeRunOptions, type ReplyWaitResult } from './runtime/operations/compositeHandlers';
 export {
 	conversationChatMessages,
 	conversationInputFor,

@@ -204,6 +204,8 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 		const [, , chatId] = await allChatIds(sandbox());
 		const progress: Progress[] = [];
 		let answered = false;
+		// The customer's reply, sent from the progress callback; its failure is asserted below, not lost.
+		let replied: Promise<unknown> = Promise.resolve(undefined);
 		// The customer answers once the server reports more than the client's 3 s time-out waited.
 		const waited = (await client().callTool(
 			{
@@ -218,12 +220,18 @@ function behavesAsAnMcpServer(connect: () => { client: () => Client; sandbox: ()
 					progress.push(update);
 					if (!answered && update.progress > CLIENT_TIMEOUT_MS + 1000) {
 						answered = true;
-						void sandboxClient(sandbox().url, TOKEN).control('incoming', { chat_id: chatId, text: 'Yes, tomorrow is fine' });
+						replied = sandboxClient(sandbox().url, TOKEN)
+							.control('incoming', { chat_id: chatId, text: 'Yes, tomorrow is fine' })
+							.then(
+								() => undefined,
+								(error: unknown) => error,
+							);
 					}
 				},
 			},
 		)) as CallToolResult;
 		seen.push(JSON.stringify(waited));
+		expect(await replied).toBeUndefined();
 		expect(waited.isError).toBeFalsy();
 		// The reply is the customer's words: marked as such (untrusted.ts).
 		expect(waited.structuredContent).toMatchObject({

@@ -74,7 +74,7 @@ test('a public service with an http or loopback public URL fails at deploy, sayi
 	expect(String(logged.msg)).toMatch(/Public URL of the Chat Messaging configuration node/);
 });
 
-// Parsing, redelivery keys, SeenEvents and subscription syncing are tested in test/packages/core/src/runtime/events.ts.test.ts.
+// Parsing, redelivery keys, SeenEvents and subscription syncing are tested in packages/core/test/events.test.ts.
 describe('event helpers', () => {
 	test('subscriptionUrl joins public URL, HTTP node root and path without double slashes', () => {
 		expect(subscriptionUrl('https://red.example.com/', '/', 'abc', 's3')).toBe('https://red.example.com/chat-messaging/events/abc/s3');

@@ -8,7 +8,7 @@ import { isRecord, type DownloadedFile } from '@chat-messaging/core';
 export const TOOL_LIST_ITEMS = 'items';
 export const TOOL_LIST_NEXT_CURSOR = 'nextCursor';
 /** The member a result that is neither a record nor a list is put in. */
-export const TOOL_VALUE = 'result';
+const TOOL_VALUE = 'result';
 
 /** A downloaded file (File → Download): its bytes travel beside the structured result, not in it. */
 export function isDownloadedFile(value: unknown): value is DownloadedFile {

@@ -2,7 +2,7 @@
  * The server for protocol revision 2025-11-25, on the MCP SDK's v1 (@modelcontextprotocol/sdk). v1 stays for this
  * revision because the v2 SDK has no runtime for its tasks: v2 answers a 2025-11-25 client's tools/call only with a
  * CallToolResult (a task result is refused as "content is required when the body carries 'task'") and offers
- * tasks/get, tasks/result, tasks/list and tasks/cancel to no handler of its typed surface (see docs/mcp-sdk.md).
+ * tasks/get, tasks/result, tasks/list and tasks/cancel to no handler of its typed surface (see the README's Protocol revisions).
  * Elicitation within a call (the confirmation), progress and cancel are v1's, over a session or stdio.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,7 +24,12 @@ import { toolError, unknownTool } from '../calls/errors';
 import { progressReporter } from '../calls/progress';
 import { runsAsTask, startToolTask, TASK_POLL_INTERVAL_MS, TASK_TTL_MS } from '../calls/tasks';
 import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from '../prompts/draftReply';
-import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from '../resources/conversation';
+import {
+	CONVERSATION_RESOURCE_TEMPLATE,
+	conversationChatId,
+	readConversationResource,
+	type ResourceFailure,
+} from '../resources/conversation';
 import { linkedFileContents, listedResources } from '../resources/linkedFiles';
 import { listedTool, SERVER_INFO, SERVER_INSTRUCTIONS, serverParts, type ServerOptions } from './common';
 

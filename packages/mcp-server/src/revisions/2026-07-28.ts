@@ -23,7 +23,12 @@ import { confirmationForm, isConfirmation, notConfirmed } from '../calls/confirm
 import { unknownTool } from '../calls/errors';
 import { progressReporter } from '../calls/progress';
 import { DRAFT_REPLY_PROMPT, getDraftReplyPrompt } from '../prompts/draftReply';
-import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource, type ResourceFailure } from '../resources/conversation';
+import {
+	CONVERSATION_RESOURCE_TEMPLATE,
+	conversationChatId,
+	readConversationResource,
+	type ResourceFailure,
+} from '../resources/conversation';
 import { linkedFileContents, listedResources } from '../resources/linkedFiles';
 import { listedTool, SERVER_INFO, SERVER_INSTRUCTIONS, serverParts, type ServerOptions } from './common';
 import { clientCapabilitiesOf, registerTasks, runsAsTaskFor, startTask, TASKS_EXTENSION } from './2026-07-28-tasks';

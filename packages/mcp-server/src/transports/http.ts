@@ -103,7 +103,8 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		);
 		return (await loaded2026)(req, res, body);
 	};
-	const sessions = new Sessions();
+	const closeFailed = (error: Error) => log(`closing a session failed: ${redactText(error.message, secrets)}`);
+	const sessions = new Sessions(closeFailed);
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
 		if (refused)
@@ -154,8 +155,8 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		// An event stream per call, not one JSON answer: a long wait sends progress notifications before its result.
 		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
 		res.on('close', () => {
-			void transport.close();
-			void server.close();
+			transport.close().catch(closeFailed);
+			server.close().catch(closeFailed);
 		});
 		await server.connect(transport);
 		await transport.handleRequest(req, res, body);

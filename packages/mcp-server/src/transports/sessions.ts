@@ -12,6 +12,9 @@ interface Session {
 
 /** Sessions of clients that initialized one, each closed after SESSION_IDLE_MS unused or when the client ends it. */
 export class Sessions {
+	/** onCloseFailed hears a session whose closing failed (evicted or idle, nobody awaits it): told, not lost. */
+	constructor(private readonly onCloseFailed: (error: Error) => void) {}
+
 	private readonly open_ = new Map<string, Session & { timer: NodeJS.Timeout; server: { close: () => Promise<void> } }>();
 
 	get(id: string): Session | undefined {
@@ -46,6 +49,10 @@ export class Sessions {
 	private close(id: string): void {
 		const session = this.open_.get(id);
 		this.delete(id);
-		if (session) void session.transport.close().then(() => session.server.close());
+		if (!session) return;
+		session.transport
+			.close()
+			.then(() => session.server.close())
+			.catch((error: unknown) => this.onCloseFailed(error as Error));
 	}
 }

@@ -1,5 +1,5 @@
 /**
- * The event filters (packages/core/src/catalogue/eventFilters.ts) as n8n parameters of a trigger's Options
+ * The event filters (packages/core/src/catalogue/eventFilterOptions.ts) as n8n parameters of a trigger's Options
  * collection: names, choices, defaults and descriptions come from the core, so both triggers and the
  * Node-RED event node show the same, and the core's readEventFilter reads what they save.
  */

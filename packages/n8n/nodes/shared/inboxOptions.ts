@@ -1,5 +1,5 @@
 /**
- * The inbox options (packages/core/src/catalogue/inbox.ts) as n8n parameters of a trigger's Options
+ * The inbox options (packages/core/src/catalogue/inboxOptions.ts) as n8n parameters of a trigger's Options
  * collection: names, defaults and descriptions come from the core, so n8n and Node-RED show the same.
  */
 import type { INodeProperties } from 'n8n-workflow';

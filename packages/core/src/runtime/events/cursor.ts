@@ -49,7 +49,7 @@ export const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
  */
 export const CATCH_UP_HORIZON_MS = 15 * 60_000;
 
-export const CATCH_UP_SEEN_LIMIT = 1000;
+const CATCH_UP_SEEN_LIMIT = 1000;
 
 /** The poll source that stands for a webhook event type, if any (only these can be read back). */
 export function pollSourceOf(eventType: string): PollSource | undefined {

@@ -5,14 +5,10 @@
  */
 import { findOperation } from '../../catalogue/endpoints';
 import {
-	compositeVariant,
 	SEND_AND_WAIT_COMPOSITE,
 	SEND_AND_WAIT_FOR_REPLY_COMPOSITE,
 	SEND_COMPOSITE,
-	sendAndWaitInputs,
 	type CompositeDescriptor,
-	type CompositeVariant,
-	type SendingComposite,
 	type ResumeUrls,
 } from '../../catalogue/composites';
 import { DEFAULT_REPLY_POLL_S, DEFAULT_REPLY_TIMEOUT_S, DEFAULT_WAIT_TIMEOUT_S, WAIT_TARGETS } from '../../catalogue/defaults';
@@ -24,8 +20,10 @@ import type { ChatEvent } from '../events/delivery';
 import { replyWatchFor, waitForReply } from '../events/replies';
 import { isBlank, isRecord } from '../validation';
 import type { Attachment } from './attachment';
+import { compositeVariantOf, variantInput } from './compositeInput';
 import { registerConversationHandler } from './conversation';
 import { registerComposite, type CompositeRunOptions } from './registry';
+import { planSendAndWait } from './sendAndWaitPlan';
 import type { WaitTarget } from './waitForStatus';
 
 export type { CompositeRunOptions } from './registry';
@@ -44,26 +42,6 @@ function cancelledBeforeSending(composite: CompositeDescriptor): ChatMessagingEr
 		operation: `${composite.resource}:${composite.operation}`,
 		mayHaveTakenEffect: false,
 	});
-}
-
-/** The variant the input picks (its default when none), or an error naming the choices. */
-export function compositeVariantOf(composite: SendingComposite, input: Record<string, unknown>): CompositeVariant {
-	const { variants } = composite;
-	const value = isBlank(input[variants.name]) ? variants.default : String(input[variants.name]).trim();
-	const variant = compositeVariant(composite, value);
-	if (!variant)
-		throw inputError(
-			variants.name,
-			`must be one of ${variants.options.map((option) => option.value).join(', ')}, got "${value}"`,
-			variants.displayName,
-		);
-	return variant;
-}
-
-/** The variant's own fields from the input (the composite's options and the variant choice left out). */
-function variantInput(composite: SendingComposite, variant: CompositeVariant, input: Record<string, unknown>): Record<string, unknown> {
-	const names = new Set(findOperation(variant.operation).fields.map((field) => field.name));
-	return Object.fromEntries(Object.entries(input).filter(([name]) => names.has(name) && name !== composite.variants.name));
 }
 
 /** A number of seconds above 0; blank is the option's default. */
@@ -215,68 +193,6 @@ export async function runSendAndWaitForReply(
 	if ('timedOut' in outcome) Object.assign(result, { timed_out: true, waited_ms: outcome.waitedMs });
 	if ('cancelled' in outcome) result.cancelled = true;
 	return result;
-}
-
-/** Send and Wait, read and checked: the send it makes and how the recipient answers. */
-export interface SendAndWaitPlan {
-	/** The input of Send (`message:send`): the Send To choice, its addressing and the text with the links. */
-	sendInput: Record<string, unknown>;
-	responseType: 'approval' | 'freeText';
-	approvalType: 'single' | 'double';
-}
-
-/** An option of Send and Wait: one of its choices, its default when blank. */
-function choiceOf(option: FieldDescriptor, value: unknown): string {
-	const chosen = isBlank(value) ? String(option.default) : String(value).trim();
-	const choices = option.options ?? [];
-	if (!choices.some((choice) => choice.value === chosen))
-		throw inputError(
-			option.name,
-			`must be one of ${choices.map((choice) => choice.value).join(', ')}, got "${chosen}"`,
-			option.displayName,
-		);
-	return chosen;
-}
-
-/** A label of Send and Wait: one line of text, its default when blank. */
-function labelOf(option: FieldDescriptor, value: unknown): string {
-	const label = isBlank(value) ? String(option.default) : String(value).trim();
-	if (/[\r\n]/.test(label)) throw inputError(option.name, 'must be one line', option.displayName);
-	return label;
-}
-
-/** A resume URL the platform handed over: absolute http(s), or the platform is broken (not the user's input). */
-function resumeUrl(urls: ResumeUrls | undefined, answer: keyof ResumeUrls): string {
-	const url = urls?.[answer];
-	if (typeof url !== 'string' || !isHttpUrl(url))
-		throw new Error(`Send and Wait needs the platform's resume URL for "${answer}", got ${String(url)}`);
-	return url;
-}
-
-/**
- * Every input of Send and Wait checked before the first request, and the text built: the message,
- * then one line per link ("Approve: <url>"), as chat apps show links in plain text.
- * `resumeUrls` come from the platform, which pauses the run until one of them is opened.
- */
-export function planSendAndWait(input: Record<string, unknown>, resumeUrls: ResumeUrls | undefined): SendAndWaitPlan {
-	const composite = SEND_AND_WAIT_COMPOSITE;
-	const inputs = sendAndWaitInputs;
-	const variant = compositeVariantOf(composite, input);
-	const message = typeof input.message === 'string' ? input.message.trim() : '';
-	if (!message) throw inputError(inputs.message.name, 'is required: the text to send', inputs.message.displayName);
-	const responseType = choiceOf(inputs.responseType, input.responseType) as SendAndWaitPlan['responseType'];
-	const approvalType = choiceOf(inputs.approvalType, input.approvalType) as SendAndWaitPlan['approvalType'];
-	const links: Array<[string, string]> = [];
-	if (responseType === 'freeText') {
-		links.push([labelOf(inputs.messageButtonLabel, input.messageButtonLabel), resumeUrl(resumeUrls, 'respond')]);
-	} else {
-		links.push([labelOf(inputs.approveLabel, input.approveLabel), resumeUrl(resumeUrls, 'approve')]);
-		if (approvalType === 'double')
-			links.push([labelOf(inputs.disapproveLabel, input.disapproveLabel), resumeUrl(resumeUrls, 'disapprove')]);
-	}
-	const text = `${message}\n\n${links.map(([label, url]) => `${label}: ${url}`).join('\n')}`;
-	const sendInput = { ...variantInput(SEND_COMPOSITE, variant, input), [composite.variants.name]: variant.value, text };
-	return { sendInput, responseType, approvalType };
 }
 
 /**

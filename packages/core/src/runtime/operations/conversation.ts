@@ -25,7 +25,7 @@ import { parseRecordTime } from '../events/delivery';
 import { isBlank, isRecord } from '../validation';
 
 /** Get Conversation's input, read and checked before the first request. */
-export interface ConversationPlan {
+interface ConversationPlan {
 	chat_id: number | string;
 	/** The most messages the window holds. */
 	count: number;
@@ -71,7 +71,7 @@ export function conversationWindow(input: { lastMessages?: unknown; lastMinutes?
 }
 
 /** Every input of Get Conversation checked (the chat id as chat:get checks it); `now` places the time window. */
-export function planConversation(executor: Executor, input: Record<string, unknown>, now: number): ConversationPlan {
+function planConversation(executor: Executor, input: Record<string, unknown>, now: number): ConversationPlan {
 	const { excludeMessageUids, excludeFromMessageUid } = conversationInputs;
 	executor.prepare(findOperation('chat:get'), { chat_id: input.chat_id });
 	const { count, minutes } = conversationWindow(input);
@@ -88,7 +88,7 @@ export function planConversation(executor: Executor, input: Record<string, unkno
 }
 
 /** Whether the service says the message was sent through the API (`origin` "Public API", however spelt). */
-export function sentThroughApi(origin: unknown): boolean {
+function sentThroughApi(origin: unknown): boolean {
 	const spelt = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 	return typeof origin === 'string' && [spelt(API_ORIGIN), 'api'].includes(spelt(origin));
 }
@@ -231,9 +231,9 @@ export function conversationChatMessages(conversation: Pick<Conversation, 'is_gr
 
 /**
  * The messages an event's turn answers, which its conversation leaves out (they are the turn's prompt): a burst's
- * every uid (`message_uids`, runtime/inbox.ts), or the event's own message.
+ * every uid (`message_uids`, runtime/events/bursts.ts), or the event's own message.
  */
-export function turnMessageUids(event: { message_uid?: unknown; message_uids?: unknown }): string[] {
+function turnMessageUids(event: { message_uid?: unknown; message_uids?: unknown }): string[] {
 	if (Array.isArray(event.message_uids)) return event.message_uids.filter((uid): uid is string => typeof uid === 'string' && uid !== '');
 	return typeof event.message_uid === 'string' && event.message_uid ? [event.message_uid] : [];
 }

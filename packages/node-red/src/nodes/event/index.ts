@@ -2,7 +2,7 @@
  * `chat-messaging-event`: emits one msg per event, received as webhook deliveries (Mode: Webhook, the
  * default, and what a flow saved before Mode existed runs) or found by polling (Mode: Polling: no public
  * URL, no subscription; the core's exactly-once cursor, stored per node as state.ts says). The inbox options
- * (human takeover, burst batching; packages/core/src/runtime/inbox.ts) apply in both modes.
+ * (human takeover, burst batching; packages/core/src/runtime/events/inbox.ts) apply in both modes.
  *
  * Webhook mode (webhook.ts):
  * Lifecycle: it serves POST `<httpNodeRoot>/chat-messaging/events/<node id>/<secret>` and holds one
@@ -22,7 +22,8 @@
  * file until Node-RED delivered its msg; what a closing node still holds, its next instance hands on (outbox.ts).
  *
  * The service signs nothing (service notes), so the secret in the URL is what rejects forged calls.
- * Parsing, de-duplication keys, attachment downloads and subscription management are packages/core/src/runtime/events.ts;
+ * Parsing, de-duplication keys, attachment downloads and subscription management are the core's
+ * (packages/core/src/runtime/events/: delivery.ts, seenEvents.ts, subscriptions.ts);
  * what stays here is Node-RED's: the route and the secret in its path (receiver.ts), the config node's public URL.
  */
 import { deleteSubscriptions, SeenEvents } from '@chat-messaging/core';
