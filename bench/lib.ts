@@ -29,6 +29,12 @@ export const GENTLE_START_ONCE: RateLimit = {
 	},
 };
 
+/** The rule before the probe slowed with the crowd: the same start, settle 0.96, probe 0.05 for any crowd, every restart growing by 1. */
+export const PROBE_ALIKE: RateLimit = {
+	...SERVICE_RATE_LIMIT,
+	adaptive: { ...(SERVICE_RATE_LIMIT.adaptive as AdaptiveRate), settle: 0.96, probe: 0.05, probeCrowding: 0, restartGrowth: 1 },
+};
+
 /** The least time `requests` can take at the allowance: a burst, then one per 1/30 s, plus the last answer's trip. */
 export function floorSeconds(requests: number, latencyMs = LATENCY_MS): number {
 	return Math.max(0, requests - SERVICE_BURST) / SERVICE_RATE + latencyMs / 1000;

@@ -8,12 +8,12 @@
  * "2 together" is two processes starting at once (queue-mode workers given their executions together), `1st s` the
  * refusals in its first second; "1 alone" a single process, its cost against a full start (burst and rate at once).
  * Grids through the environment, comma-separated: DECREASE, SETTLE, APPROACH, PROBE, START_BURST, START_SHARE,
- * START_GROWTH, START_CUT, RESTART_AFTER_MS (default: the shipped values); CASES and VARIANTS pick cases and variants by the start of
+ * START_GROWTH, START_CUT, RESTART_AFTER_MS, PROBE_CROWDING, RESTART_GROWTH (default: the shipped values); CASES and VARIANTS pick cases and variants by the start of
  * their labels.
  */
 import { SERVICE_RATE_LIMIT, TokenBucket, type AdaptiveRate, type RateLimit } from '@chat-messaging/core';
 import { LimitedService, sendingProcess, VirtualClock } from '../test/support/shared-token';
-import { floorSeconds, GENTLE_START_ONCE } from './lib';
+import { floorSeconds, GENTLE_START_ONCE, PROBE_ALIKE } from './lib';
 
 const SEEDS = Number(process.env.SEEDS ?? 5);
 
@@ -92,7 +92,8 @@ async function main(): Promise<void> {
 	const fullStart: RateLimit = { ...SERVICE_RATE_LIMIT, adaptive: { ...shipped, startBurst: SERVICE_RATE_LIMIT.burst, startShare: 1 } };
 	const variants: Array<[string, RateLimit, ('pause' | number)?]> = [
 		['fixed 28/s', { ...SERVICE_RATE_LIMIT, adaptive: false }],
-		['start 5 at 1/2, once (main)', GENTLE_START_ONCE],
+		['start 5 at 1/2, once', GENTLE_START_ONCE],
+		['probe alike (main)', PROBE_ALIKE],
 		['adaptive, full start', fullStart],
 		// The adaptive rate, but every 429 also stops the whole process for its Retry-After, as the fixed pace does.
 		['full start + pause on 429', fullStart, 'pause'],
@@ -109,24 +110,28 @@ async function main(): Promise<void> {
 							for (const startGrowth of grid('startGrowth'))
 								for (const startCut of grid('startCut'))
 									for (const restartAfterMs of grid('restartAfterMs'))
-										variants.push([
-											`d${decrease} s${settle} a${approach} p${probe} b${startBurst} r${startShare} g${startGrowth} c${startCut} q${restartAfterMs / 1000}`,
-											{
-												...SERVICE_RATE_LIMIT,
-												adaptive: {
-													...shipped,
-													decrease,
-													settle,
-													approach,
-													probe,
-													startBurst,
-													startShare,
-													startGrowth,
-													startCut,
-													restartAfterMs,
-												},
-											},
-										]);
+										for (const probeCrowding of grid('probeCrowding'))
+											for (const restartGrowth of grid('restartGrowth'))
+												variants.push([
+													`d${decrease} s${settle} a${approach} p${probe} b${startBurst} r${startShare} g${startGrowth} c${startCut} q${restartAfterMs / 1000} k${probeCrowding} h${restartGrowth}`,
+													{
+														...SERVICE_RATE_LIMIT,
+														adaptive: {
+															...shipped,
+															decrease,
+															settle,
+															approach,
+															probe,
+															startBurst,
+															startShare,
+															startGrowth,
+															startCut,
+															restartAfterMs,
+															probeCrowding,
+															restartGrowth,
+														},
+													},
+												]);
 	// Quiet workers: each sent 150 with the other, then nothing for 75 s, then 150 each at once.
 	const quiet: Quiet = { warm: 150, quietMs: 75_000 };
 	const cases: Array<[string, number[], number, number, number?, Quiet?]> = [

@@ -23,7 +23,7 @@ const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--
 const SCHEMES = (
 	[
 		['fixed', 'before (fixed 28/s each)'],
-		['main', 'main (start once)'],
+		['main', 'main (probe alike)'],
 		['adaptive', 'adaptive'],
 	] as Array<[Scheme, string]>
 ).filter(([scheme]) => argument('schemes')?.split(',').includes(scheme) ?? true);

@@ -1,7 +1,7 @@
 /**
  * One process on a shared token, for bench/processes.ts: the executor as a script makes one (fetch, real time,
- * pacing per base URL and token), with the pacing as shipped (`adaptive`), as on main before a quiet process started
- * gently again (`main`), or fixed at 28 a second (`fixed`), started at an agreed moment so that the processes begin
+ * pacing per base URL and token), with the pacing as shipped (`adaptive`), as on main before the probe slowed with the
+ * number of processes sharing (`main`), or fixed at 28 a second (`fixed`), started at an agreed moment so that the processes begin
  * together. `quiet`: it sends `warm` first (with the others), then nothing until `bulkAt`, then `count` at once (a
  * long-running worker handed work after a quiet spell). Prints one JSON line: when it began and ended, what it did,
  * and when each answer came (epoch ms); for `quiet` from `bulkAt` on.
@@ -9,11 +9,11 @@
  */
 import { Executor, pacingKey, SERVICE_RATE_LIMIT, type RateLimit } from '@chat-messaging/core';
 import { fetchTransport, realTiming } from '../test/support/fetch-transport';
-import { GENTLE_START_ONCE, sleep } from './lib';
+import { PROBE_ALIKE, sleep } from './lib';
 
 const PACING: Record<string, RateLimit> = {
 	adaptive: SERVICE_RATE_LIMIT,
-	main: GENTLE_START_ONCE,
+	main: PROBE_ALIKE,
 	fixed: { ...SERVICE_RATE_LIMIT, adaptive: false },
 };
 

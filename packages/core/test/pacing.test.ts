@@ -56,8 +56,9 @@ describe('pacing', () => {
 });
 
 describe('adaptive pacing: the rate gives way to other users of the token', () => {
-	const cutAndClimb = { decrease: 0.85, settle: 0.96, approach: 0.005, probe: 0.05, minPerSecond: 1 };
-	const shipped: AdaptiveRate = { ...cutAndClimb, startBurst: 2, startShare: 0.25, startGrowth: 1, startCut: 0.6, restartAfterMs: 15_000 };
+	const cutAndClimb = { decrease: 0.85, settle: 0.93, approach: 0.005, probe: 0.1, probeCrowding: 3, minPerSecond: 1 };
+	const start = { startBurst: 2, startShare: 0.25, startGrowth: 1, startCut: 0.6, restartAfterMs: 15_000, restartGrowth: 0.5 };
+	const shipped: AdaptiveRate = { ...cutAndClimb, ...start };
 	// The rules after the start, from a bucket that starts at the limit's full burst and rate.
 	const adaptive: AdaptiveRate = { ...shipped, startBurst: 10, startShare: 1 };
 	const limit: RateLimit = { perSecond: 28, burst: 10, adaptive };
@@ -87,16 +88,32 @@ describe('adaptive pacing: the rate gives way to other users of the token', () =
 			bucket.answered();
 			return bucket.perSecond;
 		};
-		// The flat part: 0.96 × 23.8 = 22.85, reached after ∛((22.85 − 20.23) / 0.005) = 8.06 s.
+		// The flat part: 0.93 × 23.8 = 22.13, reached after ∛((22.13 − 20.23) / 0.005) = 7.25 s.
 		const first = rateAfter(2);
 		expect(first).toBeGreaterThan(20.23);
-		expect(first).toBeLessThan(22);
-		const flat = rateAfter(6);
-		expect(flat).toBeGreaterThan(22.8);
-		expect(flat).toBeLessThanOrEqual(22.85);
-		expect(rateAfter(1)).toBeLessThan(22.9); // still about flat a second later
+		expect(first).toBeLessThan(21.6);
+		const flat = rateAfter(5.3);
+		expect(flat).toBeGreaterThan(22.1);
+		expect(flat).toBeLessThanOrEqual(22.14);
+		expect(rateAfter(1)).toBeLessThan(22.3); // still about flat a second later
 		expect(rateAfter(3)).toBeGreaterThan(23.8); // then beyond the rate refused
 		expect(rateAfter(10)).toBe(28); // and never above the limit
+	});
+
+	it('the probe beyond the flat part slows with the crowd: refused at a third of the limit, a 27th as steep', () => {
+		const timing = virtualTiming();
+		const bucket = new TokenBucket(limit, timing);
+		for (let i = 0; i < 8; i++) bucket.refused();
+		// Refused last at 28 × 0.85⁷ = 8.98: about 28 / 8.98 = 3.1 processes share the token, and as many cubics probe.
+		const refusedRate = 28 * 0.85 ** 7;
+		const crowd = 28 / refusedRate;
+		const flat = 0.93 * refusedRate;
+		const flatAt = Math.cbrt((flat - 0.85 * refusedRate) / 0.005);
+		timing.clock.now += (flatAt + 4) * 1000;
+		bucket.answered();
+		// 4 s past the flat part: 0.1 / 3.1³ × 4³ = 0.21 a second above it, where a process alone would be 6.4 above.
+		expect(bucket.perSecond - flat).toBeCloseTo((0.1 / crowd ** 3) * 4 ** 3, 5);
+		expect(bucket.perSecond - flat).toBeLessThan(0.3);
 	});
 
 	it('refused at its full pace (perhaps its requests only bunched up on the way), it climbs back to that pace', () => {
@@ -210,11 +227,11 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 		// Answers at once add nothing now; the curve is in time since the refusal.
 		for (let i = 0; i < 10; i++) bucket.answered();
 		expect(bucket.perSecond).toBeCloseTo(16 * 0.6);
-		// As if refused at 16 × 0.6 / 0.85 = 11.29: flat at 0.96 × that = 10.84 after ∛((10.84 − 9.6) / 0.005) = 6.3 s.
-		timing.clock.now += 6300;
+		// As if refused at 16 × 0.6 / 0.85 = 11.29: flat at 0.93 × that = 10.50 after ∛((10.50 − 9.6) / 0.005) = 5.65 s.
+		timing.clock.now += 5650;
 		bucket.answered();
-		expect(bucket.perSecond).toBeGreaterThan(10.8);
-		expect(bucket.perSecond).toBeLessThan(10.85);
+		expect(bucket.perSecond).toBeGreaterThan(10.48);
+		expect(bucket.perSecond).toBeLessThan(10.51);
 	});
 
 	it('a process quiet for 15 s starts again as a new one: a burst of 2 at a quarter of the rate', async () => {
@@ -236,6 +253,18 @@ describe('adaptive pacing: a process starts gently, before the service has answe
 		timing.clock.now += 15_000;
 		await bucket.take();
 		expect(bucket.perSecond).toBe(7);
+	});
+
+	it('a process once refused starts again growing by half a request a second per answer: the token is shared', async () => {
+		const { timing, bucket } = atFullPace();
+		bucket.refused();
+		timing.clock.now += 15_000;
+		await bucket.take();
+		expect(bucket.perSecond).toBe(7);
+		bucket.answered();
+		expect(bucket.perSecond).toBe(7.5);
+		for (let i = 0; i < 41; i++) bucket.answered();
+		expect(bucket.perSecond).toBe(28);
 	});
 
 	it('a process busy or quiet for less keeps its pace: the full burst after 14 s of quiet', async () => {

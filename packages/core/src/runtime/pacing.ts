@@ -7,12 +7,12 @@
  * Other processes may use the same token (n8n's queue-mode workers, a second Node-RED, an MCP server),
  * and nothing tells one process about the others but the service's refusals. So the bucket's rate
  * adapts: a refusal (429 or `rate_limit_exceeded`) lowers it, and clean answers raise it again toward
- * the ceiling, on a curve that stays near the rate that was refused before probing beyond it. A
- * process starts gently (a small burst, a part of the rate, both growing with each clean answer), so that
- * processes starting together do not meet with full bursts before any of them has heard from the service;
- * from its first second on, a process that is never refused paces at the ceiling, as before. A process that has
- * been quiet for a while starts gently again: what it learned of the others is stale by then, and long-running
- * processes (queue-mode workers) given work at the same moment meet as new ones do.
+ * the ceiling, on a curve that stays near the rate that was refused before probing beyond it (the more slowly,
+ * the more processes its share says there are). A process starts gently (a small burst, a part of the rate, both
+ * growing with each clean answer), so that processes starting together do not meet with full bursts before any of
+ * them has heard from the service; from its first second on, a process that is never refused paces at the ceiling,
+ * as before. A process that has been quiet for a while starts gently again: what it learned of the others is stale
+ * by then, and long-running processes (queue-mode workers) given work at the same moment meet as new ones do.
  */
 import { createHash } from 'crypto';
 import type { Timing } from '../catalogue/types';
@@ -70,6 +70,14 @@ export interface AdaptiveRate {
 	 * work at the same moment). Checked when the next request asks to go, on the injected clock: no timer runs.
 	 */
 	restartAfterMs: number;
+	/**
+	 * How much the probe slows with the number of processes sharing the token, as a power of it (0: not at all). A
+	 * process's own share tells roughly how many there are (the limit's rate over the rate refused), and n cubics
+	 * probing at once pass the service's rate n times as often as one: each probes 1/nᵏ as steeply.
+	 */
+	probeCrowding?: number;
+	/** Growth per clean answer of a start after a quiet spell, once this process has been refused (default: startGrowth). */
+	restartGrowth?: number;
 }
 
 /**
@@ -84,15 +92,17 @@ export const SERVICE_RATE_LIMIT: RateLimit = {
 	burstMarginMs: 25,
 	adaptive: {
 		decrease: 0.85,
-		settle: 0.96,
+		settle: 0.93,
 		approach: 0.005,
-		probe: 0.05,
+		probe: 0.1,
 		minPerSecond: 1,
 		startBurst: 2,
 		startShare: 0.25,
 		startGrowth: 1,
 		startCut: 0.6,
 		restartAfterMs: 15_000,
+		probeCrowding: 3,
+		restartGrowth: 0.5,
 	},
 };
 
@@ -113,6 +123,9 @@ export class TokenBucket {
 	private starting = false;
 	/** The last request granted or answer heard: quiet since then for `restartAfterMs`, the process starts again. */
 	private activeAt: number;
+	/** Refused once in this process's life: the token is shared, and a start after a quiet spell grows by `restartGrowth`. */
+	private shared = false;
+	private growth = 0;
 
 	constructor(
 		private readonly limit: RateLimit,
@@ -134,6 +147,7 @@ export class TokenBucket {
 		this.burst = Math.min(this.limit.burst, Math.max(1, adaptive.startBurst));
 		this.rate = Math.min(this.limit.perSecond, Math.max(adaptive.minPerSecond, this.limit.perSecond * adaptive.startShare));
 		this.starting = this.rate < this.limit.perSecond;
+		this.growth = this.shared ? (adaptive.restartGrowth ?? adaptive.startGrowth) : adaptive.startGrowth;
 		this.refusedAt = Number.NEGATIVE_INFINITY;
 		this.refusedRate = this.limit.perSecond;
 	}
@@ -163,6 +177,7 @@ export class TokenBucket {
 		if (!adaptive) return false;
 		const now = this.timing.now();
 		this.activeAt = now;
+		this.shared = true;
 		// The rate that was too much. A refusal ends the start, whose rate grew with every answer while the service's
 		// burst still hid the others: it overshot, and the rate it takes as refused is a part of the rate reached.
 		let tooMuch = this.rate;
@@ -187,7 +202,7 @@ export class TokenBucket {
 		this.activeAt = this.timing.now();
 		this.burst = Math.min(this.limit.burst, this.burst + 1);
 		if (this.starting) {
-			this.rate = Math.min(this.limit.perSecond, this.rate + adaptive.startGrowth);
+			this.rate = Math.min(this.limit.perSecond, this.rate + this.growth);
 			this.starting = this.rate < this.limit.perSecond;
 			return;
 		}
@@ -203,7 +218,9 @@ export class TokenBucket {
 		// are there for sure, and it settles below the rate refused.
 		const flat = this.refusedRate >= this.limit.perSecond ? this.limit.perSecond : this.refusedRate * adaptive.settle;
 		const flatAt = Math.cbrt(Math.max(0, flat - this.refusedRate * adaptive.decrease) / adaptive.approach);
-		const curve = seconds < flatAt ? flat - adaptive.approach * (flatAt - seconds) ** 3 : flat + adaptive.probe * (seconds - flatAt) ** 3;
+		const crowd = Math.max(1, this.limit.perSecond / this.refusedRate);
+		const probe = adaptive.probe / crowd ** (adaptive.probeCrowding ?? 0);
+		const curve = seconds < flatAt ? flat - adaptive.approach * (flatAt - seconds) ** 3 : flat + probe * (seconds - flatAt) ** 3;
 		this.rate = Math.min(this.limit.perSecond, Math.max(this.rate, curve));
 	}
 
