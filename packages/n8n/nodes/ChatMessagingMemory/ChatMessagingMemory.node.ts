@@ -68,7 +68,7 @@ class ServiceChatHistory extends BaseChatHistory {
 	}
 
 	/** The workflow's send puts the reply into the service's history: nothing is written twice. */
-	async addMessage(_message: Message): Promise<void> {}
+	async addMessage(): Promise<void> {}
 
 	/** The conversation is the service's record of the chat, not the memory's to delete. */
 	async clear(): Promise<void> {}
@@ -84,7 +84,7 @@ class ServiceChatMemory extends BaseChatMemory {
 		return await this.chatHistory.getMessages();
 	}
 
-	async saveTurn(_input: string, _output: string): Promise<void> {}
+	async saveTurn(): Promise<void> {}
 
 	async clear(): Promise<void> {}
 }
