@@ -64,11 +64,14 @@ test('n8n codex files name their node and version, and link the README', () => {
 		// One codex file per node type; like n8n's own versioned nodes (Slack), it names the first version.
 		const [version, description] = descriptionsByVersion(node)[0]!;
 		const codex = JSON.parse(readFileSync(join(built.dir, file.replace(/\.js$/, '.json')), 'utf8'));
+		// An AI memory sub-node is filed where n8n files its own memories (AI → Memory); every other node under Communication.
+		const suppliesMemory = JSON.stringify((description as { outputs?: unknown }).outputs ?? []).includes('ai_memory');
 		expect(codex).toEqual({
 			node: `${pkg.name}.${description.name}`,
 			nodeVersion: version.toFixed(1),
 			codexVersion: '1.0',
-			categories: ['Communication'],
+			categories: suppliesMemory ? ['AI'] : ['Communication'],
+			...(suppliesMemory ? { subcategories: { AI: ['Memory'] } } : {}),
 			resources: { primaryDocumentation: [{ url: pkg.homepage }] },
 		});
 	}
