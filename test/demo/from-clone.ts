@@ -184,6 +184,13 @@ async function main(): Promise<void> {
 			execFileSync('git', ['checkout', '--quiet', head], { cwd: clone });
 			assert(!existsSync(path.join(clone, 'dist')), 'the clone already holds a build');
 			symlinkSync(realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(clone, 'node_modules'), 'dir');
+			// A package whose dependency's major differs from the root's has its own (the sandbox's zod 4 beside the
+			// root's zod 3, which n8n-workflow pins): npm install puts it in the package's folder, so it is linked too.
+			for (const name of readdirSync(path.join(REPO_ROOT, 'packages'))) {
+				const own = path.join(REPO_ROOT, 'packages', name, 'node_modules');
+				if (existsSync(own) && existsSync(path.join(clone, 'packages', name)))
+					symlinkSync(realpathSync(own), path.join(clone, 'packages', name, 'node_modules'), 'dir');
+			}
 			return Date.now() - cloneStarted;
 		});
 		if (cloned === undefined) return;
