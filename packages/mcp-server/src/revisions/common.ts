@@ -2,6 +2,9 @@
  * What both revisions' servers are made of, whichever SDK serves them: who the server is, its options, the parts
  * every server of the process shares (tools, file links, tasks), and the tools as tools/list shows them.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { CatalogueOperation, Executor } from '@chat-messaging/core';
 import { runsAsTask } from '../calls/tasks';
 import { ToolTasks } from '../calls/taskStore';
@@ -11,6 +14,19 @@ import { selectTools } from '../scopes';
 import { catalogueTools, type CatalogueTool } from '../tools';
 
 export const SERVER_NAME = 'chat-messaging';
+
+/** The package's version, from its package.json: one folder up from dist/index.js, two from src/revisions/ (run from source). */
+export function packageVersion(): string {
+	for (const folder of [join(__dirname, '..'), join(__dirname, '..', '..')]) {
+		try {
+			const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string; version: string };
+			if (pkg.name === '@chat-messaging/mcp-server') return pkg.version;
+		} catch {
+			// Not this folder: the next one.
+		}
+	}
+	return '0.0.0';
+}
 
 /** Who the server is, on either revision. */
 export const SERVER_INFO = (version: string) => ({ name: SERVER_NAME, version, title: 'Chat Messaging' });
@@ -44,6 +60,18 @@ export interface ServerOptions {
 	/** Whose tasks this server's requests start and read (see calls/taskOwner.ts); left out: the anonymous caller's. */
 	taskOwner?: string;
 	/** Whether tools/list shows each tool's outputSchema (on unless false: --no-output-schemas). */
+	outputSchemas?: boolean;
+}
+
+/** What a way of serving takes besides the executor: the options every server it makes shares. */
+export interface ServeOptions {
+	/** The tools of the session (a scope's `selectTools`). */
+	tools?: readonly CatalogueTool[];
+	/** Whether to ask the user before irreversible and administrative calls (see `ServerOptions.confirm`). */
+	confirm?: boolean;
+	/** The process's file links (see `ServerOptions.links`): every session and request of the process shares them. */
+	links?: FileLinks;
+	/** Whether tools/list shows each tool's outputSchema (false: --no-output-schemas). */
 	outputSchemas?: boolean;
 }
 

@@ -12,14 +12,15 @@ import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk
 import { redactText, type Executor } from '@chat-messaging/core';
 import { taskOwnerOf } from '../calls/taskOwner';
 import { ToolTasks } from '../calls/taskStore';
-import { ENV, HTTP_PATH, UsageError } from '../cli/arguments';
-import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
 import { FileLinks } from '../resources/fileLinks';
 import { createServer } from '../revisions/2025-11-25';
+import { packageVersion, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
+import { ENV, HTTP_PATH, UsageError } from '../settings';
 import { missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
+import { log, shownBaseUrl } from './log';
 import { Sessions } from './sessions';
 
 /**

@@ -13,9 +13,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Executor } from '@chat-messaging/core';
 import { STDIO_OWNER } from '../calls/taskOwner';
 import { ToolTasks } from '../calls/taskStore';
-import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
 import { createServer } from '../revisions/2025-11-25';
+import { packageVersion, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
+import { log, shownBaseUrl } from './log';
 
 /** The first line of the stream and a stream that gives it again, followed by everything after it. */
 function firstLine(input: Readable): Promise<{ line: string; replay: Readable }> {
