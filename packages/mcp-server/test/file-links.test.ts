@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 
 import { CATALOGUE, operationId, type DownloadedFile } from '@chat-messaging/core';
-import { describeDownload } from '../src/calls/structuredContent';
+import { describeDownload } from '../src/structuredContent';
 import { outputSchemaOf } from '../src/outputSchemas';
 import { FileLinks, FILE_LINK_SCHEME } from '../src/resources/fileLinks';
 import { virtualTiming } from '../../../test/support/scripted-transport';

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { DownloadedFile, Timing } from '@chat-messaging/core';
+import type { DownloadLinks, FileLink } from '../calls/results';
 
 /** Files up to this size stay inline in a result; larger ones become links. */
 export const INLINE_DOWNLOAD_LIMIT_BYTES = 1024 * 1024;
@@ -26,22 +27,12 @@ export interface FileLinksOptions {
 	maxBytes?: number;
 }
 
-/** A kept file as a result names it: where to read it, until when, and what it is. */
-export interface FileLink {
-	uri: string;
-	name: string;
-	mimeType: string;
-	size: number;
-	/** ISO time after which the link reads nothing. */
-	expiresAt: string;
-}
-
 interface Kept {
 	file: DownloadedFile;
 	expiresAtMs: number;
 }
 
-export class FileLinks {
+export class FileLinks implements DownloadLinks {
 	private readonly kept = new Map<string, Kept>();
 	private bytes = 0;
 	readonly inlineLimitBytes: number;
