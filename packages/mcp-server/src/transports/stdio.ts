@@ -12,9 +12,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import type { Executor } from '@chat-messaging/core';
 import { STDIO_OWNER } from '../calls/taskOwner';
-import { ToolTasks } from '../calls/taskStore';
-import { createServer } from '../revisions/2025-11-25';
-import { packageVersion, type ServeOptions } from '../revisions/common';
+import { FileLinks } from '../resources/fileLinks';
+import { server2025 } from '../revisions/2025-11-25';
+import { callerParts, packageVersion, sharedParts, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
 import { log, shownBaseUrl } from './log';
 
@@ -60,12 +60,16 @@ export async function serveEitherRevision(
 	await serve2025().connect(new StdioServerTransport(replay, output));
 }
 
-/** stdio, either revision: the client's first message chooses (serveEitherRevision above). One task store for the connection. */
+/**
+ * stdio, either revision: the client's first message chooses (serveEitherRevision above). One caller, the client at the
+ * other end of the pipe, in the process's workspace with its tools; one task store for the connection.
+ */
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
-	const options = { executor, version: packageVersion(), tasks: new ToolTasks(), taskOwner: STDIO_OWNER, ...serve };
+	const shared = sharedParts({ version: packageVersion(), ...serve, links: serve.links ?? new FileLinks({ timing: executor.timing }) });
+	const parts = callerParts(shared, { executor, owner: STDIO_OWNER });
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
 	await serveEitherRevision(
-		() => createServer(options),
-		async (input, output) => (await import('./stdio-2026-07-28')).serveStdio2026(options, input, output),
+		() => server2025(parts),
+		async (input, output) => (await import('./stdio-2026-07-28')).serveStdio2026(parts, input, output),
 	);
 }
