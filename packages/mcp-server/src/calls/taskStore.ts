@@ -83,4 +83,10 @@ export class ToolTasks implements TaskStore {
 	done(taskId: string): void {
 		this.running.delete(taskId);
 	}
+
+	/** Forgets every task and stops their expiry timers: for a process, or a test, that stops serving. */
+	close(): void {
+		this.kept.cleanup();
+		this.running.clear();
+	}
 }
