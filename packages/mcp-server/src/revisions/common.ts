@@ -70,6 +70,7 @@ export interface SharedParts {
 	version: string;
 	/** Every tool of the catalogue, by name: a call of one the caller's tools leave out is refused for its scope. */
 	catalogue: ReadonlyMap<string, CatalogueTool>;
+	/** The tools of the process's scope. */
 	tools: readonly CatalogueTool[];
 	links: FileLinks;
 	tasks: TaskStore;
@@ -94,9 +95,16 @@ export function sharedParts(options: SharedOptions): SharedParts {
 export interface Caller {
 	/** The executor of the caller's workspace (workspace.ts): one per workspace token, shared by its callers. */
 	executor: Executor;
-	/** The tools the caller's scope gives (`selectTools(shared catalogue, scope)`); left out: the process's. */
-	tools?: readonly CatalogueTool[];
-	/** Whose tasks and file links its requests start and read (calls/taskOwner.ts); another owner's are not found. */
+	/**
+	 * The tools the caller's access gives: the process's (shared.tools, the command's scope), or its own scope's
+	 * (`selectTools([...shared.catalogue.values()], scope)`). Never left to a default: a caller gets what it is given.
+	 */
+	tools: readonly CatalogueTool[];
+	/**
+	 * Whose tasks and file links its requests start and read (calls/taskOwner.ts); another owner's are not found. What
+	 * stays the same for the caller across its requests: the client's secret, a connection, a grant (not a token that
+	 * is replaced on refresh, which would lose its tasks).
+	 */
 	owner: string;
 }
 
@@ -111,12 +119,11 @@ export interface ServerParts extends CallParts {
 }
 
 export function callerParts(shared: SharedParts, caller: Caller): ServerParts {
-	const tools = caller.tools ?? shared.tools;
 	return {
 		version: shared.version,
 		executor: caller.executor,
-		tools,
-		byName: new Map(tools.map((tool) => [tool.name, tool])),
+		tools: caller.tools,
+		byName: new Map(caller.tools.map((tool) => [tool.name, tool])),
 		catalogue: shared.catalogue,
 		owner: caller.owner,
 		links: shared.links.of(caller.owner),
@@ -138,10 +145,8 @@ export interface ServerOptions extends Omit<SharedOptions, 'links'> {
 /** A server's parts from its options, each left out taking its default. */
 export function serverParts(options: ServerOptions): ServerParts {
 	const links = options.links ?? new FileLinks({ timing: options.executor.timing });
-	return callerParts(sharedParts({ ...options, links }), {
-		executor: options.executor,
-		owner: options.taskOwner ?? taskOwnerOf(undefined),
-	});
+	const shared = sharedParts({ ...options, links });
+	return callerParts(shared, { executor: options.executor, tools: shared.tools, owner: options.taskOwner ?? taskOwnerOf(undefined) });
 }
 
 /** What a way of serving takes besides the executor: the options every server it makes shares. */

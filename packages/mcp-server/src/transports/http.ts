@@ -89,7 +89,7 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		outputSchemas: options.outputSchemas,
 	});
 	// Who a request comes from: the process's workspace and tools; what it starts and reads is its Authorization's.
-	const callerOf = (req: IncomingMessage): Caller => ({ executor, owner: taskOwnerOf(req.headers.authorization) });
+	const callerOf = (req: IncomingMessage): Caller => ({ executor, tools: shared.tools, owner: taskOwnerOf(req.headers.authorization) });
 	const newServer = (caller: Caller) => server2025(callerParts(shared, caller));
 	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
 	let loaded2026: Promise<Http2026> | undefined;

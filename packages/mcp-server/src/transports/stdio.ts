@@ -66,7 +66,7 @@ export async function serveEitherRevision(
  */
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
 	const shared = sharedParts({ version: packageVersion(), ...serve, links: serve.links ?? new FileLinks({ timing: executor.timing }) });
-	const parts = callerParts(shared, { executor, owner: STDIO_OWNER });
+	const parts = callerParts(shared, { executor, tools: shared.tools, owner: STDIO_OWNER });
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
 	await serveEitherRevision(
 		() => server2025(parts),
