@@ -12,7 +12,7 @@ import { CallToolResultSchema, ErrorCode, type CallToolResult } from '@modelcont
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { virtualTiming } from '../../../test/support/scripted-transport';
 import { INVALID_PARAMS, Refusal, unknownTool } from '../src/calls/errors';
-import { admitCall } from '../src/calls/pipeline';
+import { admitCall, scopeRefusalOf } from '../src/calls/pipeline';
 import { ToolTasks } from '../src/calls/taskStore';
 import { FileLinks } from '../src/resources/fileLinks';
 import { server2025 } from '../src/revisions/2025-11-25';
@@ -63,6 +63,26 @@ describe('the call pipeline: a tool outside the caller scope', () => {
 			readOnly: true,
 			toolsets: ['chats'],
 		});
+	});
+
+	it('is found in a request body before it reaches a server, for a transport to answer 403', () => {
+		const parts = { byName: readOnly, catalogue };
+		const call = (name: unknown, id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+		expect(scopeRefusalOf(parts, call('message_send'))?.insufficientScope).toEqual({
+			tool: 'message_send',
+			scope: { toolsets: ['messages'] },
+		});
+		expect(scopeRefusalOf(parts, [call('chat_get'), call('webhook_delete', 2)])?.insufficientScope?.tool).toBe('webhook_delete');
+		// What the caller may call, a name nobody has, and anything that is not a call go on to the server.
+		for (const body of [
+			call('chat_get'),
+			call('chat_get_everything'),
+			call(42),
+			{ jsonrpc: '2.0', id: 1, method: 'tools/list' },
+			'x',
+			null,
+		])
+			expect(scopeRefusalOf(parts, body)).toBeUndefined();
 	});
 
 	it('is not a name the catalogue lacks: that is unknown, with no scope to ask for', () => {

@@ -5,7 +5,7 @@
  * failure as a tool error. What each revision's SDK does its own way comes in as hooks: asking the user, starting a
  * task, telling progress, cancelling.
  */
-import { needsConfirmation, type Executor } from '@chat-messaging/core';
+import { isRecord, needsConfirmation, type Executor } from '@chat-messaging/core';
 import type { CatalogueTool } from '../tools';
 import { callTool } from './callTool';
 import { confirmationForm, couldNotAsk, isConfirmation, notConfirmed } from './confirmation';
@@ -40,6 +40,21 @@ export function admitCall(parts: Pick<CallParts, 'byName' | 'catalogue'>, name: 
 	if (tool) return tool;
 	const known = parts.catalogue.get(name);
 	return known ? outsideScope(known) : unknownTool(name);
+}
+
+/**
+ * The refusal for the caller's scope of a request body's tools/call (one JSON-RPC message or a batch), if any: what a
+ * transport that grants access by OAuth answers with HTTP 403 insufficient_scope, naming the scope, before the request
+ * reaches a server. Anything else in the body is the server's to answer.
+ */
+export function scopeRefusalOf(parts: Pick<CallParts, 'byName' | 'catalogue'>, body: unknown): Refusal | undefined {
+	for (const message of Array.isArray(body) ? body : [body]) {
+		if (!isRecord(message) || message.method !== 'tools/call' || !isRecord(message.params)) continue;
+		const { name } = message.params;
+		const admitted = typeof name === 'string' ? admitCall(parts, name) : undefined;
+		if (admitted instanceof Refusal && admitted.insufficientScope) return admitted;
+	}
+	return undefined;
 }
 
 export interface CallRequest {
