@@ -11,7 +11,7 @@ import { CallToolResultSchema, ErrorCode, type CallToolResult } from '@modelcont
 
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 import { virtualTiming } from '../../../test/support/scripted-transport';
-import { INVALID_PARAMS, Refusal, unknownTool } from '../src/calls/errors';
+import { INVALID_PARAMS, RequestRefusal, unknownTool } from '../src/calls/errors';
 import { admitCall, scopeRefusalOf } from '../src/calls/pipeline';
 import { ToolTasks } from '../src/calls/taskStore';
 import { FileLinks } from '../src/resources/fileLinks';
@@ -48,18 +48,18 @@ describe('the call pipeline: a tool outside the caller scope', () => {
 		expect(outside.length).toBeGreaterThan(20);
 		for (const tool of outside) {
 			const refused = admitCall({ byName: readOnly, catalogue }, tool.name);
-			expect(refused).toBeInstanceOf(Refusal);
-			const { code, message, data, insufficientScope } = refused as Refusal;
+			expect(refused).toBeInstanceOf(RequestRefusal);
+			const { code, message, data, insufficientScope } = refused as RequestRefusal;
 			expect({ code, message, data }).toEqual({ code: INVALID_PARAMS, message: unknownTool(tool.name).message, data: { name: tool.name } });
 			expect(insufficientScope?.tool).toBe(tool.name);
 			// The scope named gives the tool, and a tool that only reads is given by a read-only scope.
 			expect(selectTools(all, insufficientScope!.scope).map(({ name }) => name)).toContain(tool.name);
 		}
 		for (const tool of all)
-			expect(selectTools(all, (admitCall({ byName: new Map(), catalogue }, tool.name) as Refusal).insufficientScope!.scope)).toContain(
-				tool,
-			);
-		expect((admitCall({ byName: new Map(), catalogue }, 'chat_get') as Refusal).insufficientScope?.scope).toEqual({
+			expect(
+				selectTools(all, (admitCall({ byName: new Map(), catalogue }, tool.name) as RequestRefusal).insufficientScope!.scope),
+			).toContain(tool);
+		expect((admitCall({ byName: new Map(), catalogue }, 'chat_get') as RequestRefusal).insufficientScope?.scope).toEqual({
 			readOnly: true,
 			toolsets: ['chats'],
 		});
@@ -86,7 +86,7 @@ describe('the call pipeline: a tool outside the caller scope', () => {
 	});
 
 	it('is not a name the catalogue lacks: that is unknown, with no scope to ask for', () => {
-		const refused = admitCall({ byName: readOnly, catalogue }, 'chat_get_everything') as Refusal;
+		const refused = admitCall({ byName: readOnly, catalogue }, 'chat_get_everything') as RequestRefusal;
 		expect(refused).toMatchObject({ code: INVALID_PARAMS, data: { name: 'chat_get_everything' } });
 		expect(refused.insufficientScope).toBeUndefined();
 		expect(admitCall({ byName: readOnly, catalogue }, 'chat_get')).toBe(readOnly.get('chat_get'));

@@ -9,7 +9,7 @@ import { isRecord, needsConfirmation, type Executor } from '@chat-messaging/core
 import type { CatalogueTool } from '../tools';
 import { callTool } from './callTool';
 import { confirmationForm, couldNotAsk, isConfirmation, notConfirmed } from './confirmation';
-import { outsideScope, Refusal, toolError, unknownTool } from './errors';
+import { outsideScope, RequestRefusal, toolError, unknownTool } from './errors';
 import { progressReporter, type ProgressNotification } from './progress';
 import type { DownloadLinks, ToolResult } from './results';
 import { runsAsTask, startToolTask, type TaskRecords } from './tasks';
@@ -35,7 +35,7 @@ export interface CallParts {
  * The tool a call names, or why it is refused: the same answer the call gets, so a transport can refuse a request
  * before it reaches a server (an OAuth transport answers `insufficientScope` with HTTP 403).
  */
-export function admitCall(parts: Pick<CallParts, 'byName' | 'catalogue'>, name: string): CatalogueTool | Refusal {
+export function admitCall(parts: Pick<CallParts, 'byName' | 'catalogue'>, name: string): CatalogueTool | RequestRefusal {
 	const tool = parts.byName.get(name);
 	if (tool) return tool;
 	const known = parts.catalogue.get(name);
@@ -47,12 +47,12 @@ export function admitCall(parts: Pick<CallParts, 'byName' | 'catalogue'>, name: 
  * transport that grants access by OAuth answers with HTTP 403 insufficient_scope, naming the scope, before the request
  * reaches a server. Anything else in the body is the server's to answer.
  */
-export function scopeRefusalOf(parts: Pick<CallParts, 'byName' | 'catalogue'>, body: unknown): Refusal | undefined {
+export function scopeRefusalOf(parts: Pick<CallParts, 'byName' | 'catalogue'>, body: unknown): RequestRefusal | undefined {
 	for (const message of Array.isArray(body) ? body : [body]) {
 		if (!isRecord(message) || message.method !== 'tools/call' || !isRecord(message.params)) continue;
 		const { name } = message.params;
 		const admitted = typeof name === 'string' ? admitCall(parts, name) : undefined;
-		if (admitted instanceof Refusal && admitted.insufficientScope) return admitted;
+		if (admitted instanceof RequestRefusal && admitted.insufficientScope) return admitted;
 	}
 	return undefined;
 }
@@ -89,9 +89,9 @@ export async function answerToolCall<Answer, T extends { taskId: string }>(
 	parts: CallParts,
 	request: CallRequest,
 	hooks: CallHooks<Answer, T>,
-): Promise<ToolResult | Answer | Refusal> {
+): Promise<ToolResult | Answer | RequestRefusal> {
 	const tool = admitCall(parts, request.name);
-	if (tool instanceof Refusal) return tool;
+	if (tool instanceof RequestRefusal) return tool;
 	const { args } = request;
 	if (parts.confirm && needsConfirmation(tool.operation) && hooks.ask) {
 		let asked: Asked<Answer>;

@@ -3,7 +3,7 @@
  * marked as their words), in a tone the user names. It reads, it sends nothing: offered in every scope.
  */
 import { inputError, isBlank, type Executor } from '@chat-messaging/core';
-import type { Refusal } from '../calls/errors';
+import type { RequestRefusal } from '../calls/errors';
 import { conversationContents, conversationUri, resourceFailure } from '../resources/conversation';
 
 export const DRAFT_REPLY_PROMPT = {
@@ -22,7 +22,7 @@ const DEFAULT_TONE = 'friendly and brief';
 export async function getDraftReplyPrompt(
 	executor: Executor,
 	args: Record<string, unknown> | undefined,
-): Promise<{ description: string; messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } | Refusal> {
+): Promise<{ description: string; messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } | RequestRefusal> {
 	const chat = args?.chat;
 	const tone = isBlank(args?.tone) ? DEFAULT_TONE : String(args?.tone).trim();
 	const uri = conversationUri(String(chat ?? ''));

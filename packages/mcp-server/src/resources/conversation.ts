@@ -4,7 +4,7 @@
  * so offered in every scope, the read-only one included. A chat that cannot be read is an error naming it.
  */
 import { CONVERSATION_COMPOSITE, ChatMessagingError, DEFAULT_CONVERSATION_MESSAGES, type Executor } from '@chat-messaging/core';
-import { INTERNAL_ERROR, INVALID_PARAMS, Refusal } from '../calls/errors';
+import { INTERNAL_ERROR, INVALID_PARAMS, RequestRefusal } from '../calls/errors';
 import { customerTextMarkers, markCustomerText } from '../calls/untrusted';
 
 export const CONVERSATION_URI_TEMPLATE = 'chat://{chat_id}/conversation';
@@ -39,9 +39,9 @@ export async function conversationContents(executor: Executor, chatId: string | 
 }
 
 /** Why a read failed: invalid params (a chat that is not there, a bad id) or an internal error (the service's), in words naming the chat. */
-export function resourceFailure(error: unknown, uri: string): Refusal {
+export function resourceFailure(error: unknown, uri: string): RequestRefusal {
 	const known = error instanceof ChatMessagingError;
-	return new Refusal(
+	return new RequestRefusal(
 		known && (error.kind === 'input' || error.httpStatus === 404) ? INVALID_PARAMS : INTERNAL_ERROR,
 		known ? error.message : `Could not read ${uri}: ${String(error)}`,
 		{ uri, ...(known ? { error: error.toJSON() } : {}) },
@@ -52,7 +52,7 @@ export function resourceFailure(error: unknown, uri: string): Refusal {
 export async function readConversationResource(
 	executor: Executor,
 	uri: string,
-): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> } | Refusal> {
+): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> } | RequestRefusal> {
 	const chatId = conversationChatId(uri) ?? '';
 	try {
 		const { text } = await conversationContents(executor, chatId);

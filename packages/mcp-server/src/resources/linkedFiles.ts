@@ -3,7 +3,7 @@
  * each caller's own links only.
  */
 import { base64 } from '../calls/results';
-import { INVALID_PARAMS, Refusal } from '../calls/errors';
+import { INVALID_PARAMS, RequestRefusal } from '../calls/errors';
 import type { OwnedLinks } from './fileLinks';
 
 /** The downloads handed out as links, each readable until it expires. */
@@ -20,10 +20,10 @@ export const listedResources = (links: Pick<OwnedLinks, 'list'>) =>
 export function linkedFileContents(
 	links: Pick<OwnedLinks, 'read'>,
 	uri: string,
-): { contents: Array<{ uri: string; mimeType: string; blob: string }> } | Refusal {
+): { contents: Array<{ uri: string; mimeType: string; blob: string }> } | RequestRefusal {
 	const file = links.read(uri);
 	if (!file)
-		return new Refusal(
+		return new RequestRefusal(
 			INVALID_PARAMS,
 			`Resource not found: ${uri} is no file link of this server, or it has expired; download the file again`,
 			{ uri },

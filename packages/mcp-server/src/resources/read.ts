@@ -3,7 +3,7 @@
  * caller was handed, else invalid params.
  */
 import type { Executor } from '@chat-messaging/core';
-import type { Refusal } from '../calls/errors';
+import type { RequestRefusal } from '../calls/errors';
 import { CONVERSATION_RESOURCE_TEMPLATE, conversationChatId, readConversationResource } from './conversation';
 import type { OwnedLinks } from './fileLinks';
 import { linkedFileContents } from './linkedFiles';
@@ -16,7 +16,7 @@ export async function readResource(
 	parts: { executor: Executor; links: Pick<OwnedLinks, 'read'> },
 	uri: string,
 ): Promise<
-	{ contents: Array<{ uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }> } | Refusal
+	{ contents: Array<{ uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }> } | RequestRefusal
 > {
 	if (conversationChatId(uri) !== undefined) return readConversationResource(parts.executor, uri);
 	return linkedFileContents(parts.links, uri);

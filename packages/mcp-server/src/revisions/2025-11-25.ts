@@ -18,7 +18,7 @@ import {
 	ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-import { Refusal } from '../calls/errors';
+import { RequestRefusal } from '../calls/errors';
 import { answerToolCall } from '../calls/pipeline';
 import { TASK_POLL_INTERVAL_MS, TASK_TTL_MS } from '../calls/tasks';
 import { getPrompt, PROMPTS } from '../prompts/prompts';
@@ -31,8 +31,8 @@ import { listedTools, SERVER_INFO, SERVER_INSTRUCTIONS, serverParts, type Server
  * The answer, or the refusal thrown as the SDK sends a JSON-RPC error (its code, message and data); unlike McpError,
  * whose message starts "MCP error <code>: ", which the client's McpError then prefixes once more.
  */
-function answered<T>(outcome: T | Refusal): T {
-	if (outcome instanceof Refusal) throw Object.assign(new Error(outcome.message), { code: outcome.code, data: outcome.data });
+function answered<T>(outcome: T | RequestRefusal): T {
+	if (outcome instanceof RequestRefusal) throw Object.assign(new Error(outcome.message), { code: outcome.code, data: outcome.data });
 	return outcome;
 }
 

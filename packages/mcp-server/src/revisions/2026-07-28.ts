@@ -19,7 +19,7 @@ import {
 import * as z from 'zod';
 
 import { isRecord } from '@chat-messaging/core';
-import { Refusal } from '../calls/errors';
+import { RequestRefusal } from '../calls/errors';
 import { answerToolCall } from '../calls/pipeline';
 import type { TaskRecord } from '../calls/taskStore';
 import { getPrompt, PROMPTS } from '../prompts/prompts';
@@ -34,8 +34,8 @@ const CONFIRMATION_KEY = 'confirm';
 const either = (signals: Array<AbortSignal | undefined>): AbortSignal => AbortSignal.any(signals.filter((signal) => signal !== undefined));
 
 /** The answer, or the refusal thrown as the SDK's protocol error. */
-function answered<T>(outcome: T | Refusal): T {
-	if (outcome instanceof Refusal) throw new ProtocolError(outcome.code, outcome.message, outcome.data);
+function answered<T>(outcome: T | RequestRefusal): T {
+	if (outcome instanceof RequestRefusal) throw new ProtocolError(outcome.code, outcome.message, outcome.data);
 	return outcome;
 }
 
