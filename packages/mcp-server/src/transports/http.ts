@@ -11,15 +11,15 @@ import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk
 
 import { redactText, type Executor } from '@chat-messaging/core';
 import { taskOwnerOf } from '../calls/taskOwner';
-import { ToolTasks } from '../calls/taskStore';
-import { ENV, HTTP_PATH, UsageError } from '../cli/arguments';
-import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
 import { FileLinks } from '../resources/fileLinks';
-import { createServer } from '../revisions/2025-11-25';
+import { server2025 } from '../revisions/2025-11-25';
+import { callerParts, packageVersion, sharedParts, type Caller, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
+import { ENV, HTTP_PATH, UsageError } from '../settings';
 import { missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
+import { log, shownBaseUrl } from './log';
 import { Sessions } from './sessions';
 
 /**
@@ -78,30 +78,27 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		allowedOrigins: options.allowedOrigins ?? [],
 		...(authToken ? { authToken } : {}),
 	};
-	const version = packageVersion();
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
-	// One store of file links for the process: a link handed out in one request or session is read in another.
-	const links = options.links ?? new FileLinks({ timing: executor.timing });
-	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
-	const tasks = new ToolTasks();
-	const common = {
-		executor,
-		version,
-		links,
-		tasks,
+	// One store of file links and one of tasks for the process: a link handed out, a task started in one request or
+	// session is read, polled and cancelled in another (each its caller's).
+	const shared = sharedParts({
+		version: packageVersion(),
+		links: options.links ?? new FileLinks({ timing: executor.timing }),
 		...(options.tools ? { tools: options.tools } : {}),
 		confirm: options.confirm,
 		outputSchemas: options.outputSchemas,
-	};
-	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
+	});
+	// Who a request comes from: the process's workspace and tools; what it starts and reads is its Authorization's.
+	const callerOf = (req: IncomingMessage): Caller => ({ executor, tools: shared.tools, owner: taskOwnerOf(req.headers.authorization) });
+	const newServer = (caller: Caller) => server2025(callerParts(shared, caller));
 	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
 	let loaded2026: Promise<Http2026> | undefined;
-	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
+	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<boolean> => {
 		if (!(Array.isArray(body) ? body : [body]).some((message) => revisionOf(message) === '2026-07-28')) return false;
 		loaded2026 ??= import('./http-2026-07-28').then(({ http2026 }) =>
-			http2026(common, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+			http2026(shared, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
 		);
-		return (await loaded2026)(req, res, body);
+		return (await loaded2026)(req, res, body, caller);
 	};
 	const closeFailed = (error: Error) => log(`closing a session failed: ${redactText(error.message, secrets)}`);
 	const sessions = new Sessions(closeFailed);
@@ -135,8 +132,9 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		if (await served2026(req, res, body)) return;
-		const server = newServer(req);
+		const caller = callerOf(req);
+		if (await served2026(req, res, body, caller)) return;
+		const server = newServer(caller);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
