@@ -58,4 +58,5 @@ export * from './catalogue/eventFilterOptions';
 export * from './runtime/events/inbox';
 export * from './runtime/events/takeover';
 export * from './runtime/events/bursts';
+export * from './runtime/events/agentInput';
 export * from './runtime/events/pollStep';

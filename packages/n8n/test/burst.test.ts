@@ -61,6 +61,9 @@ describe('Get Burst to Answer', () => {
 		expect(answered.message_uid).toBe(burst[2].message_uid);
 		// The reply sent ended the earlier burst ("hi"): only the three after it.
 		expect(answered.text).toBe('my order\nis late\n#1234');
+		// n8n's AI Agent and chat memories at their defaults read these.
+		expect(answered.chatInput).toBe(answered.text);
+		expect(answered.sessionId).toBe(String(first.chat_id));
 		expect(answered.message_uids).toEqual(burst.map((item) => item.message_uid));
 		expect(runs[2].items[0].pairedItem).toEqual({ item: 0 });
 	});

@@ -175,6 +175,7 @@ test('polling with burst batching and takeover: one msg per quiet chat, texts jo
 		message_uids: [a1.message.uid, a2.message.uid],
 		message_uid: a2.message.uid,
 	});
+	expect(out.messages[0]).toMatchObject({ chatInput: 'Hello\nwhere is my order?', sessionId: String(a1.chat_id) });
 });
 
 test('webhook mode with takeover: a chat where a teammate just wrote is skipped, another goes through', async () => {

@@ -14,7 +14,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { burstToAnswer, inputError } from '@chat-messaging/core';
+import { agentInputOf, burstToAnswer, inputError } from '@chat-messaging/core';
 import { toNodeError } from '../../../../shared/errors';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { toolDescriptionParameter } from '../../agents';
@@ -121,6 +121,7 @@ async function getBurst(context: IExecuteFunctions): Promise<INodeExecutionData[
 					text: turn.text,
 					message_uids: turn.messages.map((message) => message.message_uid),
 					messages: turn.messages as unknown as IDataObject[],
+					...agentInputOf(turn),
 				},
 				pairedItem: { item: index },
 			});
