@@ -30,7 +30,17 @@ import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPac
 import { answerThroughPage } from '../n8n/send-and-wait-page';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
-import { BURST_WORKFLOW, burstGivesOneTurn, burstScenario, burstScript, seedHistory, type BurstScenario } from './burst-responder';
+import {
+	BURST_WORKFLOW,
+	QUIET_SECONDS,
+	burstGivesOneTurn,
+	burstLatencies,
+	burstScenario,
+	burstScript,
+	latencyScenarios,
+	seedHistory,
+	type BurstScenario,
+} from './burst-responder';
 import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -112,8 +122,9 @@ interface AgentsRun {
 	label: string;
 	/** The AI responder's customer (burst-responder.ts) and its chat, with history seeded before activation. */
 	burst: BurstScenario;
-	/** A second burst in the same chat, with n8n restarted while its executions wait. */
-	restartBurst: BurstScenario;
+	/** Ten bursts in chats of their own, timed; then ten more, with n8n restarted while their executions wait. */
+	latencyBursts: BurstScenario[];
+	restartBursts: BurstScenario[];
 	burstChat?: number;
 }
 
@@ -158,7 +169,7 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 						toolLabel: 'close a chat, gated by human review',
 						values: { toolParameters: { chat_id: a.reviewedChat?.id }, hitlParameters: {} },
 					};
-	const burst = burstScript([a.burst, a.restartBurst], prompt);
+	const burst = burstScript([a.burst, ...a.latencyBursts, ...a.restartBursts], prompt);
 	if (burst) return burst;
 	if (prompt.startsWith('CLOSE'))
 		return afterTools([
@@ -370,6 +381,28 @@ const burstDeps = (a: AgentsRun) => ({
 	workflowId: BURST_WORKFLOW.id,
 });
 
+/** The agent, MCP and human-review checks. */
+async function agentChecks(a: AgentsRun): Promise<void> {
+	await check('AI Agent: send a message to a phone number', () => agentSends(a));
+	await check('AI Agent: find a chat by phone, add a label (Simplified output, small limit)', () => agentLabels(a));
+	await check('AI Agent: close a chat', () => agentCloses(a));
+	await check('what the model received: a description per operation and typed, described $fromAI parameters (contract fixture)', () =>
+		modelReceived(a),
+	);
+	// After the fixture check, which reads the first conversation's tools.
+	await check(
+		"AI Agent with human review (this node's human-in-the-loop tool): Close waits for a person, who approves through the link sent",
+		() => humanReview(a),
+	);
+	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+}
+
+/** Executions of the responder waiting now. */
+async function waitingExecutions(a: AgentsRun): Promise<number> {
+	const listed = await a.n8n!.publicApi('GET', `/executions?workflowId=${BURST_WORKFLOW.id}&status=waiting&limit=100`);
+	return ((listed.body as { data?: unknown[] }).data ?? []).length;
+}
+
 async function main(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-agents-'));
 	const a: AgentsRun = {
@@ -382,10 +415,9 @@ async function main(): Promise<void> {
 		sendText: `Hello from the agent ${randomBytes(3).toString('hex')}`,
 		label: `agent-${randomBytes(3).toString('hex')}`,
 		burst: burstScenario(),
-		restartBurst: burstScenario('AGAIN'),
+		latencyBursts: latencyScenarios('TIMED'),
+		restartBursts: latencyScenarios('RESTART'),
 	};
-	// The same chat: the customer's earlier message and the teammate's stay in the memory's window.
-	a.restartBurst = { ...a.restartBurst, earlier: a.burst.earlier, teammate: a.burst.teammate };
 	mkdirSync(a.logDir);
 	process.on('exit', () => a.n8n?.killNow());
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -416,27 +448,27 @@ async function main(): Promise<void> {
 	);
 	await check('sandbox and OpenAI-compatible stub on loopback', () => startSandboxAndStub(a), true);
 	await check('n8n: credentials and workflows imported, n8n started, workflows activated', () => importAndStart(a), true);
-	await check('AI Agent: send a message to a phone number', () => agentSends(a));
-	await check('AI Agent: find a chat by phone, add a label (Simplified output, small limit)', () => agentLabels(a));
-	await check('AI Agent: close a chat', () => agentCloses(a));
-	await check('what the model received: a description per operation and typed, described $fromAI parameters (contract fixture)', () =>
-		modelReceived(a),
-	);
-	// After the fixture check, which reads the first conversation's tools.
-	await check(
-		"AI Agent with human review (this node's human-in-the-loop tool): Close waits for a person, who approves through the link sent",
-		() => humanReview(a),
-	);
-	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+	// RESPONDER_ONLY=1 runs the AI responder's checks alone (its latencies, measured while changing it).
+	if (process.env.RESPONDER_ONLY !== '1') await agentChecks(a);
 	await check(
 		'AI responder: Chat Messaging Trigger → Wait for Customer to Finish Typing → Get Burst to Answer → AI Agent with Chat Messaging Memory → send: three quick messages, one model call, one reply',
 		() => burstGivesOneTurn(burstDeps(a), a.burst, a.burstChat!),
 	);
-	await check('AI responder across an n8n restart while the burst waits: no burst lost, one model call, one reply', () =>
-		burstGivesOneTurn(burstDeps(a), a.restartBurst, a.burstChat!, {
+	await check(
+		'AI responder, timed: ten bursts in ten chats, each one model call and one reply; latency from the last message to the stored reply',
+		() => burstLatencies(burstDeps(a), a.latencyBursts, { staggerMs: 6000, quietSeconds: QUIET_SECONDS }),
+	);
+	await check('AI responder across an n8n restart while ten bursts wait: none lost, each one model call and one reply; latency', () =>
+		burstLatencies(burstDeps(a), a.restartBursts, {
+			staggerMs: 300,
+			quietSeconds: QUIET_SECONDS,
 			duringWait: async () => {
+				await waitFor('the bursts’ executions waiting', async () => (await waitingExecutions(a)) >= 30 || undefined, {
+					timeoutMs: 30_000,
+					intervalMs: 250,
+				});
 				await a.n8n!.stop();
-				return `n8n restarted while 3 executions waited (ready again in ${await a.n8n!.start()} ms)`;
+				return `n8n restarted while 30 executions waited (ready again in ${await a.n8n!.start()} ms)`;
 			},
 		}),
 	);
