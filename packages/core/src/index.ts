@@ -30,7 +30,8 @@ export {
 } from './runtime/operations/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
-export { burstToAnswer } from './runtime/operations/burst';
+export { burstToAnswer, downloadBurstAttachments } from './runtime/operations/burst';
+export type { BurstAttachment, BurstTurn } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
