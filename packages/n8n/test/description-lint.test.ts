@@ -43,6 +43,7 @@ test('every node, at every version, has no node-parameter finding', () => {
 		'chatMessagingTrigger v1.1',
 		'chatMessagingPollTrigger v1',
 		'chatMessagingMemory v1',
+		'chatMessagingMemory v1.1',
 	]);
 	expect(findings(descriptionsSource(nodes))).toEqual([]);
 });
