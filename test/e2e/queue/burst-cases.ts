@@ -11,15 +11,14 @@ import type { RelayRoutes } from './run';
 import type { N8nInstance } from '../n8n/n8n-instance';
 import {
 	burstGivesOneTurn,
-	burstLatencies,
 	burstScenario,
 	burstScript,
 	burstWorkflow,
 	BURST_WORKFLOW,
-	latencyScenarios,
 	QUIET_SECONDS,
 	seedHistory,
 } from '../n8n-agents/burst-responder';
+import { burstLatencies, latencyScenarios } from '../n8n-agents/latency';
 import { startOpenAiStub } from '../n8n-agents/openai-stub';
 import { waitFor } from '../../support/harness';
 import { assert } from '../n8n/checks';
