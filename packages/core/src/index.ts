@@ -31,7 +31,7 @@ export {
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
 export { burstToAnswer, downloadBurstAttachments } from './runtime/operations/burst';
-export type { BurstAttachment, BurstTurn } from './runtime/operations/burst';
+export type { BurstTurn } from './runtime/operations/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
