@@ -20,7 +20,7 @@ import {
 	QUIET_DEFAULT_VERSION,
 	WAIT_FOR_QUIET,
 } from '../nodes/ChatMessaging/v2/actions/burst/burst';
-import { FALLBACK_AFTER_SECONDS } from '../nodes/ChatMessaging/v2/actions/burst/wake';
+import { FALLBACK_AFTER_SECONDS, TRACKED_WAIT_SECONDS } from '../nodes/ChatMessaging/v2/actions/burst/wake';
 import { webhookRouter } from '../nodes/ChatMessaging/v2/actions/router';
 import { createExecuteContext, type Credentials } from './support/n8n-context';
 import { sandboxCall } from './support/run-action';
@@ -172,6 +172,18 @@ describe('Get Burst to Answer: Download Attachments', () => {
 });
 
 describe('Wait for Customer to Finish Typing', () => {
+	it("waits a quiet time of a minute or more with n8n's timed wait alone (it ends on time), and calls nothing", async () => {
+		const endpoint = await resumeEndpoint([{ status: 200, body: {} }]);
+		try {
+			const before = Date.now();
+			const { waits } = await waitForQuiet({ burstQuietSeconds: TRACKED_WAIT_SECONDS }, `${endpoint.base}/webhook-waiting/9?signature=t`);
+			expect(waits[0].getTime()).toBeGreaterThanOrEqual(before + TRACKED_WAIT_SECONDS * 1000);
+			expect(waits[0].getTime()).toBeLessThanOrEqual(Date.now() + TRACKED_WAIT_SECONDS * 1000);
+		} finally {
+			await endpoint.stop();
+		}
+	});
+
 	it("puts the execution to wait with n8n's waiting, ending after the quiet time and the fallback, and passes its items on", async () => {
 		const items = [{ json: { chat_id: 1, message_uid: 'a' } }, { json: { chat_id: 1, message_uid: 'b' } }];
 		const endpoint = await resumeEndpoint([{ status: 200, body: {} }]);

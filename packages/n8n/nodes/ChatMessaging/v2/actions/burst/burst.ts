@@ -20,7 +20,7 @@ import { agentInputOf, burstToAnswer, downloadBurstAttachments, inputError, type
 import { toNodeError } from '../../../../shared/errors';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { toolDescriptionParameter } from '../../agents';
-import { FALLBACK_AFTER_SECONDS, resumeWhenQuiet } from './wake';
+import { FALLBACK_AFTER_SECONDS, resumeWhenQuiet, TRACKED_WAIT_SECONDS } from './wake';
 
 export const BURST_RESOURCE = 'message';
 export const WAIT_FOR_QUIET = 'waitForCustomerToFinishTyping';
@@ -74,7 +74,7 @@ export const burstProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: fallback,
-		description: `How long the customer must have been quiet before the burst is answered. Each second is a second more the customer waits for the answer; a shorter time answers a slow typist's lines in two turns (two model calls, two replies). The execution goes on right after it (n8n calls its own resume URL, so it must reach its webhook URL); after a restart of n8n during the wait, ${FALLBACK_AFTER_SECONDS} s later.`,
+		description: `How long the customer must have been quiet before the burst is answered. Each second is a second more the customer waits for the answer; a shorter time answers a slow typist's lines in two turns (two model calls, two replies). The execution goes on right after it (n8n calls its own resume URL, so it must reach its webhook URL); after a restart of n8n during the wait, ${FALLBACK_AFTER_SECONDS} s later (from ${TRACKED_WAIT_SECONDS} s on, n8n's own timed wait ends it on time).`,
 		displayOptions: { show: { resource: [BURST_RESOURCE], operation: [WAIT_FOR_QUIET], '@version': version } },
 	})),
 	{
@@ -123,8 +123,13 @@ async function waitForQuiet(context: IExecuteFunctions): Promise<INodeExecutionD
 		throw toNodeError(context.getNode(), inputError('Quiet Time (Seconds)', `must be more than 0, got ${seconds}`));
 	}
 	const quietUntil = n8nTiming.now() + seconds * 1000;
-	await context.putExecutionToWait(new Date(quietUntil + FALLBACK_AFTER_SECONDS * 1000));
-	resumeWhenQuiet(context, quietUntil);
+	if (seconds >= TRACKED_WAIT_SECONDS) {
+		// n8n's own timed wait ends on time when it is this long: nothing to hold in this process.
+		await context.putExecutionToWait(new Date(quietUntil));
+	} else {
+		await context.putExecutionToWait(new Date(quietUntil + FALLBACK_AFTER_SECONDS * 1000));
+		resumeWhenQuiet(context, quietUntil);
+	}
 	return [context.getInputData()];
 }
 

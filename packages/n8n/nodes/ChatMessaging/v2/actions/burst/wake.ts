@@ -11,6 +11,8 @@
  *   call never comes (n8n stopped or restarted during the wait, or cannot reach its own webhook URL). Nothing is
  *   kept only in memory: a lost call makes the answer late, never lost or doubled.
  *
+ * A quiet time of TRACKED_WAIT_SECONDS or more needs neither part: n8n's timed wait ends on time by itself.
+ *
  * The call only makes the execution go on sooner: the webhook takes nothing from the request, and Get Burst to
  * Answer decides from the chat as the service holds it. Timers are n8n-workflow's `sleep` (nodes may not set their own).
  */
@@ -24,6 +26,12 @@ import { n8nTiming } from '../../../../shared/transport';
  * execution (another node) can then not be ended early by a timer left from this one.
  */
 export const FALLBACK_AFTER_SECONDS = 90;
+
+/**
+ * From this long on, n8n's wait tracker (a look every 60 s at the waits ending within 70 s) always schedules the
+ * wait's end before it comes, so the timed wait alone ends on time, as n8n's own Wait node relies on.
+ */
+export const TRACKED_WAIT_SECONDS = 65;
 
 /** Tries of the call while n8n is still saving the execution as waiting, or cannot be reached; a second apart. */
 const CALL_TRIES = 8;
