@@ -65,7 +65,7 @@ const descriptions = n8nNodes()
 	.map(({ version, description }) => ({ version, properties: description.properties }));
 
 test('the built n8n node and the built Node-RED editor give every shared default the same value', () => {
-	expect(descriptions.map((d) => d.version).sort()).toEqual([1, 2, 2.1]);
+	expect(descriptions.map((d) => d.version).sort()).toEqual([1, 2, 2.1, 2.2]);
 	expect(sharedDefaultDifferences(descriptions, action!)).toEqual([]);
 	// Each of them is really compared: version 2 offers all five.
 	const v2 = n8nDefaults(descriptions.find((d) => d.version === 2)!.properties);
@@ -81,6 +81,7 @@ test('a default changed on one platform only is reported, naming it', () => {
 	expect(sharedDefaultDifferences(descriptions, edited!)).toEqual([
 		'replyTimeout: n8n v2 3600, Node-RED 300',
 		'replyTimeout: n8n v2.1 3600, Node-RED 300',
+		'replyTimeout: n8n v2.2 3600, Node-RED 300',
 	]);
 });
 

@@ -124,7 +124,7 @@ test('removed names, option values and changed defaults fail, each with what it 
 
 test('every version of the versioned action node is part of the contract', () => {
 	const versions = descriptionsByVersion(new ChatMessaging());
-	expect(versions.map(([version]) => version)).toEqual([1, 2, 2.1]);
+	expect(versions.map(([version]) => version)).toEqual([1, 2, 2.1, 2.2]);
 	expect(versions[0]![1].properties.some((p) => p.name === 'sendTo')).toBe(false);
 	expect(versions[1]![1].properties.some((p) => p.name === 'sendTo')).toBe(true);
 	expect(saved.n8n.nodes['@chat-messaging/n8n-nodes-chat-messaging.chatMessaging']!.versions['2']).toBeDefined();

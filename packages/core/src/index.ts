@@ -30,7 +30,8 @@ export {
 } from './runtime/composites/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
-export { burstToAnswer } from './runtime/composites/burst';
+export { burstToAnswer, downloadBurstAttachments } from './runtime/composites/burst';
+export type { BurstTurn } from './runtime/composites/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
@@ -58,4 +59,5 @@ export * from './catalogue/eventFilterOptions';
 export * from './runtime/events/inbox';
 export * from './runtime/events/takeover';
 export * from './runtime/events/bursts';
+export * from './runtime/events/agentInput';
 export * from './runtime/events/pollStep';

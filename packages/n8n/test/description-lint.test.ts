@@ -38,10 +38,12 @@ test('every node, at every version, has no node-parameter finding', () => {
 		'chatMessaging v1',
 		'chatMessaging v2',
 		'chatMessaging v2.1',
+		'chatMessaging v2.2',
 		'chatMessagingTrigger v1',
 		'chatMessagingTrigger v1.1',
 		'chatMessagingPollTrigger v1',
 		'chatMessagingMemory v1',
+		'chatMessagingMemory v1.1',
 	]);
 	expect(findings(descriptionsSource(nodes))).toEqual([]);
 });

@@ -4,7 +4,10 @@
  * customer as the user, this workspace and its teammates as the assistant, a teammate named), without the
  * messages the turn answers; saving a turn writes nothing; a chat that cannot be read fails the turn naming it.
  */
+import { NodeHelpers, type INode } from 'n8n-workflow';
+
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+import { ChatMessagingMemory } from '../nodes/ChatMessagingMemory/ChatMessagingMemory.node';
 import { supplied, textOf, type LangchainMemory } from './support/memory-context';
 import { sandboxCall } from './support/run-action';
 
@@ -68,5 +71,15 @@ describe('Chat Messaging Memory', () => {
 
 	it('refuses a missing chat before any request', async () => {
 		await expect(supplied({ chatId: ' ', options: {} }, { baseUrl: sandbox.url, apiToken: TOKEN })).rejects.toThrow(/Chat ID: is required/);
+	});
+
+	it("takes the chat from the item's sessionId in version 1.1, as n8n's chat memories; a node saved as version 1 keeps chat_id", () => {
+		const { description } = new ChatMessagingMemory();
+		const chatIdOf = (typeVersion: number) => {
+			const node: INode = { id: 'm', name: 'Memory', type: 'chatMessagingMemory', typeVersion, position: [0, 0], parameters: {} };
+			return NodeHelpers.getNodeParameters(description.properties, {}, true, false, node, description)?.chatId;
+		};
+		expect(description.version).toEqual([1, 1.1]);
+		expect([chatIdOf(1), chatIdOf(1.1)]).toEqual(['={{ $json.chat_id }}', '={{ $json.sessionId }}']);
 	});
 });

@@ -82,6 +82,8 @@ describe('poll()', () => {
 			chat_name: 'Poll Customer',
 			text: 'Hi there',
 			message_uid: (a.message as IDataObject).uid,
+			chatInput: 'Hi there',
+			sessionId: String(a.chat_id),
 		});
 
 		const afterRestart = restarted(staticData);
@@ -158,6 +160,8 @@ describe('inbox options', () => {
 			chat_id: a.chat_id,
 			text: 'Hello\nmy order is late',
 			message_uids: [a.message.uid, b.message.uid],
+			chatInput: 'Hello\nmy order is late',
+			sessionId: String(a.chat_id),
 		});
 		expect(staticData.burst).toBeUndefined();
 		expect((await poll(parameters, staticData)).items).toBeNull();

@@ -168,6 +168,9 @@ describe('webhook()', () => {
 				message_uid: 'UID-SPEC-1',
 				unattended: true,
 				raw: specShape('UID-SPEC-1'),
+				// What n8n's AI Agent and chat memories read by default, as n8n's Chat Trigger names them.
+				chatInput: 'Hallo!',
+				sessionId: '1000001',
 			},
 		]);
 		expect(answer.status).toBe(200);
@@ -201,6 +204,8 @@ describe('webhook()', () => {
 				message_uid: 'UID-LIVE-1',
 				unattended: null,
 				raw: live,
+				chatInput: 'Is my order ready?',
+				sessionId: '1000002',
 			},
 		]);
 	});

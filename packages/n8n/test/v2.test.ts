@@ -69,9 +69,9 @@ async function directChat(): Promise<IDataObject> {
 }
 
 describe('version 2 parameters', () => {
-	it('is the default version (2.1: its new defaults for new nodes); versions 1 and 2 are still served', () => {
-		expect(versioned.description.defaultVersion).toBe(2.1);
-		expect(Object.keys(versioned.nodeVersions).map(Number)).toEqual([1, 2, 2.1]);
+	it('is the default version (2.2: its new defaults for new nodes); versions 1, 2 and 2.1 are still served', () => {
+		expect(versioned.description.defaultVersion).toBe(2.2);
+		expect(Object.keys(versioned.nodeVersions).map(Number)).toEqual([1, 2, 2.1, 2.2]);
 		expect(versioned.getNodeType(1).description.properties.some((p) => p.name === 'sendTo')).toBe(false);
 	});
 

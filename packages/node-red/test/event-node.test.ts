@@ -73,6 +73,10 @@ test('an inbound message from a new number emits chat:created and message:receiv
 		unattended: true,
 	});
 	expect(byTopic['message:received:new'].raw).toMatchObject({ event_type: 'message:received:new', data: { chat_id: chatId } });
+	// The turn as agent nodes read it: the text, and the chat as the session's key.
+	const received = out.messages.find((msg) => msg.topic === 'message:received:new') as Record<string, unknown>;
+	expect(received).toMatchObject({ chatInput: 'Hello there', sessionId: String(chatId) });
+	expect(out.messages.find((msg) => msg.topic === 'chat:created')).not.toHaveProperty('chatInput');
 });
 
 test('a redelivered event (sandbox duplicate: true) is emitted once', async () => {

@@ -21,6 +21,7 @@ import {
 	type Sandbox,
 } from './support';
 import type { NodeMessage } from 'node-red';
+import { nextPollDelay } from '../src/nodes/event/polling';
 
 let sbx: Sandbox;
 let nodeHttp: NodeHttp;
@@ -175,6 +176,7 @@ test('polling with burst batching and takeover: one msg per quiet chat, texts jo
 		message_uids: [a1.message.uid, a2.message.uid],
 		message_uid: a2.message.uid,
 	});
+	expect(out.messages[0]).toMatchObject({ chatInput: 'Hello\nwhere is my order?', sessionId: String(a1.chat_id) });
 });
 
 test('webhook mode with takeover: a chat where a teammate just wrote is skipped, another goes through', async () => {
@@ -255,4 +257,16 @@ test('a Chat Type the node does not offer stops it at deploy, naming the propert
 	);
 	expect(String(logged.msg)).toMatch(/Chat Type/);
 	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
+});
+
+test("polling looks again when a held burst's quiet time ends (a second later: record times are whole seconds), not only at the interval", () => {
+	const held = (lastAt: number) => ({
+		load: () => ({ burst: { v: 1, chats: [{ chat_id: 7, events: [{ event_type: 'message:received:new' }], lastAt }] } }),
+	});
+	const store = (state: Record<string, unknown>) => ({ load: () => state }) as never;
+	expect(nextPollDelay({ store: held(1_000) as never, burstMs: 3_000 }, 10_000, 2_000)).toBe(3_000);
+	expect(nextPollDelay({ store: held(1_000) as never, burstMs: 3_000 }, 10_000, 9_000)).toBe(0);
+	expect(nextPollDelay({ store: held(1_000) as never, burstMs: 30_000 }, 10_000, 2_000)).toBe(10_000);
+	expect(nextPollDelay({ store: store({}), burstMs: 3_000 }, 10_000, 2_000)).toBe(10_000);
+	expect(nextPollDelay({ store: held(1_000) as never, burstMs: 0 }, 10_000, 2_000)).toBe(10_000);
 });

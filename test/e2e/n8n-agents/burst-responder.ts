@@ -17,8 +17,8 @@ import type { CompletionRequest, Script } from './openai-stub';
 
 const EXAMPLE = join(__dirname, '..', '..', '..', 'packages', 'n8n', 'examples', 'ai-responder-with-memory.json');
 export const BURST_WORKFLOW = { id: 'e2eAgentBurstMem', webhookId: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a06' } as const;
-/** Short: n8n resumes waits under a minute on its next minute tick, so the check waits up to about 75 s anyway. */
-const QUIET_SECONDS = 2;
+/** The quiet time the e2e's responder waits: the latencies it reports are measured against it. */
+export const QUIET_SECONDS = 4;
 
 export interface BurstScenario {
 	/** The burst's first word: the stub knows this workflow's turns by it. */
@@ -30,11 +30,14 @@ export interface BurstScenario {
 	reply: string;
 }
 
+let phoneSequence = 0;
+
 export function burstScenario(mark = 'BURST'): BurstScenario {
 	const tag = randomBytes(3).toString('hex');
+	phoneSequence = (phoneSequence + 1) % 100;
 	return {
 		mark,
-		phone: `+4915177${String(Date.now()).slice(-5)}`,
+		phone: `+491517${String(Date.now()).slice(-5)}${String(phoneSequence).padStart(2, '0')}`,
 		earlier: `Earlier question ${tag}: do you ship to Austria?`,
 		teammate: `Teammate answer ${tag}: yes, in 3 days`,
 		burst: [`${mark} hi ${tag}`, `my order ${tag}`, `#1234 ${tag}`],
@@ -68,7 +71,9 @@ export function burstWorkflow(credentials: { chat: { id: string; name: string };
 		if (node.webhookId) node.webhookId = BURST_WORKFLOW.webhookId;
 	}
 	const kinds = example.nodes.map((node) => node.type.split('.').pop()).join(', ');
-	if (kinds !== 'chatMessagingTrigger, chatMessaging, chatMessaging, agent, lmChatOpenAi, chatMessagingMemory, chatMessaging')
+	if (
+		kinds !== 'chatMessagingTrigger, chatMessaging, chatMessaging, if, openAi, set, agent, lmChatOpenAi, chatMessagingMemory, chatMessaging'
+	)
 		throw new Error(`the example's nodes are not those this case checks: ${kinds}`);
 	return { ...example, id: BURST_WORKFLOW.id, active: false };
 }
@@ -88,7 +93,7 @@ export interface BurstHooks {
 	duringWait?: () => Promise<string>;
 }
 
-type SandboxMessage = { uid: string; text: string | null; from_me: boolean; origin?: string };
+export type SandboxMessage = { uid: string; text: string | null; from_me: boolean; origin?: string };
 
 /** Before the workflow is active: the customer's earlier message and a teammate's answer, in a new chat. */
 export async function seedHistory(deps: Pick<BurstDeps, 'sandbox'>, scenario: BurstScenario): Promise<number> {
@@ -100,7 +105,7 @@ export async function seedHistory(deps: Pick<BurstDeps, 'sandbox'>, scenario: Bu
 	return chatId;
 }
 
-const content = (value: unknown): string =>
+export const content = (value: unknown): string =>
 	typeof value === 'string'
 		? value
 		: Array.isArray(value)
@@ -112,7 +117,7 @@ export const describeRequest = (request: CompletionRequest): string[] =>
 	request.messages.map((message) => `${message.role}: ${JSON.stringify(content(message.content))}`);
 
 /** Executions of the responder workflow n8n lists, by whether they wait. */
-async function executions(deps: BurstDeps): Promise<{ waiting: number; ended: number }> {
+export async function executions(deps: BurstDeps): Promise<{ waiting: number; ended: number }> {
 	const listed = await deps.n8n.publicApi('GET', `/executions?workflowId=${deps.workflowId}&limit=100`);
 	const all = (listed.body as { data?: Array<{ status: string }> }).data ?? [];
 	const waiting = all.filter((execution) => execution.status === 'waiting').length;

@@ -6,6 +6,8 @@
  * A tool the script cannot find, or a schema property it has no value for, is answered with an HTTP
  * error, so the agent's execution fails loudly instead of improvising.
  *
+ * It also answers OpenAI's transcription call (a voice note to text) with the transcript the test gives.
+ *
  * Every request is recorded: the test asserts what the model received.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -46,10 +48,18 @@ export type Step =
 /** A script: the step for this turn, given the turn (typically indexed by how many tool results came back). */
 export type Script = (turn: Turn) => Step;
 
+/** A transcription request as the stub received it (OpenAI's `POST /v1/audio/transcriptions`, multipart). */
+export interface TranscriptionRequest {
+	/** The multipart body as received: the file's bytes and the form's fields. */
+	body: Buffer;
+	contentType: string;
+}
+
 export interface OpenAiStub {
 	/** Base URL for n8n's OpenAI credential (`…/v1`). */
 	url: string;
 	requests: CompletionRequest[];
+	transcriptions: TranscriptionRequest[];
 	/** Script failures (a missing tool or value): the test reports them. */
 	failures: string[];
 	stop(): Promise<void>;
@@ -119,28 +129,50 @@ function respond(response: ServerResponse, request: CompletionRequest, step: Ste
 	response.end('data: [DONE]\n\n');
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+function readBytes(request: IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
-		let body = '';
-		request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-		request.on('end', () => resolve(body));
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => resolve(Buffer.concat(chunks)));
 		request.on('error', reject);
 	});
 }
 
-/** Starts the stub on 127.0.0.1; `scriptFor(prompt)` picks the script of a conversation by its prompt. */
-export async function startOpenAiStub(scriptFor: (prompt: string) => Script | undefined): Promise<OpenAiStub> {
+/**
+ * Starts the stub on 127.0.0.1; `scriptFor(prompt)` picks the script of a conversation by its prompt, and
+ * `transcribe(body)` answers a transcription request (the multipart body) with its text, or refuses it (undefined).
+ */
+export async function startOpenAiStub(
+	scriptFor: (prompt: string) => Script | undefined,
+	transcribe: (body: Buffer) => string | undefined = () => undefined,
+): Promise<OpenAiStub> {
 	const requests: CompletionRequest[] = [];
+	const transcriptions: TranscriptionRequest[] = [];
 	const failures: string[] = [];
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			try {
-				if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-					res.writeHead(404, { 'content-type': 'application/json' });
-					res.end(JSON.stringify({ error: { message: `the stub serves POST /v1/chat/completions only, not ${req.method} ${req.url}` } }));
+				if (req.method === 'POST' && req.url?.endsWith('/audio/transcriptions')) {
+					const body = await readBytes(req);
+					transcriptions.push({ body, contentType: String(req.headers['content-type'] ?? '') });
+					const text = transcribe(body);
+					if (text === undefined) throw new Error('no transcript for this audio');
+					res.writeHead(200, { 'content-type': 'application/json' });
+					res.end(JSON.stringify({ text }));
 					return;
 				}
-				const body = JSON.parse(await readBody(req)) as CompletionRequest;
+				if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+					res.writeHead(404, { 'content-type': 'application/json' });
+					res.end(
+						JSON.stringify({
+							error: {
+								message: `the stub serves POST /v1/chat/completions and /v1/audio/transcriptions only, not ${req.method} ${req.url}`,
+							},
+						}),
+					);
+					return;
+				}
+				const body = JSON.parse((await readBytes(req)).toString('utf8')) as CompletionRequest;
 				requests.push(body);
 				// The last user message: earlier ones are the conversation a memory gave the agent.
 				const prompt = text(body.messages.filter((message) => message.role === 'user').at(-1)?.content);
@@ -163,6 +195,7 @@ export async function startOpenAiStub(scriptFor: (prompt: string) => Script | un
 	return {
 		url: `http://127.0.0.1:${address.port}/v1`,
 		requests,
+		transcriptions,
 		failures,
 		stop: () => new Promise((resolve) => server.close(() => resolve())),
 	};

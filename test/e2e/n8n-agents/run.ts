@@ -9,9 +9,12 @@
  *   it lists the tools with their input schemas and calls them; effects checked in the sandbox.
  * - the AI responder of packages/n8n/examples (burst-responder.ts): three quick messages to the webhook trigger give
  *   one model call and one reply, the model's request holding the customer's earlier message, a teammate's and the
- *   burst; then the same with n8n restarted while the burst's executions wait.
+ *   burst; a voice note in a burst transcribed on the stub and read by the agent; ten bursts timed from the last
+ *   message to the stored reply (latency.ts), then ten more with n8n restarted while their executions wait;
+ * - n8n's AI Agent and Simple Memory at their defaults after the Chat Messaging Trigger (defaults-cases.ts).
  *
- * Environment: KEEP_E2E_DIR=1 keeps the work folder; E2E_SKIP_BUILD=1 packs the dist/ already built.
+ * Environment: KEEP_E2E_DIR=1 keeps the work folder; E2E_SKIP_BUILD=1 packs the dist/ already built; RESPONDER_ONLY=1
+ * runs the responder's checks alone.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,23 +33,44 @@ import { N8nInstance, freePort, installCommunityPackage, n8nRuntimes, packN8nPac
 import { answerThroughPage } from '../n8n/send-and-wait-page';
 import { PACKAGE_NAME } from '../n8n/workflows';
 import { startOpenAiStub, type OfferedTool, type OpenAiStub, type Script, type Step } from './openai-stub';
-import { BURST_WORKFLOW, burstGivesOneTurn, burstScenario, burstScript, seedHistory, type BurstScenario } from './burst-responder';
-import { AGENT_WORKFLOWS, HITL_APPROVER_PHONE, HITL_WORKFLOW, MCP_WORKFLOW, TOOLS, agentWorkflows, credentials } from './workflows';
+import {
+	BURST_WORKFLOW,
+	QUIET_SECONDS,
+	burstGivesOneTurn,
+	burstScenario,
+	burstScript,
+	seedHistory,
+	type BurstScenario,
+} from './burst-responder';
+import { burstLatencies, latencyScenarios } from './latency';
+import { agentAndSimpleMemoryAtDefaults, SIMPLE_MARK, simpleMemoryAnswer, VOICE, voiceNoteReachesTheAgent } from './defaults-cases';
+import {
+	AGENT_WORKFLOWS,
+	HITL_APPROVER_PHONE,
+	HITL_WORKFLOW,
+	MCP_WORKFLOW,
+	SIMPLE_MEMORY_WORKFLOW,
+	TOOLS,
+	agentWorkflows,
+	credentials,
+} from './workflows';
 
 const ROOT = resolve(__dirname, '../../..');
 export const AGENT_TOOLS_FIXTURE = join(ROOT, 'contract', 'n8n-agent-tools.json');
 
 // ---------------------------------------------------------------------------------------------
 const TOKEN = `e2e_${randomBytes(16).toString('hex')}`;
-const redact = (text: string) => text.split(TOKEN).join('<token>');
+/** The sandbox's second workspace: the Simple Memory workflow's (defaults-cases.ts). */
+const SECOND_TOKEN = `e2e_${randomBytes(16).toString('hex')}`;
+const redact = (text: string) => text.split(TOKEN).join('<token>').split(SECOND_TOKEN).join('<token>');
 const run = new CheckRun(redact);
 const { check } = run;
 let sandboxUrl = '';
 
-async function sandbox<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function sandbox<T>(method: string, path: string, body?: unknown, token = TOKEN): Promise<T> {
 	const response = await fetch(`${sandboxUrl}${path}`, {
 		method,
-		headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const answer = (await response.json()) as { data?: T };
@@ -112,8 +136,9 @@ interface AgentsRun {
 	label: string;
 	/** The AI responder's customer (burst-responder.ts) and its chat, with history seeded before activation. */
 	burst: BurstScenario;
-	/** A second burst in the same chat, with n8n restarted while its executions wait. */
-	restartBurst: BurstScenario;
+	/** Ten bursts in chats of their own, timed; then ten more, with n8n restarted while their executions wait. */
+	latencyBursts: BurstScenario[];
+	restartBursts: BurstScenario[];
 	burstChat?: number;
 }
 
@@ -158,8 +183,9 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 						toolLabel: 'close a chat, gated by human review',
 						values: { toolParameters: { chat_id: a.reviewedChat?.id }, hitlParameters: {} },
 					};
-	const burst = burstScript([a.burst, a.restartBurst], prompt);
+	const burst = burstScript([a.burst, VOICE.scenario, ...a.latencyBursts, ...a.restartBursts], prompt);
 	if (burst) return burst;
+	if (prompt.startsWith(SIMPLE_MARK)) return (turn) => ({ answer: simpleMemoryAnswer(turn.prompt) });
 	if (prompt.startsWith('CLOSE'))
 		return afterTools([
 			() => ({ tool: byDescription('Close a chat.'), toolLabel: 'close a chat', values: { chat_id: a.closeChat?.id } }),
@@ -169,13 +195,23 @@ function scriptFor(a: AgentsRun, prompt: string): Script | undefined {
 }
 
 async function startSandboxAndStub(a: AgentsRun): Promise<string> {
-	const box = await startSandbox({ tokens: [TOKEN], seed: 21, chats: 24, paceMs: 30, deliveredAfterMs: 100, readAfterMs: 200 });
+	const box = await startSandbox({
+		tokens: [TOKEN, SECOND_TOKEN],
+		seed: 21,
+		chats: 24,
+		paceMs: 30,
+		deliveredAfterMs: 100,
+		readAfterMs: 200,
+	});
 	sandboxUrl = box.url.replace(/\/+$/, '');
 	a.stopSandbox = () => box.stop();
 	const direct = (await sandbox<{ chats: SandboxChat[] }>('GET', '/chats?group=false')).chats.filter((chat) => chat.phone && !chat.closed);
 	[a.labelChat, a.closeChat, a.reviewedChat] = direct;
 	assert(a.labelChat && a.closeChat && a.reviewedChat, 'the sandbox has fewer than three open direct chats');
-	a.stub = await startOpenAiStub((prompt) => scriptFor(a, prompt));
+	a.stub = await startOpenAiStub(
+		(prompt) => scriptFor(a, prompt),
+		(audio) => (audio.includes(VOICE.bytes) ? VOICE.transcript : undefined),
+	);
 	a.burstChat = await seedHistory({ sandbox }, a.burst);
 	return `sandbox ${sandboxUrl}, stub ${a.stub.url}`;
 }
@@ -183,7 +219,7 @@ async function startSandboxAndStub(a: AgentsRun): Promise<string> {
 async function importAndStart(a: AgentsRun): Promise<string> {
 	const n8n = (a.n8n = new N8nInstance(a.nodeBin, a.n8nBin, a.userFolder, await freePort(), await freePort(), a.logDir));
 	const credentialFile = join(a.workDir, 'credentials.json');
-	writeFileSync(credentialFile, JSON.stringify(credentials(sandboxUrl, TOKEN, a.stub!.url)));
+	writeFileSync(credentialFile, JSON.stringify(credentials(sandboxUrl, TOKEN, a.stub!.url, SECOND_TOKEN)));
 	try {
 		const cli = await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
 		assert(cli.code === 0, `import:credentials failed: ${cli.stderr.slice(-500)}`);
@@ -196,7 +232,8 @@ async function importAndStart(a: AgentsRun): Promise<string> {
 	assert(imported.code === 0, `import:workflow failed: ${imported.stderr.slice(-500)}`);
 	const readyMs = await n8n.start();
 	await n8n.setupOwnerAndApiKey();
-	for (const id of [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id, BURST_WORKFLOW.id]) {
+	const workflowIds = [...Object.values(AGENT_WORKFLOWS).map((w) => w.id), MCP_WORKFLOW.id, HITL_WORKFLOW.id, BURST_WORKFLOW.id];
+	for (const id of [...workflowIds, SIMPLE_MEMORY_WORKFLOW.id]) {
 		const activated = await n8n.publicApi('POST', `/workflows/${id}/activate`);
 		assert(activated.status === 200, `activating ${id} answered ${activated.status}: ${JSON.stringify(activated.body).slice(0, 400)}`);
 	}
@@ -370,6 +407,49 @@ const burstDeps = (a: AgentsRun) => ({
 	workflowId: BURST_WORKFLOW.id,
 });
 
+/** The agent, MCP and human-review checks. */
+async function agentChecks(a: AgentsRun): Promise<void> {
+	await check('AI Agent: send a message to a phone number', () => agentSends(a));
+	await check('AI Agent: find a chat by phone, add a label (Simplified output, small limit)', () => agentLabels(a));
+	await check('AI Agent: close a chat', () => agentCloses(a));
+	await check('what the model received: a description per operation and typed, described $fromAI parameters (contract fixture)', () =>
+		modelReceived(a),
+	);
+	// After the fixture check, which reads the first conversation's tools.
+	await check(
+		"AI Agent with human review (this node's human-in-the-loop tool): Close waits for a person, who approves through the link sent",
+		() => humanReview(a),
+	);
+	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+}
+
+/** Executions of the responder so far, whatever their status. */
+async function responderExecutions(a: AgentsRun): Promise<number> {
+	const listed = await a.n8n!.publicApi('GET', `/executions?workflowId=${BURST_WORKFLOW.id}&limit=250`);
+	return ((listed.body as { data?: unknown[] }).data ?? []).length;
+}
+
+/** Executions of the responder waiting now. */
+async function waitingExecutions(a: AgentsRun): Promise<number> {
+	const listed = await a.n8n!.publicApi('GET', `/executions?workflowId=${BURST_WORKFLOW.id}&status=waiting&limit=100`);
+	return ((listed.body as { data?: unknown[] }).data ?? []).length;
+}
+
+async function upload(filename: string, type: string, bytes: Buffer): Promise<string> {
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(bytes)], { type }), filename);
+	const response = await fetch(`${sandboxUrl}/files_upload`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: form });
+	assert(response.ok, `uploading ${filename} answered ${response.status}`);
+	return ((await response.json()) as { data: { uid: string } }).data.uid;
+}
+
+const defaultsDeps = (a: AgentsRun) => ({
+	sandbox,
+	secondWorkspace: <T>(method: string, path: string, body?: unknown) => sandbox<T>(method, path, body, SECOND_TOKEN),
+	upload,
+	stub: a.stub!,
+});
+
 async function main(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'chat-messaging-n8n-agents-'));
 	const a: AgentsRun = {
@@ -382,10 +462,9 @@ async function main(): Promise<void> {
 		sendText: `Hello from the agent ${randomBytes(3).toString('hex')}`,
 		label: `agent-${randomBytes(3).toString('hex')}`,
 		burst: burstScenario(),
-		restartBurst: burstScenario('AGAIN'),
+		latencyBursts: latencyScenarios('TIMED'),
+		restartBursts: latencyScenarios('RESTART'),
 	};
-	// The same chat: the customer's earlier message and the teammate's stay in the memory's window.
-	a.restartBurst = { ...a.restartBurst, earlier: a.burst.earlier, teammate: a.burst.teammate };
 	mkdirSync(a.logDir);
 	process.on('exit', () => a.n8n?.killNow());
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -416,29 +495,46 @@ async function main(): Promise<void> {
 	);
 	await check('sandbox and OpenAI-compatible stub on loopback', () => startSandboxAndStub(a), true);
 	await check('n8n: credentials and workflows imported, n8n started, workflows activated', () => importAndStart(a), true);
-	await check('AI Agent: send a message to a phone number', () => agentSends(a));
-	await check('AI Agent: find a chat by phone, add a label (Simplified output, small limit)', () => agentLabels(a));
-	await check('AI Agent: close a chat', () => agentCloses(a));
-	await check('what the model received: a description per operation and typed, described $fromAI parameters (contract fixture)', () =>
-		modelReceived(a),
-	);
-	// After the fixture check, which reads the first conversation's tools.
-	await check(
-		"AI Agent with human review (this node's human-in-the-loop tool): Close waits for a person, who approves through the link sent",
-		() => humanReview(a),
-	);
-	await check('MCP Server Trigger: the official MCP SDK client lists the tools with input schemas and calls them', () => mcpTrigger(a));
+	// RESPONDER_ONLY=1 runs the AI responder's checks alone (its latencies, measured while changing it), after one
+	// agent check: n8n loads the AI nodes at their first run, slower than the service waits for a delivery's answer.
+	if (process.env.RESPONDER_ONLY !== '1') await agentChecks(a);
+	else await check('AI Agent: send a message to a phone number', () => agentSends(a));
 	await check(
 		'AI responder: Chat Messaging Trigger → Wait for Customer to Finish Typing → Get Burst to Answer → AI Agent with Chat Messaging Memory → send: three quick messages, one model call, one reply',
 		() => burstGivesOneTurn(burstDeps(a), a.burst, a.burstChat!),
 	);
-	await check('AI responder across an n8n restart while the burst waits: no burst lost, one model call, one reply', () =>
-		burstGivesOneTurn(burstDeps(a), a.restartBurst, a.burstChat!, {
-			duringWait: async () => {
-				await a.n8n!.stop();
-				return `n8n restarted while 3 executions waited (ready again in ${await a.n8n!.start()} ms)`;
-			},
-		}),
+	await check(
+		"n8n's AI Agent and Simple Memory at their defaults after the Chat Messaging Trigger: the prompt is the item's chatInput, the memory keyed by its sessionId (a chat's earlier turn remembered, another chat's not)",
+		() => agentAndSimpleMemoryAtDefaults(defaultsDeps(a)),
+	);
+	await check(
+		"AI responder: a voice note in the burst reaches the agent as text (Get Burst to Answer downloads it, n8n's OpenAI node transcribes it on the stub)",
+		() => voiceNoteReachesTheAgent(defaultsDeps(a)),
+	);
+	await check(
+		'AI responder, timed: ten bursts in ten chats, each one model call and one reply; latency from the last message to the stored reply',
+		() => burstLatencies(burstDeps(a), a.latencyBursts, { staggerMs: 6000, quietSeconds: QUIET_SECONDS }),
+	);
+	await check(
+		'AI responder across an n8n restart while ten bursts wait: none lost, each one model call and one reply; latency',
+		async () => {
+			const before = await responderExecutions(a);
+			return await burstLatencies(burstDeps(a), a.restartBursts, {
+				// All ten at once, and n8n stopped once their 30 executions have started: before the first quiet time is up (4 s)
+				// on a quiet machine; on a loaded one some may have gone on already, which the note says.
+				staggerMs: 0,
+				quietSeconds: QUIET_SECONDS,
+				duringWait: async () => {
+					await waitFor('the bursts’ 30 executions', async () => (await responderExecutions(a)) - before >= 30 || undefined, {
+						timeoutMs: 30_000,
+						intervalMs: 100,
+					});
+					const waiting = await waitingExecutions(a);
+					await a.n8n!.stop();
+					return `n8n restarted while ${waiting} of the 30 executions waited (ready again in ${await a.n8n!.start()} ms)`;
+				},
+			});
+		},
 	);
 
 	await a.n8n?.stop();

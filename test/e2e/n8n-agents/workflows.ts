@@ -14,6 +14,8 @@ export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingTool`;
 export const TOOL_TYPE_VERSION = 2.1;
 export const CHAT_CREDENTIAL = { id: 'e2eAgentChatCred', name: 'Chat Messaging sandbox (agents)' } as const;
 export const OPENAI_CREDENTIAL = { id: 'e2eAgentOpenAiSt', name: 'OpenAI stub' } as const;
+/** A second workspace of the sandbox (another token): the Simple Memory workflow's, so that the responder never sees its chats. */
+export const SECOND_WORKSPACE_CREDENTIAL = { id: 'e2eAgentChatCrd2', name: 'Chat Messaging sandbox (second workspace)' } as const;
 
 export const AGENT_WORKFLOWS = {
 	send: { id: 'e2eAgentSendPhon', path: 'agent-send' },
@@ -28,9 +30,10 @@ export const HITL_NODE_TYPE = `${PACKAGE_NAME}.chatMessagingHitlTool`;
 export const HITL_APPROVER_PHONE = '+4915160000042';
 
 /** Plain credential data (`n8n import:credentials` encrypts it). Holds the token: write it, import it, delete it. */
-export function credentials(sandboxUrl: string, token: string, stubUrl: string) {
+export function credentials(sandboxUrl: string, token: string, stubUrl: string, secondToken: string) {
 	return [
 		{ ...CHAT_CREDENTIAL, type: CREDENTIAL_TYPE, data: { baseUrl: sandboxUrl, apiToken: token } },
+		{ ...SECOND_WORKSPACE_CREDENTIAL, type: CREDENTIAL_TYPE, data: { baseUrl: sandboxUrl, apiToken: secondToken } },
 		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'stub-key-not-secret', url: stubUrl, header: false } },
 	];
 }
@@ -205,6 +208,68 @@ const WEBHOOK_IDS = {
 	hitl: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a05',
 };
 
+/** The workflow of n8n's own defaults after this package's trigger (simple-memory.ts). */
+export const SIMPLE_MEMORY_WORKFLOW = { id: 'e2eAgentSimplMem', webhookId: 'c6a1e5a0-3b7e-4c55-9f41-0d2f0e6b1a07' } as const;
+
+/**
+ * Chat Messaging Trigger → AI Agent (the stub model) with n8n's Simple Memory, both left at their defaults: the
+ * agent's prompt is the item's chatInput and the memory's session the item's sessionId → Send into the chat. On
+ * the sandbox's second workspace, so the responder's trigger never starts on its chats.
+ */
+function simpleMemoryWorkflow() {
+	return {
+		id: SIMPLE_MEMORY_WORKFLOW.id,
+		name: 'E2E AI Agent and Simple Memory at their defaults after the Chat Messaging Trigger',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'Chat Messaging Trigger',
+				type: `${PACKAGE_NAME}.chatMessagingTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: SIMPLE_MEMORY_WORKFLOW.webhookId,
+				parameters: { events: ['message:received:new'] },
+				credentials: { [CREDENTIAL_TYPE]: { ...SECOND_WORKSPACE_CREDENTIAL } },
+			},
+			{ id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [300, 0], parameters: {} },
+			{ ...agentHead('', '', 'onReceived')[2], position: [200, 300] as [number, number] },
+			{
+				id: 'memory',
+				name: 'Simple Memory',
+				type: '@n8n/n8n-nodes-langchain.memoryBufferWindow',
+				typeVersion: 1.3,
+				position: [400, 300],
+				parameters: {},
+			},
+			{
+				id: 'send',
+				name: 'Send the Reply',
+				type: `${PACKAGE_NAME}.chatMessaging`,
+				typeVersion: 2.2,
+				position: [600, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					sendTo: 'chat',
+					chat_id: { __rl: true, mode: 'id', value: "={{ $('Chat Messaging Trigger').item.json.chat_id }}" },
+					text: '={{ $json.output }}',
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: { ...SECOND_WORKSPACE_CREDENTIAL } },
+			},
+		],
+		connections: {
+			'Chat Messaging Trigger': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'AI Agent': { main: [[{ node: 'Send the Reply', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'Simple Memory': { ai_memory: [[{ node: 'AI Agent', type: 'ai_memory', index: 0 }]] },
+		},
+	};
+}
+
 /** MCP Server Trigger with Send and Get many chats attached. */
 function mcpWorkflow() {
 	const tools: Array<keyof typeof TOOLS> = ['send', 'getChats'];
@@ -238,5 +303,6 @@ export function agentWorkflows() {
 		mcpWorkflow(),
 		hitlWorkflow(WEBHOOK_IDS.hitl),
 		burstWorkflow({ chat: CHAT_CREDENTIAL, openAi: OPENAI_CREDENTIAL }),
+		simpleMemoryWorkflow(),
 	];
 }

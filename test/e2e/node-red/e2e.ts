@@ -25,8 +25,11 @@ import {
 import { flowCases } from './runtime-flow-cases';
 import { exampleCases } from './runtime-example-cases';
 import { restartCases } from './runtime-restart-cases';
+import { burstCases } from './runtime-burst-cases';
 
-const CASES: RuntimeCase[] = [...flowCases, ...exampleCases, ...restartCases];
+/** CHAT_MESSAGING_E2E_CASES=<text> runs only the cases whose name holds it (with CHAT_MESSAGING_E2E_RUNTIMES=5, on Node-RED 5 only). */
+const only = process.env.CHAT_MESSAGING_E2E_CASES;
+const CASES: RuntimeCase[] = [...flowCases, ...exampleCases, ...burstCases, ...restartCases].filter((c) => !only || c.name.includes(only));
 
 /** Last: a restart with adminAuth and both roots at "/" (the flows deployed before run on). */
 async function adminAuthRestart(r: RuntimeRun, checks: Checks): Promise<void> {
@@ -125,7 +128,8 @@ async function main(): Promise<void> {
 			},
 			{ label: `Node-RED 4 on Node ${process.version}`, nodeBin: process.execPath, nodeRedDir: runtimes.nodeRed4Dir },
 		];
-		for (const runtime of under) {
+		const runtimesWanted = process.env.CHAT_MESSAGING_E2E_RUNTIMES;
+		for (const runtime of under.filter((candidate) => !runtimesWanted || candidate.label.startsWith(`Node-RED ${runtimesWanted}`))) {
 			console.log(`\n${runtime.label} (${runtime.nodeRedDir})`);
 			const timings: Record<string, number> = {};
 			const runtimeChecks = new Checks(`[${runtime.label.split(' on ')[0]}]`);

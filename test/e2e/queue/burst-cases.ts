@@ -7,8 +7,18 @@
  * and the burst. The run's hook: `runBurstCases` after the other cases.
  */
 import type { CheckRun } from '../n8n/checks';
+import type { RelayRoutes } from './run';
 import type { N8nInstance } from '../n8n/n8n-instance';
-import { burstGivesOneTurn, burstScenario, burstScript, burstWorkflow, BURST_WORKFLOW, seedHistory } from '../n8n-agents/burst-responder';
+import {
+	burstGivesOneTurn,
+	burstScenario,
+	burstScript,
+	burstWorkflow,
+	BURST_WORKFLOW,
+	QUIET_SECONDS,
+	seedHistory,
+} from '../n8n-agents/burst-responder';
+import { burstLatencies, latencyScenarios } from '../n8n-agents/latency';
 import { startOpenAiStub } from '../n8n-agents/openai-stub';
 import { waitFor } from '../../support/harness';
 import { assert } from '../n8n/checks';
@@ -20,8 +30,9 @@ export interface QueueBurstDeps {
 	sandbox: <T>(method: string, path: string, body?: unknown) => Promise<T>;
 	/** The chat credential the run imported. */
 	chatCredential: { id: string; name: string };
-	/** The sandbox's deliveries as the relay took them, and how one reaches a webhook process. */
-	relayed: ReadonlyArray<{ pathAndQuery: string; body: string; uid: string }>;
+	/** How one delivery reaches a webhook process. */
+	/** Where the relay's hook for each delivery is set (the responder's deliveries are handed on as they come). */
+	relayRoutes: RelayRoutes;
 	deliver: (delivery: { pathAndQuery: string; body: string; uid: string }, port: number) => Promise<number>;
 	webhookPorts: readonly number[];
 	/** Each worker's log so far: which worker ran which execution ("Worker started execution <id>"). */
@@ -30,7 +41,20 @@ export interface QueueBurstDeps {
 
 export async function runBurstCases(deps: QueueBurstDeps): Promise<void> {
 	const scenario = burstScenario('QUEUED');
-	const stub = await startOpenAiStub((prompt) => burstScript([scenario], prompt));
+	const timed = latencyScenarios('QTIMED');
+	const stub = await startOpenAiStub((prompt) => burstScript([scenario, ...timed], prompt));
+	// Each delivery for the responder's trigger goes to the webhook processes in turn as it arrives, as a load
+	// balancer would hand it on.
+	let forwarded = 0;
+	const forwardFailures: string[] = [];
+	deps.relayRoutes.onDelivery = (delivery) => {
+		if (!delivery.pathAndQuery.includes(BURST_WORKFLOW.webhookId)) return;
+		const port = deps.webhookPorts[forwarded++ % deps.webhookPorts.length];
+		void deps.deliver(delivery, port).then(
+			(status) => void (status === 200 || forwardFailures.push(`a webhook process answered ${status} to a delivery`)),
+			(error: Error) => forwardFailures.push(error.message),
+		);
+	};
 	try {
 		let chatId = 0;
 		let workflowId = '';
@@ -73,16 +97,6 @@ export async function runBurstCases(deps: QueueBurstDeps): Promise<void> {
 			},
 			true,
 		);
-		// Each delivery of the burst's messages goes to the webhook processes in turn, as a load balancer would.
-		let forwarded = 0;
-		const forward = async () => {
-			const ours = deps.relayed.filter((delivery) => delivery.pathAndQuery.includes(BURST_WORKFLOW.webhookId));
-			for (; forwarded < ours.length; forwarded++) {
-				const status = await deps.deliver(ours[forwarded], deps.webhookPorts[forwarded % deps.webhookPorts.length]);
-				assert(status === 200, `a webhook process answered ${status} to a delivery`);
-			}
-			return forwarded >= 3 || undefined;
-		};
 		const workflowExecutions = async () => {
 			const listed = await deps.n8n().publicApi('GET', `/executions?workflowId=${workflowId}&limit=100`);
 			return (listed.body as { data?: Array<{ id: string }> }).data ?? [];
@@ -94,10 +108,8 @@ export async function runBurstCases(deps: QueueBurstDeps): Promise<void> {
 					{ sandbox: deps.sandbox, n8n: deps.n8n(), requests: stub.requests, failures: stub.failures, workflowId },
 					scenario,
 					chatId,
-					{
-						afterSend: async () => void (await waitFor('the three deliveries forwarded', forward, { timeoutMs: 30_000, intervalMs: 100 })),
-					},
 				);
+				assert(forwardFailures.length === 0, forwardFailures.join('; '));
 				const ours = new Set((await workflowExecutions()).map((execution) => String(execution.id)));
 				const perWorker = deps
 					.workerLogs()
@@ -105,7 +117,20 @@ export async function runBurstCases(deps: QueueBurstDeps): Promise<void> {
 				return `${outcome}\n      runs per worker (an execution resumed after its wait counts again): ${perWorker.join(' / ')}`;
 			},
 		);
+		await deps.check(
+			'AI responder in queue mode, timed: ten bursts in ten chats through both webhook processes, each one model call and one reply; latency from the last message to the stored reply',
+			async () => {
+				const outcome = await burstLatencies(
+					{ sandbox: deps.sandbox, n8n: deps.n8n(), requests: stub.requests, failures: stub.failures, workflowId },
+					timed,
+					{ staggerMs: 6000, quietSeconds: QUIET_SECONDS },
+				);
+				assert(forwardFailures.length === 0, forwardFailures.join('; '));
+				return outcome;
+			},
+		);
 	} finally {
+		deps.relayRoutes.onDelivery = undefined;
 		await stub.stop();
 	}
 }

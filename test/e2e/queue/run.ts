@@ -125,9 +125,37 @@ function readBody(req: IncomingMessage): Promise<string> {
 	});
 }
 
-function startRelay(): Promise<{ server: Server; deliveries: Delivery[]; port: number }> {
+/** What the relay does besides recording: the run's hook for each delivery, and the webhook processes it passes resume calls to. */
+export interface RelayRoutes {
+	onDelivery?: (delivery: Delivery) => void;
+	webhookPorts: () => readonly number[];
+}
+
+/**
+ * The relay stands where a load balancer would: n8n's public address (WEBHOOK_URL). The service's deliveries are
+ * recorded for the run to hand on; n8n's own calls of an execution's resume URL (`/webhook-waiting/…`) are passed to
+ * the webhook processes in turn, as a load balancer passes them.
+ */
+function startRelay(routes: RelayRoutes): Promise<{ server: Server; deliveries: Delivery[]; port: number }> {
 	const deliveries: Delivery[] = [];
+	let resumeCalls = 0;
 	const server = createServer((req, res) => {
+		const ports = routes.webhookPorts();
+		if (req.url?.startsWith('/webhook-waiting/') && ports.length) {
+			const upstream = httpRequest(
+				{ host: '127.0.0.1', port: ports[resumeCalls++ % ports.length], method: req.method, path: req.url, headers: req.headers },
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				},
+			);
+			upstream.on('error', () => {
+				res.writeHead(502);
+				res.end();
+			});
+			req.pipe(upstream);
+			return;
+		}
 		void readBody(req).then((body) => {
 			let uid = '';
 			try {
@@ -136,7 +164,9 @@ function startRelay(): Promise<{ server: Server; deliveries: Delivery[]; port: n
 			} catch {
 				// kept with an empty uid: the check below names it
 			}
-			deliveries.push({ pathAndQuery: req.url ?? '', body, uid });
+			const delivery = { pathAndQuery: req.url ?? '', body, uid };
+			deliveries.push(delivery);
+			routes.onDelivery?.(delivery);
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end('{"status":"ok"}');
 		});
@@ -303,6 +333,7 @@ class QueueRun {
 	stopSandbox: (() => Promise<void>) | undefined;
 	counted: Counted | undefined;
 	relayed: Delivery[] = [];
+	readonly relayRoutes: RelayRoutes = { webhookPorts: () => this.ports.webhook };
 	n8n: N8nInstance | undefined;
 	sandboxUrl = '';
 	/** Each known once its server is listening (chosen free, see the header). */
@@ -665,7 +696,7 @@ async function startSandboxProxyRelay(q: QueueRun): Promise<string | undefined> 
 	const proxy = await startCountingProxy(q.sandboxUrl);
 	q.counted = proxy.counted;
 	q.servers.push(proxy.server);
-	const relay = await startRelay();
+	const relay = await startRelay(q.relayRoutes);
 	q.relayed = relay.deliveries;
 	q.servers.push(relay.server);
 	[q.ports.proxy, q.ports.relay] = [proxy.port, relay.port];
@@ -884,28 +915,32 @@ async function main(): Promise<void> {
 			sendsOneExecution,
 		],
 	];
+	// RESPONDER_ONLY=1 runs the setup and the AI responder's cases alone (its latencies, measured while changing it).
+	const responderOnly = process.env.RESPONDER_ONLY === '1';
 	for (const [name, body, stopsRunOnFailure] of cases) {
+		if (responderOnly && !stopsRunOnFailure && body !== relaySubscribed) continue;
 		// The n8n processes read the queue settings from the environment once the services are up.
 		if (body === importCredentialAndWorkflows) Object.assign(process.env, q.queueEnv);
 		await check(name, () => body(q), stopsRunOnFailure);
 	}
 	// Send and Wait for Response across processes: the worker keeps each wait with the execution, a webhook process
 	// serves one wait's page and the other the next one's (test/e2e/n8n/send-and-wait-cases.ts).
-	await runSendAndWaitCases({
-		check,
-		n8n: () => required(q.n8n),
-		sandbox: (method, path, body) => q.sandbox(method, path, body),
-		typeVersion: q.actionVersion,
-		webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: q.ports.webhook.map((port) => `http://127.0.0.1:${port}`) },
-		cases: ['loop'],
-	});
+	if (!responderOnly)
+		await runSendAndWaitCases({
+			check,
+			n8n: () => required(q.n8n),
+			sandbox: (method, path, body) => q.sandbox(method, path, body),
+			typeVersion: q.actionVersion,
+			webhookProcesses: { linkOrigin: q.queueEnv.WEBHOOK_URL, servedBy: q.ports.webhook.map((port) => `http://127.0.0.1:${port}`) },
+			cases: ['loop'],
+		});
 	// The AI responder: one turn per burst and the memory from the service, on two workers (burst-cases.ts).
 	await runBurstCases({
 		check,
 		n8n: () => required(q.n8n),
 		sandbox: (method, path, body) => q.sandbox(method, path, body),
 		chatCredential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
-		relayed: q.relayed,
+		relayRoutes: q.relayRoutes,
 		deliver,
 		webhookPorts: q.ports.webhook,
 		workerLogs: () => q.services.workers.map((worker) => worker.log()),

@@ -97,7 +97,8 @@ export class ChatMessagingMemory implements INodeType {
 		name: 'chatMessagingMemory',
 		icon: { light: 'file:../../icons/chat-messaging.svg', dark: 'file:../../icons/chat-messaging.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: the chat comes from the item's sessionId by default, as n8n's own chat memories read their session.
+		version: [1, 1.1],
 		subtitle: `={{ "Last " + ($parameter["options"]["lastMessages"] ?? ${DEFAULT_CONVERSATION_MESSAGES}) + " messages of the chat" }}`,
 		description: "The chat's conversation as the Chat Messaging service holds it, as an AI agent's memory: nothing to host",
 		defaults: {
@@ -127,6 +128,17 @@ export class ChatMessagingMemory implements INodeType {
 				required: true,
 				default: '={{ $json.chat_id }}',
 				description: "The chat whose conversation the agent remembers; by default the triggering item's chat_id",
+				displayOptions: { show: { '@version': [1] } },
+			},
+			{
+				displayName: 'Chat ID',
+				name: 'chatId',
+				type: 'string',
+				required: true,
+				default: '={{ $json.sessionId }}',
+				description:
+					"The chat whose conversation the agent remembers; by default the item's sessionId, the chat as the Chat Messaging triggers and Get Burst to Answer give it (n8n's chat memories read the same field)",
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 			},
 			{
 				displayName: 'Messages the Turn Answers',
@@ -170,7 +182,7 @@ export class ChatMessagingMemory implements INodeType {
 		if (!chat) {
 			throw new NodeOperationError(node, 'Chat ID: is required: the chat whose conversation the agent remembers', {
 				itemIndex,
-				description: "Map the trigger's chat_id, e.g. {{ $json.chat_id }}",
+				description: "Map the trigger's chat, e.g. {{ $json.sessionId }} or {{ $json.chat_id }}",
 			});
 		}
 		const options = this.getNodeParameter('options', itemIndex, {}) as { lastMessages?: number; lastMinutes?: number };

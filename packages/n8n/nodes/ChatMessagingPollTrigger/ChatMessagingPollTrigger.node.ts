@@ -9,6 +9,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
 import {
+	agentInputOf,
 	ACCOUNTS_FILTER,
 	API_SENT_FILTER,
 	BURST_QUIET_OPTION,
@@ -174,7 +175,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 						description: 'Create one (send a message, or have a customer write), then fetch again',
 					});
 				}
-				return [[{ json: sample as unknown as IDataObject }]];
+				return [[{ json: { ...(sample as unknown as IDataObject), ...agentInputOf(sample) } }]];
 			}
 
 			const state = this.getWorkflowStaticData('node') as PollState;
@@ -202,7 +203,7 @@ export class ChatMessagingPollTrigger implements INodeType {
 			if (burst.chats.length) state.burst = burst as unknown as IDataObject;
 			else delete state.burst;
 			if (!events.length) return null;
-			return [events.map((event) => ({ json: event as unknown as IDataObject }))];
+			return [events.map((event) => ({ json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } }))];
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'crypto';
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import {
+	agentInputOf,
 	downloadEventAttachments,
 	eventKey,
 	eventPassesFilter,
@@ -77,7 +78,7 @@ function seenEventsOf(context: IWebhookFunctions, state: TriggerState): { seen: 
  * event: the item says why in `attachment_error`.
  */
 async function eventItem(context: IWebhookFunctions, event: ChatEvent, downloads: boolean): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: event as unknown as IDataObject };
+	const item: INodeExecutionData = { json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } };
 	if (!downloads) return item;
 	try {
 		const files = await downloadEventAttachments(await createExecutor(context), event);
@@ -142,7 +143,7 @@ export async function handleDelivery(context: IWebhookFunctions): Promise<IWebho
 	const takeover = takeoverOf(context);
 	const downloads = event.event_type.startsWith('message:') && context.getNodeParameter('downloadAttachments', false) === true;
 	if (isFilterEmpty(filter) && filterError === undefined && takeover.off && !downloads) {
-		return { workflowData: [[{ json: event as unknown as IDataObject }]] };
+		return { workflowData: [[{ json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } }]] };
 	}
 
 	// Answered before the options' work: the service wants a 2xx within 5 seconds, and reading the chat

@@ -12,6 +12,7 @@
  * run resumed after a restart decides as it would have before.
  */
 import type { ConversationMessage } from '../../catalogue/conversation';
+import type { DownloadedFile } from '../../catalogue/types';
 import { ChatMessagingError, inputError } from '../errors';
 import type { Executor } from '../executor';
 import { isBlank } from '../validation';
@@ -28,6 +29,17 @@ export interface BurstTurn {
 	messages: ConversationMessage[];
 	/** The burst's texts, one per line: what the agent is asked. */
 	text: string;
+	/** The files of the burst's messages, oldest first, with their short-lived links (about 15 minutes). */
+	attachments: BurstAttachment[];
+}
+
+/** A file of a message of the burst: where to download it (`downloadBurstAttachments`) and what it is. */
+export interface BurstAttachment {
+	message_uid: string;
+	url: string;
+	filename?: string;
+	/** The service's message type (`voice`, `audio`, `image`, `document`, …), when it gives one. */
+	message_type?: string;
 }
 
 const isCustomers = (message: Record<string, unknown>): boolean => conversationRole(message) === 'customer';
@@ -51,7 +63,7 @@ export async function burstToAnswer(executor: Executor, input: { chat_id: unknow
 	const messageUid = String(input.message_uid).trim();
 	const { items, more } = await executor.listPage('message:getAll', { chat_id: chatId }, 1);
 	const at = items.findIndex((message) => String(message.uid ?? message.message_uid ?? '') === messageUid);
-	const stop = (): BurstTurn => ({ chat_id: chatId, message_uid: messageUid, answers: false, messages: [], text: '' });
+	const stop = (): BurstTurn => ({ chat_id: chatId, message_uid: messageUid, answers: false, messages: [], text: '', attachments: [] });
 	if (at < 0) {
 		// Past the first page: newer messages have come since (a later run answers); on a page that holds the
 		// whole chat, the message is not the chat's at all.
@@ -62,9 +74,13 @@ export async function burstToAnswer(executor: Executor, input: { chat_id: unknow
 	}
 	if (items.slice(0, at).some(isCustomers)) return stop();
 	const burst: ConversationMessage[] = [];
+	const attachments: BurstAttachment[] = [];
 	for (const message of items.slice(at)) {
 		if (endsBurst(message)) break;
-		if (isCustomers(message)) burst.unshift(conversationMessageOf(message));
+		if (!isCustomers(message)) continue;
+		burst.unshift(conversationMessageOf(message));
+		const file = attachmentOf(message);
+		if (file) attachments.unshift(file);
 	}
 	return {
 		chat_id: chatId,
@@ -72,5 +88,35 @@ export async function burstToAnswer(executor: Executor, input: { chat_id: unknow
 		answers: true,
 		messages: burst,
 		text: burst.map(promptLine).filter(Boolean).join('\n'),
+		attachments,
 	};
+}
+
+/** A message record's file with its link, or none (the conversation describes files; this keeps where to fetch them). */
+function attachmentOf(record: Record<string, unknown>): BurstAttachment | undefined {
+	if (typeof record.attachment_url !== 'string' || !record.attachment_url) return undefined;
+	return {
+		message_uid: String(record.uid ?? record.message_uid ?? ''),
+		url: record.attachment_url,
+		...(typeof record.attachment_filename === 'string' && record.attachment_filename ? { filename: record.attachment_filename } : {}),
+		...(typeof record.message_type === 'string' && record.message_type ? { message_type: record.message_type } : {}),
+	};
+}
+
+/**
+ * Downloads the files of a burst (a voice note to transcribe, a photo), oldest first. Their links live about 15
+ * minutes, so a turn fetches them when it runs; one that fails fails the turn, naming the message.
+ */
+export async function downloadBurstAttachments(executor: Executor, turn: BurstTurn): Promise<DownloadedFile[]> {
+	const files: DownloadedFile[] = [];
+	for (const attachment of turn.attachments) {
+		try {
+			files.push(await executor.download(attachment.url, { filename: attachment.filename }));
+		} catch (error) {
+			// The error keeps its kind and status; its message names the message whose file it was.
+			if (error instanceof Error) error.message = `the attachment of message ${attachment.message_uid}: ${error.message}`;
+			throw error;
+		}
+	}
+	return files;
 }

@@ -12,6 +12,8 @@ export const eventHelp = `<script type="text/html" data-help-name="chat-messagin
     <dt>payload <span class="property-type">object</span></dt>
     <dd><code>{event_type, chat_id, chat_name, text, message_uid, unattended, raw}</code>; <code>raw</code> is the delivery as received; a value the delivery does not carry is <code>null</code>.
     Both delivery shapes are accepted: <code>{event_type, data: {...}}</code> and <code>{event_type, chat: {...}, message: {...}}</code>.</dd>
+    <dt>chatInput <span class="property-type">string</span></dt><dd>What the customer wrote: the message's text, or a burst's texts one a line (left out when there is no text).</dd>
+    <dt>sessionId <span class="property-type">string</span></dt><dd>The chat's id as a string: the key of the conversation for a memory or an agent node.</dd>
   </dl>
   <h3>Details</h3>
   <p>On deploy the node serves <code>POST &lt;HTTP node root&gt;/chat-messaging/events/&lt;node id&gt;/&lt;secret&gt;</code> and subscribes
@@ -30,7 +32,8 @@ export const eventHelp = `<script type="text/html" data-help-name="chat-messagin
   reads what is new since its cursor (one request while nothing is new, plus one per chat with new messages) and emits each event
   once, shaped as a webhook event. The cursor is stored in <code>&lt;user dir&gt;/chat-messaging/</code> (Node-RED's default context
   store is memory), so a redeploy or a restart neither repeats nor skips an event; the first deploy starts from now. A flow saved
-  before Mode existed keeps webhook mode.</p>
+  before Mode existed keeps webhook mode. While a burst is held, the node also looks again a second after its quiet time ends,
+  so the burst goes out then rather than at the next poll.</p>
   <h3>Filters</h3>
   <p>In both modes, the same as the n8n triggers' options; all pass every event by default. A filter that needs the chat or the message
   reads it (one request) when the event lacks it; when that read fails, the event is emitted with <code>msg.filterError</code>.</p>

@@ -3,7 +3,7 @@
  * msg an event becomes: human takeover (webhook mode; polling applies it before storing its cursor), the event
  * filters, the attachments, the conversation.
  */
-import { HumanTakeover, type Executor } from '@chat-messaging/core';
+import { agentInputOf, HumanTakeover, type Executor } from '@chat-messaging/core';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { asChatMessagingError, errorStatusText } from '../../shared/errors';
 import { attachFiles } from './attachments';
@@ -95,7 +95,7 @@ async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): 
 	}
 	const verdict = await settings.passesFilter(executor, event);
 	if (!verdict) return null;
-	const msg: NodeMessage = { topic: event.event_type, payload: event, ...extra, ...verdict };
+	const msg: NodeMessage = { topic: event.event_type, payload: event, ...agentInputOf(event), ...extra, ...verdict };
 	if (settings.downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
 	// A conversation that cannot be read fails the msg to Catch nodes (node.error with it): handed on, not sent.
 	if (!(await withConversation(executor, event, msg, settings.conversation, (text, failed) => node.error(text, failed)))) return null;

@@ -5,7 +5,9 @@
  */
 import {
 	deleteSubscriptions,
+	nextBurstRelease,
 	pollEvents,
+	readBurstState,
 	pollStep as holdReleaseAndTakeOver,
 	type ChatEvent,
 	type Executor,
@@ -55,6 +57,20 @@ export async function pollStep(poller: Executor, node: PollingNode): Promise<voi
 	for (const entry of queued.entries) await node.outbox.deliver(entry);
 }
 
+/** Record times are whole seconds: a look this much after a burst's quiet time finds the chat quiet for all of it. */
+const RECORD_TIME_SLACK_MS = 1000;
+
+/**
+ * When to look next: after the poll interval, or sooner when a held burst's quiet time ends, so that a burst goes out
+ * right after the customer stops (the look then reads anything newer first, and releases the burst only if none came).
+ */
+export function nextPollDelay(node: Pick<PollingNode, 'store' | 'burstMs'>, pollMs: number, now: number): number {
+	if (node.burstMs <= 0) return pollMs;
+	const quietAt = nextBurstRelease(readBurstState(node.store.load().burst), node.burstMs);
+	if (quietAt === undefined) return pollMs;
+	return Math.max(0, Math.min(pollMs, quietAt + RECORD_TIME_SLACK_MS - now));
+}
+
 export interface PollingMode {
 	/** Settles when the poll under way (if any) is over. */
 	current(): Promise<void>;
@@ -86,7 +102,7 @@ export function startPollingMode(instance: EventNodeInstance, definition: SavedN
 					(error: unknown) => instance.fail(error),
 				);
 			void polling.then(() => {
-				if (!instance.closing) pollTimer = setTimeout(loop, settings.pollSeconds * 1000);
+				if (!instance.closing) pollTimer = setTimeout(loop, nextPollDelay(pollingNode, settings.pollSeconds * 1000, Date.now()));
 			});
 		};
 		node.status({ fill: 'green', shape: 'dot', text: label });

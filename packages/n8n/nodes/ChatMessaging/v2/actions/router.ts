@@ -8,7 +8,8 @@ import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhook
 
 import { SEND_AND_WAIT_COMPOSITE, SEND_AND_WAIT_FOR_REPLY_COMPOSITE, SEND_COMPOSITE, type Executor } from '@chat-messaging/core';
 import { runItems, type OutputItem } from '../../shared/items';
-import { BURST_RESOURCE, executeBurst } from './burst/burst';
+import { BURST_RESOURCE, executeBurst, WAIT_FOR_QUIET } from './burst/burst';
+import { wakeWebhook } from './burst/wake';
 import { executeCatalogueOperation } from './catalogue/execute';
 import { isConversation } from './getConversation/description';
 import { executeGetConversation } from './getConversation/execute';
@@ -42,8 +43,13 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 	return await runItems(context, runItem);
 }
 
-/** Send and Wait for Response's links (GET opens a page, POST answers it), else Send and Wait for Reply's deliveries. */
+/**
+ * Send and Wait for Response's links (GET opens a page, POST answers it), Wait for Customer to Finish Typing's call
+ * when the quiet time is up, else Send and Wait for Reply's deliveries.
+ */
 export async function webhookRouter(context: IWebhookFunctions): Promise<IWebhookResponseData> {
-	if (context.getNodeParameter('operation', '') === SEND_AND_WAIT) return sendAndWaitWebhookAnswer(context);
+	const operation = context.getNodeParameter('operation', '');
+	if (operation === SEND_AND_WAIT) return sendAndWaitWebhookAnswer(context);
+	if (operation === WAIT_FOR_QUIET) return wakeWebhook(context);
 	return await sendAndWaitForReplyWebhook(context);
 }

@@ -7,7 +7,7 @@ import { CREDENTIAL_TYPE } from '../../../shared/transport';
 import { AGENT_DEFAULTS_VERSION, withAgentParameters } from '../agents';
 import { v2FieldParameter } from '../fields';
 import { buildV2Properties, v2Descriptors, v2Subtitle } from './catalogue/description';
-import { burstProperties } from './burst/burst';
+import { burstProperties, QUIET_DEFAULT_VERSION } from './burst/burst';
 import { conversationProperties } from './getConversation/description';
 import { sendAndWaitProperties } from './sendAndWait/description';
 import { sendAndWaitWebhook } from './sendAndWait/webhook';
@@ -39,8 +39,8 @@ export function chatMessagingV2Properties(resources: readonly ResourceDescriptor
 export function versionDescription(baseDescription: INodeTypeBaseDescription): INodeTypeDescription {
 	return {
 		...baseDescription,
-		// 2.1: the same parameters with new defaults for new nodes (see agents.ts).
-		version: [2, AGENT_DEFAULTS_VERSION],
+		// 2.1 and 2.2: the same parameters with new defaults for new nodes (see agents.ts, burst/burst.ts).
+		version: [2, AGENT_DEFAULTS_VERSION, QUIET_DEFAULT_VERSION],
 		subtitle: v2Subtitle(),
 		defaults: {
 			name: 'Chat Messaging',
@@ -54,8 +54,9 @@ export function versionDescription(baseDescription: INodeTypeBaseDescription): I
 				required: true,
 			},
 		],
-		// Waiting executions resume here: Send and Wait for Response's links (GET opens a page, POST answers it)
-		// and Send and Wait for Reply's deliveries (POST); the router tells them apart by the operation.
+		// Waiting executions resume here: Send and Wait for Response's links (GET opens a page, POST answers it),
+		// Send and Wait for Reply's deliveries and Wait for Customer to Finish Typing's call (POST); the router
+		// tells them apart by the operation.
 		webhooks: [sendAndWaitWebhook, ...sendAndWaitForReplyWebhooks],
 		properties: chatMessagingV2Properties(),
 	};

@@ -2,8 +2,10 @@
  * One turn per burst with the webhook trigger: the trigger starts one execution per message, and two
  * operations let only the burst's last one answer it, with the whole burst as one item.
  *
- * - Wait for Customer to Finish Typing: n8n puts the execution to wait (its own waiting: stored in n8n's
- *   database, resumed after a restart and by any main instance in queue mode) for a quiet spell.
+ * - Wait for Customer to Finish Typing: the execution waits for a quiet spell in two parts (wake.ts): n8n's own
+ *   waiting holds it (stored in n8n's database, resumed after a restart and by any main instance in queue mode),
+ *   and the process that put it to wait calls its resume URL when the quiet time is up, so it goes on at once
+ *   instead of on n8n's next look at its waiting executions (once a minute).
  * - Get Burst to Answer: reads the chat once and asks the core which burst this execution answers
  *   (`burstToAnswer`): none when a newer message of the customer has arrived (its own execution answers),
  *   else the customer's messages since the last message sent, as one item.
@@ -12,19 +14,27 @@
  * items on. The decision therefore happens in the node after the wait; the state it decides on is the
  * service's, so executions on different workers agree.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { burstToAnswer, inputError } from '@chat-messaging/core';
+import { agentInputOf, burstToAnswer, downloadBurstAttachments, inputError, type BurstTurn, type Executor } from '@chat-messaging/core';
 import { toNodeError } from '../../../../shared/errors';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { toolDescriptionParameter } from '../../agents';
+import { FALLBACK_AFTER_SECONDS, resumeWhenQuiet, TRACKED_WAIT_SECONDS } from './wake';
 
 export const BURST_RESOURCE = 'message';
 export const WAIT_FOR_QUIET = 'waitForCustomerToFinishTyping';
 export const GET_BURST = 'getBurstToAnswer';
 
-/** Long enough for a customer typing a second line; n8n resumes short waits on its next minute tick. */
-export const DEFAULT_QUIET_SECONDS = 30;
+/** The quiet time of nodes saved before version 2.2 (n8n keeps a default out of a saved workflow). */
+const QUIET_SECONDS_BEFORE_2_2 = 30;
+/**
+ * New nodes' quiet time: the lines of one burst mostly come a few seconds apart, and a customer waits this long
+ * plus the model's answer, about as long as a person takes to start typing back.
+ */
+export const DEFAULT_QUIET_SECONDS = 5;
+/** The version whose Quiet Time starts at DEFAULT_QUIET_SECONDS. */
+export const QUIET_DEFAULT_VERSION = 2.2;
 
 /** The two operations, as the operation list shows them. */
 export const BURST_OPERATIONS: ReadonlyArray<{ name: string; operation: string; action: string; description: string }> = [
@@ -49,21 +59,24 @@ const show = (operation: string) => ({ show: { resource: [BURST_RESOURCE], opera
 export const burstProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Put this right after the Chat Messaging Trigger and follow it with <b>Get Burst to Answer</b>: each message of a burst starts an execution; only the last one goes on, with the whole burst. n8n resumes waits shorter than about a minute on its next minute tick.',
+			'Put this right after the Chat Messaging Trigger and follow it with <b>Get Burst to Answer</b>: each message of a burst starts an execution; only the last one goes on, with the whole burst, right after the quiet time.',
 		name: 'burstWaitNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: show(WAIT_FOR_QUIET),
 	},
-	{
+	...[
+		{ fallback: QUIET_SECONDS_BEFORE_2_2, version: [{ _cnd: { lt: QUIET_DEFAULT_VERSION } }] },
+		{ fallback: DEFAULT_QUIET_SECONDS, version: [{ _cnd: { gte: QUIET_DEFAULT_VERSION } }] },
+	].map(({ fallback, version }): INodeProperties => ({
 		displayName: 'Quiet Time (Seconds)',
 		name: 'burstQuietSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: DEFAULT_QUIET_SECONDS,
-		description: 'How long the execution waits after the message that started it before Get Burst to Answer looks at the chat',
-		displayOptions: show(WAIT_FOR_QUIET),
-	},
+		default: fallback,
+		description: `How long the customer must have been quiet before the burst is answered. Each second is a second more the customer waits for the answer; a shorter time answers a slow typist's lines in two turns (two model calls, two replies). The execution goes on right after it (n8n calls its own resume URL, so it must reach its webhook URL); after a restart of n8n during the wait, ${FALLBACK_AFTER_SECONDS} s later (from ${TRACKED_WAIT_SECONDS} s on, n8n's own timed wait ends it on time).`,
+		displayOptions: { show: { resource: [BURST_RESOURCE], operation: [WAIT_FOR_QUIET], '@version': version } },
+	})),
 	{
 		displayName: 'Chat ID',
 		name: 'burstChatId',
@@ -82,6 +95,15 @@ export const burstProperties: INodeProperties[] = [
 		description: "The message that started this execution (the Chat Messaging Trigger's message_uid)",
 		displayOptions: show(GET_BURST),
 	},
+	{
+		displayName: 'Download Attachments',
+		name: 'burstDownloadAttachments',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to put the files of the burst's messages (a voice note to transcribe, a photo) into the item's binary data as attachment_0, attachment_1, …, oldest first; their links last about 15 minutes",
+		displayOptions: show(GET_BURST),
+	},
 	// As a tool (n8n's AI Agent), each operation says what it does and that it belongs in a workflow's path.
 	...BURST_OPERATIONS.map((op) =>
 		toolDescriptionParameter(`${op.description}. A step of a workflow started by the Chat Messaging Trigger, not a lookup`, {
@@ -91,14 +113,36 @@ export const burstProperties: INodeProperties[] = [
 	),
 ];
 
-/** Waits once for every input item (they share the execution) and passes them on when n8n resumes it. */
+/**
+ * Waits once for every input item (they share the execution) and passes them on when the execution resumes: when
+ * the quiet time is up (wake.ts), or, if that call never came (n8n restarted meanwhile), when n8n's own timed wait ends.
+ */
 async function waitForQuiet(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const seconds = Number(context.getNodeParameter('burstQuietSeconds', 0, DEFAULT_QUIET_SECONDS));
 	if (!Number.isFinite(seconds) || seconds <= 0) {
 		throw toNodeError(context.getNode(), inputError('Quiet Time (Seconds)', `must be more than 0, got ${seconds}`));
 	}
-	await context.putExecutionToWait(new Date(n8nTiming.now() + seconds * 1000));
+	const quietUntil = n8nTiming.now() + seconds * 1000;
+	if (seconds >= TRACKED_WAIT_SECONDS) {
+		// n8n's own timed wait ends on time when it is this long: nothing to hold in this process.
+		await context.putExecutionToWait(new Date(quietUntil));
+	} else {
+		await context.putExecutionToWait(new Date(quietUntil + FALLBACK_AFTER_SECONDS * 1000));
+		resumeWhenQuiet(context, quietUntil);
+	}
 	return [context.getInputData()];
+}
+
+/** The burst's files as the item's binary data (attachment_0, …), as the trigger names them; undefined when it has none. */
+async function burstFiles(context: IExecuteFunctions, executor: Executor, turn: BurstTurn): Promise<IBinaryKeyData | undefined> {
+	const files = await downloadBurstAttachments(executor, turn);
+	if (!files.length) return undefined;
+	const binary: IBinaryKeyData = {};
+	for (const [index, file] of files.entries()) {
+		const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+		binary[`attachment_${index}`] = await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType);
+	}
+	return binary;
 }
 
 /** One request per item: the burst it answers, or nothing when a later execution answers it. */
@@ -114,13 +158,22 @@ async function getBurst(context: IExecuteFunctions): Promise<INodeExecutionData[
 				message_uid: context.getNodeParameter('burstMessageUid', index, ''),
 			});
 			if (!turn.answers) continue;
+			const binary =
+				context.getNodeParameter('burstDownloadAttachments', index, false) === true ? await burstFiles(context, executor, turn) : undefined;
 			out.push({
+				...(binary ? { binary } : {}),
 				json: {
 					chat_id: turn.chat_id,
 					message_uid: turn.message_uid,
 					text: turn.text,
 					message_uids: turn.messages.map((message) => message.message_uid),
+					attachments: turn.attachments.map(({ message_uid, filename, message_type }) => ({
+						message_uid,
+						filename: filename ?? null,
+						message_type: message_type ?? null,
+					})),
 					messages: turn.messages as unknown as IDataObject[],
+					...agentInputOf(turn),
 				},
 				pairedItem: { item: index },
 			});
