@@ -59,3 +59,5 @@ export * from './runtime/events/inbox';
 export * from './runtime/events/takeover';
 export * from './runtime/events/bursts';
 export * from './runtime/events/pollStep';
+export * from './runtime/events/admission';
+export * from './runtime/events/deliveryStep';
