@@ -92,7 +92,7 @@ export interface Delivery {
 }
 
 export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
-	const sent: { status?: number; body?: unknown; requestsBefore?: number } = {};
+	const sent: { status?: number; body?: unknown; requestsBefore?: number; headers?: Record<string, string> } = {};
 	const response = {
 		status(code: number) {
 			sent.status = code;
@@ -101,6 +101,10 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 		},
 		json(body: unknown) {
 			sent.body = body;
+			return response;
+		},
+		setHeader(name: string, value: string) {
+			sent.headers = { ...sent.headers, [name]: value };
 			return response;
 		},
 		send(body: unknown) {
