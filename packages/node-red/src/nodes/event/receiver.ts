@@ -89,9 +89,13 @@ async function serve(registry: Map<string, EventReceiver>, req: HttpRequest, res
 	if ('refused' in admission) return answer(res, admission.refused);
 	if (!receiver.accepting()) return answer(res, NOT_READY); // it began stopping while the body arrived
 	const { answer: sent, taken } = await receiver.answer(admission.event);
-	// Answer first: the service wants a 2xx within 5 seconds, whatever the flow does next.
-	answer(res, sent);
-	if (taken) receiver.take(admission.event);
+	try {
+		// Answer first: the service wants a 2xx within 5 seconds, whatever the flow does next.
+		answer(res, sent);
+	} finally {
+		// Remembered as taken: taken on even if the answer could not be written, or a redelivery would be refused.
+		if (taken) receiver.take(admission.event);
+	}
 }
 
 export function receiversFor(app: HttpApp): Map<string, EventReceiver> {
