@@ -56,6 +56,8 @@ stage runtimes bash test/e2e/runtimes.sh
 stage build npm run build
 stage lint npm run lint
 CHAT_MESSAGING_SKIP_BUILD=1 stage jest npx jest --ci  # built just above
+# The Chat SDK kit's adapter contracts (`@chat-adapter/tests`) run under vitest, the kit's runner.
+stage test:chat-kit npm run test:chat-kit
 for script in test:openapi:third-party test:e2e:n8n test:e2e:n8n-agents test:browser:n8n test:e2e:queue test:e2e:node-red test:browser test:e2e:registry test:demo; do
 	if npm pkg get "scripts.$script" | grep -q '"'; then stage "$script" npm run "$script"; fi
 done

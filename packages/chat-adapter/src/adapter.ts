@@ -1,20 +1,20 @@
 /**
- * The Chat SDK adapter: the SDK's `Adapter` over the core. Deliveries are parsed, keyed and their secret checked as
- * the n8n trigger and the Node-RED event node do; sends, reads and reactions are the catalogue's operations run by
- * the one executor (pacing, 429 back-off, send-in-doubt lookup, uploads before the send). What the service cannot
- * do (edits, deletes) is the SDK's `NotImplementedError`.
+ * The Chat SDK adapter: the SDK's `Adapter` over the core. Deliveries come in by the core's way in and deliveryStep,
+ * as at the n8n trigger and the Node-RED event node (webhook.ts); sends, reads and reactions are the catalogue's
+ * operations run by the one executor (pacing, 429 back-off, send-in-doubt lookup, uploads before the send). What the
+ * service cannot do (edits, deletes) is the SDK's `NotImplementedError`. Credentials may be functions, asked at each
+ * use (credentials.ts).
  */
 import {
-	Executor,
+	DELIVERY_ANSWERS,
 	eventPassesFilter,
 	inputError,
-	pacingKey,
 	parseDelivery,
 	receiverSecret,
 	type ChatEvent,
 	type EventAttachment,
+	type Executor,
 } from '@chat-messaging/core';
-import { fetchTransport, realTiming } from '@chat-messaging/client';
 import {
 	ConsoleLogger,
 	NotImplementedError,
@@ -36,8 +36,16 @@ import {
 
 import { gathered, sendToThread } from './sends';
 import { fetchMessagesPage, fetchOneMessage, readThread } from './reads';
-import { json, readDelivery, refuseRedelivery, SECRET_PARAMETER, type WebhookCounts } from './webhook';
-import { ENVIRONMENT, resolveConfiguration, type ChatMessagingAdapterOptions, type ResolvedConfiguration } from './configuration';
+import { admitRequest, answerDelivery, gateOf, json, SECRET_PARAMETER, type WebhookCounts } from './webhook';
+import {
+	ENVIRONMENT,
+	resolveConfiguration,
+	type ChatMessagingAdapterOptions,
+	type Credential,
+	type ResolvedConfiguration,
+	type WebhookVerifier,
+} from './configuration';
+import { askFor, executorFor } from './credentials';
 import {
 	ADAPTER_NAME,
 	checkMessageId,
@@ -72,7 +80,8 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 	// Truly private (#): what holds the token or the webhook secret stays out of JSON.stringify and util.inspect of
 	// the adapter, which a handler reaches through `thread.adapter`.
 	readonly #executor: Executor;
-	readonly #secret: string;
+	readonly #secret: Credential | undefined;
+	readonly #verifier: WebhookVerifier | undefined;
 	private readonly explicitUserName?: string;
 	private readonly groupChats = new Map<string, boolean>();
 	private readonly teammateHandlers: Array<(event: TeammateMessage) => unknown> = [];
@@ -81,8 +90,9 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 	constructor(options: ChatMessagingAdapterOptions = {}) {
 		const { baseUrl, token, publicUrl } = resolveConfiguration(options);
 		this.configuration = { baseUrl, publicUrl };
-		this.#executor = new Executor({ baseUrl, token, transport: fetchTransport, timing: realTiming, pacingKey: pacingKey(baseUrl, token) });
-		this.#secret = options.webhookSecret ?? receiverSecret(token, 'chat-sdk-adapter');
+		this.#executor = executorFor(baseUrl, token);
+		this.#verifier = options.webhookVerifier;
+		this.#secret = options.webhookSecret ?? (typeof token === 'string' ? receiverSecret(token, 'chat-sdk-adapter') : undefined);
 		this.explicitUserName = options.userName;
 		this.logger = new ConsoleLogger('info', ADAPTER_NAME);
 	}
@@ -101,12 +111,13 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 		return this.configuration.publicUrl;
 	}
 
-	/** The address the service delivers to: the public URL with the secret. */
-	webhookUrl(publicUrl = this.configuration.publicUrl): string {
+	/** The address the service delivers to: the public URL with the secret (as it is now, when a function gives it). */
+	async webhookUrl(publicUrl = this.configuration.publicUrl): Promise<string> {
 		if (!publicUrl)
 			throw inputError('publicUrl', `is not set (option publicUrl or ${ENVIRONMENT.publicUrl}): the public address of the webhook route`);
 		const url = new URL(publicUrl);
-		url.searchParams.set(SECRET_PARAMETER, this.#secret);
+		// With a verifier alone, whatever stands in front of the bot (a gateway) vouches for deliveries: no secret.
+		if (this.#secret !== undefined) url.searchParams.set(SECRET_PARAMETER, await askFor(this.#secret));
 		return url.toString();
 	}
 
@@ -131,20 +142,20 @@ export class ChatMessagingAdapter implements Adapter<{ chatId: number }, unknown
 	}
 
 	async handleWebhook(request: Request, options?: Parameters<Adapter['handleWebhook']>[1]): Promise<Response> {
-		const delivery = await readDelivery(request, this.#secret, this.counts, this.logger);
-		if (delivery instanceof Response) return delivery;
+		const admission = await admitRequest(request, await gateOf(request, this.#secret, this.#verifier), this.counts, this.logger);
+		if ('refused' in admission) return json(admission.refused);
 		// Not ready: a non-2xx answer makes the service deliver again later.
-		if (!this.chat) return json(503, { status: 'error', message: 'The bot is starting: retry' });
-		const event = delivery;
-		const answered = await refuseRedelivery(this.chat, event, this.counts, this.logger);
-		if (answered) return answered;
+		if (!this.chat) return json(DELIVERY_ANSWERS.unavailable('the bot is starting'));
+		const { event } = admission;
+		const { answer, taken } = await answerDelivery(this.chat, event, this.counts, this.logger);
+		if (!taken) return json(answer);
 		this.counts.accepted++;
 		// Answered at once (the service wants a 2xx within 5 seconds); the handlers run after.
 		const task = this.dispatch(event, options).catch((error: unknown) =>
 			this.logger.error('Handling a delivery failed', { error: String(error), eventType: event.event_type }),
 		);
 		options?.waitUntil?.(task);
-		return json(200, { status: 'ok' });
+		return json(answer);
 	}
 
 	private async dispatch(event: ChatEvent, options: Parameters<Adapter['handleWebhook']>[1]): Promise<void> {

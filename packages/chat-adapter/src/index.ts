@@ -5,7 +5,7 @@
 export { ChatMessagingAdapter, createChatMessagingAdapter } from './adapter';
 export type { ChatCreated, TeammateMessage } from './adapter';
 export { SECRET_PARAMETER, type WebhookCounts } from './webhook';
-export { ENVIRONMENT, type ChatMessagingAdapterOptions } from './configuration';
+export { ENVIRONMENT, type ChatMessagingAdapterOptions, type Credential, type WebhookVerifier } from './configuration';
 export { ADAPTER_NAME, decodeThreadId, encodeThreadId } from './messages';
 export { removeWebhooks, syncWebhooks, WEBHOOK_EVENTS, type WebhookSubscriptions } from './subscriptions';
 export { serveWebhooks, type WebhookHandler, type WebhookServer } from './server';

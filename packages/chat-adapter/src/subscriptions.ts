@@ -6,10 +6,9 @@
 import { deleteSubscriptions, syncSubscriptions } from '@chat-messaging/core';
 
 import type { ChatMessagingAdapter } from './adapter';
-import { SECRET_PARAMETER } from './webhook';
+import { SECRET_PARAMETER, WEBHOOK_EVENTS } from './webhook';
 
-/** The events a bot hears: customers' messages, teammates' messages, new chats. */
-export const WEBHOOK_EVENTS = ['message:received:new', 'message:sent:new', 'chat:created'] as const;
+export { WEBHOOK_EVENTS };
 
 /** Whether a subscription URL is this route's, whatever secret it carries. */
 function ownedBy(publicUrl: string): (url: string) => boolean {
@@ -42,7 +41,7 @@ export async function syncWebhooks(
 	adapter: ChatMessagingAdapter,
 	options: { publicUrl?: string; events?: readonly string[] } = {},
 ): Promise<WebhookSubscriptions> {
-	const url = adapter.webhookUrl(options.publicUrl);
+	const url = await adapter.webhookUrl(options.publicUrl);
 	const ownsUrl = ownedBy(url);
 	const ids = await syncSubscriptions(adapter.operations, { ownsUrl, url, events: options.events ?? WEBHOOK_EVENTS });
 	return { ids, remove: () => deleteSubscriptions(adapter.operations, ids, ownsUrl) };
@@ -50,5 +49,5 @@ export async function syncWebhooks(
 
 /** Removes every subscription of the adapter's public URL (a bot taken down for good). */
 export async function removeWebhooks(adapter: ChatMessagingAdapter, publicUrl?: string): Promise<void> {
-	await deleteSubscriptions(adapter.operations, [], ownedBy(adapter.webhookUrl(publicUrl)));
+	await deleteSubscriptions(adapter.operations, [], ownedBy(await adapter.webhookUrl(publicUrl)));
 }

@@ -1,15 +1,30 @@
-/** The webhook route's first look at a delivery: its method, the secret in its URL, its size and its body. */
-import { timingSafeEqual } from 'node:crypto';
-
-import { SEEN_EVENTS_TTL_MS, eventKey, parseDelivery, type ChatEvent } from '@chat-messaging/core';
+/**
+ * What is the adapter's own in taking a delivery: the Request it reads (its body streamed with a cap), the Response it
+ * writes, and the SDK's state as the store of delivered events. The method, the secret or the verifier, the size and
+ * the body are the core's way in (admitDelivery), the chosen events and redeliveries its deliveryAnswer.
+ */
+import {
+	admitDelivery,
+	deliveryAnswer,
+	SECRET_PARAMETER,
+	SEEN_EVENTS_TTL_MS,
+	secretOfUrl,
+	type Admission,
+	type ChatEvent,
+	type DeliveryAnswer,
+	type DeliveryBody,
+	type DeliveryGate,
+} from '@chat-messaging/core';
 import type { ChatInstance, Logger } from 'chat';
 
+import { askFor } from './credentials';
+import type { Credential, WebhookVerifier } from './configuration';
 import { ADAPTER_NAME } from './messages';
 
-/** The query parameter of the webhook URL that carries the secret (the service signs nothing: service notes). */
-export const SECRET_PARAMETER = 'secret';
-/** A delivery body is a few kilobytes; anything past this is refused unread. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export { SECRET_PARAMETER };
+
+/** The events a bot hears: customers' messages, teammates' messages, new chats. */
+export const WEBHOOK_EVENTS = ['message:received:new', 'message:sent:new', 'chat:created'] as const;
 
 /** What the adapter counted since it started: deliveries taken, redeliveries recognised, refusals. */
 export interface WebhookCounts {
@@ -18,64 +33,74 @@ export interface WebhookCounts {
 	refused: number;
 }
 
-export const json = (status: number, body: Record<string, unknown>): Response =>
-	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (sent: DeliveryAnswer): Response =>
+	new Response(JSON.stringify(sent.body), { status: sent.status, headers: { 'content-type': 'application/json', ...sent.headers } });
 
-function sameSecret(given: string, expected: string): boolean {
-	const a = Buffer.from(given);
-	const b = Buffer.from(expected);
-	return a.length === b.length && timingSafeEqual(a, b);
+/** The body, read chunk by chunk until it passes `limit` (then the rest is left unread). */
+async function readBody(request: Request, limit: number): Promise<DeliveryBody> {
+	if (!request.body) return { raw: '' };
+	const reader = request.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) return { raw: Buffer.concat(chunks) };
+		size += value.byteLength;
+		if (size > limit) {
+			await reader.cancel();
+			return { tooLarge: true };
+		}
+		chunks.push(value);
+	}
 }
 
-/** The delivery's event, or the answer that refuses it (counted when its secret is wrong). */
-export async function readDelivery(request: Request, secret: string, counts: WebhookCounts, logger: Logger): Promise<ChatEvent | Response> {
-	if (request.method !== 'POST') return json(405, { status: 'error', message: 'POST only' });
-	let given = '';
-	try {
-		given = new URL(request.url).searchParams.get(SECRET_PARAMETER) ?? '';
-	} catch {
-		// a relative URL carries no query we can read: refused below
-	}
-	if (!sameSecret(given, secret)) {
+/** Who may deliver: the verifier alone when one is given (with the request), else whoever knows the webhook secret. */
+export async function gateOf(
+	request: Request,
+	secret: Credential | undefined,
+	verifier: WebhookVerifier | undefined,
+): Promise<DeliveryGate> {
+	if (verifier) return { verify: (body) => verifier(request, body) };
+	return { secret: secret === undefined ? undefined : await askFor(secret) };
+}
+
+/** The core's way in for a Request; a refused secret or verifier is counted and logged. */
+export async function admitRequest(request: Request, gate: DeliveryGate, counts: WebhookCounts, logger: Logger): Promise<Admission> {
+	const declared = Number(request.headers.get('content-length') ?? undefined);
+	const admission = await admitDelivery(
+		{
+			method: request.method,
+			secret: secretOfUrl(request.url),
+			declaredSize: Number.isFinite(declared) ? declared : undefined,
+			readBody: (limit) => readBody(request, limit),
+		},
+		gate,
+	);
+	if ('refused' in admission && admission.refused.status === 401) {
 		counts.refused++;
-		logger.warn('Delivery refused: no or wrong secret in the webhook URL');
-		return json(401, { status: 'error', message: 'Unknown secret' });
+		logger.warn('verify' in gate ? 'Delivery refused by the webhook verifier' : 'Delivery refused: no or wrong secret in the webhook URL');
 	}
-	if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
-	let body: unknown;
-	try {
-		const text = await request.text();
-		if (Buffer.byteLength(text) > MAX_BODY_BYTES) return json(413, { status: 'error', message: 'Body too large' });
-		body = JSON.parse(text);
-	} catch {
-		return json(400, { status: 'error', message: 'Malformed delivery: the body is not JSON' });
-	}
-	const delivery = parseDelivery(body);
-	if ('malformed' in delivery) return json(400, { status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
-	return delivery.event;
+	return admission;
 }
 
-/** The answer to a delivery already taken (by this instance or another sharing the state), or null for a first one. */
-export async function refuseRedelivery(
+/**
+ * The answer to an admitted delivery, and whether the bot takes it: an event type it does not hear is ignored, and a
+ * redelivery of one taken (by this instance or another sharing the state: Redis) is answered as such.
+ */
+export async function answerDelivery(
 	chat: ChatInstance,
 	event: ChatEvent,
 	counts: WebhookCounts,
 	logger: Logger,
-): Promise<Response | null> {
-	const key = eventKey(event);
-	if (key) {
-		let first: boolean;
-		try {
-			// In the SDK's state, so every instance sharing it (Redis) recognises a redelivery another one took.
-			first = await chat.getState().setIfNotExists(`${ADAPTER_NAME}:event:${key}`, true, SEEN_EVENTS_TTL_MS);
-		} catch (error) {
-			logger.warn('Could not record the delivery in the state: asking for a redelivery', { error: String(error) });
-			return json(503, { status: 'error', message: 'State unavailable: retry' });
-		}
-		if (!first) {
-			counts.redeliveries++;
-			return json(200, { status: 'ok', duplicate: true });
-		}
+): Promise<{ answer: DeliveryAnswer; taken: boolean }> {
+	const state = chat.getState();
+	const step = await deliveryAnswer(event, {
+		chosen: WEBHOOK_EVENTS,
+		seen: { remember: (key) => state.setIfNotExists(`${ADAPTER_NAME}:event:${key}`, true, SEEN_EVENTS_TTL_MS) },
+	});
+	if (step.storeError !== undefined) {
+		logger.warn('Could not record the delivery in the state: asking for a redelivery', { error: String(step.storeError) });
 	}
-	return null;
+	if (step.answer.body.duplicate === true) counts.redeliveries++;
+	return step;
 }

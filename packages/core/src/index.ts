@@ -61,3 +61,5 @@ export * from './runtime/events/takeover';
 export * from './runtime/events/bursts';
 export * from './runtime/events/agentInput';
 export * from './runtime/events/pollStep';
+export * from './runtime/events/admission';
+export * from './runtime/events/deliveryStep';

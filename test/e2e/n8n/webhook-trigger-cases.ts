@@ -1,6 +1,6 @@
 /**
- * The webhook trigger's lifecycle in a running n8n: activation subscribes its production URL with a secret, a call
- * without the secret starts nothing, a delivery repeated by the service starts one execution, the secret survives
+ * The webhook trigger's lifecycle in a running n8n: activation subscribes its production URL with a secret, forged,
+ * malformed and oversized calls start nothing, a delivery repeated by the service starts one execution, the secret survives
  * a restart of n8n, "Listen for test event" beside the published workflow, and deactivation unsubscribes.
  */
 import { randomBytes } from 'node:crypto';
@@ -35,21 +35,78 @@ async function activationSubscribes(e: N8nE2e): Promise<string> {
 	return `${url.origin}${url.pathname}?secret=…; static data keys: ${staticKeys.join(', ') || 'none'}`;
 }
 
-async function forgedCallRefused(e: N8nE2e): Promise<string> {
+/**
+ * Forged, malformed and oversized deliveries at the published webhook: what n8n answers itself (a GET: the webhook is
+ * registered for POST only; JSON it cannot parse), and otherwise the core's way in, word for word as the Node-RED event
+ * node and the chat adapter answer (test/delivery-answers.test.ts); none starts an execution.
+ */
+async function badDeliveriesRefused(e: N8nE2e): Promise<string> {
 	assert(e.subscription, 'no subscription');
-	const url = new URL(e.subscription.url);
-	url.searchParams.delete('secret');
-	const forged = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ event_type: 'message:received:new', data: { text: 'forged', message_uid: 'forged-1' } }),
-	});
-	await forged.text();
-	assert(forged.status >= 400 && forged.status < 500, `the forged call answered ${forged.status}`);
+	const withSecret = new URL(e.subscription.url);
+	const withoutSecret = new URL(withSecret);
+	withoutSecret.searchParams.delete('secret');
+	const wrongSecret = new URL(withSecret);
+	wrongSecret.searchParams.set('secret', 'f'.repeat(48));
+	const delivery = (eventType: string, text = 'forged') =>
+		JSON.stringify({ event_type: eventType, data: { chat_id: 1, text, message_uid: `bad-${randomBytes(4).toString('hex')}` } });
+	const error = (message: string) => ({ status: 'error', message });
+	const cases: Array<{ name: string; url: URL; method?: string; body?: string; status: number; answer?: unknown }> = [
+		{
+			name: 'no secret',
+			url: withoutSecret,
+			body: delivery('message:received:new'),
+			status: 401,
+			answer: error('Unauthorized: missing or wrong secret'),
+		},
+		{
+			name: 'a wrong secret',
+			url: wrongSecret,
+			body: delivery('message:received:new'),
+			status: 401,
+			answer: error('Unauthorized: missing or wrong secret'),
+		},
+		{ name: 'GET (n8n)', url: withSecret, method: 'GET', status: 404 },
+		{ name: 'JSON n8n cannot parse (n8n)', url: withSecret, body: 'not json {', status: 422 },
+		{
+			name: 'JSON that is no delivery',
+			url: withSecret,
+			body: JSON.stringify({ data: { chat_id: 1 } }),
+			status: 400,
+			answer: error('Malformed delivery: the body must hold a string event_type'),
+		},
+		{
+			name: 'a body over 1 MB',
+			url: withSecret,
+			body: delivery('message:received:new', 'x'.repeat(1024 * 1024 + 1)),
+			status: 413,
+			answer: error('Payload too large: a delivery is at most 1048576 bytes'),
+		},
+		{
+			name: 'an event type not chosen',
+			url: withSecret,
+			body: delivery('chat:created'),
+			status: 200,
+			answer: { status: 'ok', ignored: 'event chat:created is not chosen here' },
+		},
+	];
+	const seen: string[] = [];
+	for (const sent of cases) {
+		const response = await fetch(sent.url, {
+			method: sent.method ?? 'POST',
+			headers: sent.body === undefined ? {} : { 'content-type': 'application/json' },
+			body: sent.body,
+		});
+		const text = await response.text();
+		assert(response.status === sent.status, `${sent.name}: answered ${response.status} ${text.slice(0, 200)}, expected ${sent.status}`);
+		if (sent.answer !== undefined) {
+			assert(text === JSON.stringify(sent.answer), `${sent.name}: answered ${text.slice(0, 200)}, expected ${JSON.stringify(sent.answer)}`);
+		}
+		seen.push(`${sent.name}: ${response.status}${sent.answer === undefined ? ` ${text.slice(0, 90)}` : ''}`);
+	}
 	await sleep(1000);
 	const list = await e.executions();
-	assert(list.length === 0, `${list.length} executions after a forged call`);
-	return `answered ${forged.status}`;
+	assert(list.length === 0, `${list.length} executions after the bad deliveries`);
+	return seen.join('; ');
 }
 
 async function duplicateDeliveryRunsOnce(e: N8nE2e): Promise<string> {
@@ -177,7 +234,10 @@ async function testListenerBesidePublished(e: N8nE2e): Promise<string> {
 
 export const webhookTriggerCases: Case[] = [
 	{ name: '(d) Trigger: activation subscribes its production URL with a secret', run: activationSubscribes },
-	{ name: '(d) Trigger: a call without the secret is refused and starts nothing', run: forgedCallRefused },
+	{
+		name: "(d) Trigger: forged, malformed and oversized deliveries get the core's answers (n8n answers a GET and unparsable JSON itself) and start nothing",
+		run: badDeliveriesRefused,
+	},
 	{ name: '(d) Trigger: an inbound message delivered twice starts exactly one execution', run: duplicateDeliveryRunsOnce },
 	{
 		name: '(d) Trigger: after an n8n restart the stored secret still admits deliveries (same subscription, one execution)',

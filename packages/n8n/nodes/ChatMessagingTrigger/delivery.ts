@@ -1,27 +1,30 @@
 /**
- * A delivery at the trigger's webhook: checked against the secret, parsed by the core, recognised when
- * delivered again, narrowed by the Options (event filters, human takeover), then turned into the item
- * that starts the workflow, with the attachments when asked.
+ * A delivery at the trigger's webhook, through the core's way in (admitDelivery: method, secret, size, body) and
+ * deliveryStep (the chosen events and redeliveries before the answer; event filters and human takeover after it),
+ * then turned into the item that starts the workflow, with the attachments when asked. What stays here is n8n's:
+ * the request as n8n hands it over, when and how the answer goes, where the seen events are kept.
  */
-import { timingSafeEqual } from 'crypto';
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import {
+	admitDelivery,
 	agentInputOf,
+	deliveryAnswer,
+	deliveryStep,
 	downloadEventAttachments,
-	eventKey,
-	eventPassesFilter,
 	HumanTakeover,
 	isFilterEmpty,
-	parseDelivery,
 	readEventFilter,
 	readInboxOptions,
+	SECRET_PARAMETER,
 	SeenEvents,
 	type ChatEvent,
+	type DeliveryAnswer,
+	type DeliveryBody,
 	type EventFilter,
 } from '@chat-messaging/core';
 import { createExecutor, n8nTiming } from '../shared/transport';
-import { chosenEvents, readState, SECRET_PARAMETER, type TriggerState } from './subscriptions';
+import { chosenEvents, readState, type TriggerState } from './subscriptions';
 
 /** The Options collection read into the shared event filter (version 1's Ignore Group Messages included). */
 function eventFilterOf(context: IWebhookFunctions): EventFilter {
@@ -98,40 +101,59 @@ async function eventItem(context: IWebhookFunctions, event: ChatEvent, downloads
 	return item;
 }
 
-function sameSecret(given: unknown, expected: string): boolean {
-	if (typeof given !== 'string') return false;
-	const a = Buffer.from(given);
-	const b = Buffer.from(expected);
-	return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * The body as n8n's webhook server read it: the raw bytes it keeps (`req.rawBody`), else what its parser made (a
+ * workflow of version 1.1 sends n8n no content type it parses: then nothing was read, and n8n's reader is asked).
+ */
+async function bodyOf(context: IWebhookFunctions): Promise<DeliveryBody> {
+	const request = context.getRequestObject() as { rawBody?: unknown; readRawBody?: () => Promise<void> };
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') await request.readRawBody();
+	if (Buffer.isBuffer(request.rawBody)) return { raw: request.rawBody };
+	const parsed = context.getBodyData() as unknown;
+	if (typeof parsed === 'string') return { raw: parsed };
+	return { parsed, size: Buffer.byteLength(JSON.stringify(parsed ?? null)) };
 }
 
-/** The answer to a delivery, and the item it starts the workflow with (none when ignored or narrowed out). */
-export async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+function answer(context: IWebhookFunctions, sent: DeliveryAnswer): IWebhookResponseData {
 	const response = context.getResponseObject();
+	for (const [name, value] of Object.entries(sent.headers ?? {})) response.setHeader(name, value);
+	response.status(sent.status).json(sent.body);
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The answer to a delivery, and the item it starts the workflow with (none when refused, ignored or narrowed out).
+ * n8n answers some requests before webhook() runs: a method other than POST (404, the webhook is registered for
+ * POST only), a JSON body it cannot parse (422) and a body past its own limit (N8N_PAYLOAD_SIZE_MAX, 16 MB).
+ */
+export async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = readState(context);
-	const query = context.getQueryData() as IDataObject;
-	if (typeof state.secret !== 'string' || !sameSecret(query[SECRET_PARAMETER], state.secret)) {
-		response.status(401).json({ status: 'error', message: 'Unauthorized: missing or wrong secret' });
-		return { noWebhookResponse: true };
-	}
-
-	const delivery = parseDelivery(context.getBodyData());
-	if ('malformed' in delivery) {
-		response.status(400).json({ status: 'error', message: `Malformed delivery: ${delivery.malformed}` });
-		return { noWebhookResponse: true };
-	}
-
-	const { event } = delivery;
-	if (!chosenEvents(context).includes(event.event_type)) {
-		return { webhookResponse: { status: 'ok', ignored: `event ${event.event_type} is not chosen in this trigger` } };
-	}
-
-	const key = eventKey(event);
-	if (key) {
-		const { seen, persisted } = seenEventsOf(context, state);
-		if (!seen.remember(key)) return { webhookResponse: { status: 'ok', duplicate: true } };
-		if (persisted) state.seenEvents = seen.snapshot();
-	}
+	const request = context.getRequestObject();
+	const declared = Number(context.getHeaderData()['content-length']);
+	const admission = await admitDelivery(
+		{
+			method: request.method ?? 'POST',
+			secret: String((context.getQueryData() as IDataObject)[SECRET_PARAMETER] ?? ''),
+			declaredSize: Number.isFinite(declared) ? declared : undefined,
+			readBody: () => bodyOf(context),
+		},
+		{ secret: typeof state.secret === 'string' ? state.secret : undefined },
+	);
+	if ('refused' in admission) return answer(context, admission.refused);
+	const { event } = admission;
+	const persisted = context.getMode() !== 'manual';
+	const { seen } = seenEventsOf(context, state);
+	const taken = await deliveryAnswer(event, {
+		chosen: chosenEvents(context),
+		seen: {
+			remember(key) {
+				const first = seen.remember(key);
+				if (first && persisted) state.seenEvents = seen.snapshot();
+				return first;
+			},
+		},
+	});
+	if (!taken.taken) return { webhookResponse: taken.answer.body };
 
 	let filter: EventFilter = {};
 	let filterError: string | undefined;
@@ -143,23 +165,29 @@ export async function handleDelivery(context: IWebhookFunctions): Promise<IWebho
 	const takeover = takeoverOf(context);
 	const downloads = event.event_type.startsWith('message:') && context.getNodeParameter('downloadAttachments', false) === true;
 	if (isFilterEmpty(filter) && filterError === undefined && takeover.off && !downloads) {
-		return { workflowData: [[{ json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } }]] };
+		return {
+			webhookResponse: taken.answer.body,
+			workflowData: [[{ json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } }]],
+		};
 	}
 
 	// Answered before the options' work: the service wants a 2xx within 5 seconds, and reading the chat
 	// or downloading a 20 MB file can take longer. n8n sends nothing more for this call (noWebhookResponse)
 	// and starts the workflow with what webhook() returns once it returns.
-	response.status(200).json({ status: 'ok' });
+	answer(context, taken.answer);
+	let problem: string | undefined;
 	try {
-		if (!isFilterEmpty(filter) && !(await eventPassesFilter(await createExecutor(context), event, filter))) {
-			return { noWebhookResponse: true };
-		}
-		if (!takeover.off && (await takeover.skipReason(await createExecutor(context), event))) return { noWebhookResponse: true };
+		const step = await deliveryStep(await createExecutor(context), event, { filter, takeover });
+		if (!step.passed) return { noWebhookResponse: true };
+		problem = step.problems.filter ?? step.problems.takeover;
 	} catch (error) {
+		problem = (error as Error).message;
+	}
+	if (problem !== undefined) {
 		// The delivery is answered, so the service will not send it again: the event goes on, saying why
 		// the options could not be checked, rather than being lost.
-		filterError = (error as Error).message;
-		context.logger.warn(`Chat Messaging: could not check the trigger options for an event: ${filterError}`);
+		context.logger.warn(`Chat Messaging: could not check the trigger options for an event: ${problem}`);
+		filterError ??= problem;
 	}
 	const item = await eventItem(context, event, downloads);
 	if (filterError !== undefined) item.json = { ...item.json, filter_error: filterError };

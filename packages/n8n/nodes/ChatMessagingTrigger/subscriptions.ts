@@ -8,7 +8,14 @@ import { randomBytes } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { checkReceiverUrl, deleteSubscriptions, isNotFound, syncSubscriptions, type SeenEntry } from '@chat-messaging/core';
+import {
+	checkReceiverUrl,
+	deleteSubscriptions,
+	isNotFound,
+	SECRET_PARAMETER,
+	syncSubscriptions,
+	type SeenEntry,
+} from '@chat-messaging/core';
 import { toNodeError } from '../shared/errors';
 import { createExecutor } from '../shared/transport';
 
@@ -24,8 +31,6 @@ export interface TriggerState extends IDataObject {
 	 */
 	seenEvents?: Array<SeenEntry | string>;
 }
-
-export const SECRET_PARAMETER = 'secret';
 
 const PUBLIC_URL_HELP =
 	"Set n8n's public webhook URL (the WEBHOOK_URL environment variable) to an https address the internet reaches, for example " +

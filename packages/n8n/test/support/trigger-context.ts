@@ -85,10 +85,14 @@ export interface Delivery {
 	parameters?: IDataObject;
 	/** Credentials, for parameters that make the webhook call the service. */
 	credentials?: Credentials;
+	/** The request as n8n's webhook server read it: its method (default POST), headers and raw body (`req.rawBody`). */
+	method?: string;
+	headers?: IDataObject;
+	rawBody?: Buffer;
 }
 
 export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
-	const sent: { status?: number; body?: unknown; requestsBefore?: number } = {};
+	const sent: { status?: number; body?: unknown; requestsBefore?: number; headers?: Record<string, string> } = {};
 	const response = {
 		status(code: number) {
 			sent.status = code;
@@ -97,6 +101,10 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 		},
 		json(body: unknown) {
 			sent.body = body;
+			return response;
+		},
+		setHeader(name: string, value: string) {
+			sent.headers = { ...sent.headers, [name]: value };
 			return response;
 		},
 		send(body: unknown) {
@@ -112,10 +120,16 @@ export async function callWebhook(delivery: Delivery): Promise<WebhookAnswer> {
 		getNode: () => node,
 		getWorkflow: () => ({ id: delivery.workflowId ?? 'wf-1', name: 'test', active: true }),
 		getResponseObject: () => response,
-		getRequestObject: () => ({ body: delivery.body, query: delivery.query }),
+		getRequestObject: () => ({
+			method: delivery.method ?? 'POST',
+			headers: delivery.headers ?? {},
+			body: delivery.body,
+			query: delivery.query,
+			...(delivery.rawBody ? { rawBody: delivery.rawBody } : {}),
+		}),
 		getQueryData: () => delivery.query,
 		getBodyData: () => delivery.body,
-		getHeaderData: () => ({}),
+		getHeaderData: () => delivery.headers ?? {},
 		getWorkflowStaticData: () => delivery.staticData,
 		// n8n runs test webhooks ("Listen for test event") in mode "manual", production ones in "webhook".
 		getMode: () => (delivery.test ? 'manual' : 'webhook'),

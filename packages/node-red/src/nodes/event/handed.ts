@@ -24,11 +24,21 @@ export class HandedEvents {
 	/** Handed on before the first catch-up placed the cursor of its type: recorded once it is placed. */
 	private readonly beforeCursor: ChatEvent[] = [];
 
+	/**
+	 * The cursors as the node started with them, which the catch-up reads from. Not the cursors as they are when it
+	 * reads: a poll skips a chat whose newest message was handed on, and a delivery taken while the node subscribes
+	 * may be a chat's newest message while the ones before it, sent while the node was stopped, are still unread.
+	 * What deliveries took meanwhile the catch-up reads again, and the redelivery memory passes it on once.
+	 */
+	private readonly startCursors: Record<string, unknown>;
+
 	/** `sources`: the poll sources that stand for the node's event types, caught up at every start. */
 	constructor(
 		private readonly store: NodeStateStore,
 		private readonly sources: readonly PollSource[],
-	) {}
+	) {
+		this.startCursors = cursorsOf(store.load());
+	}
 
 	/** After a restart, a late redelivery of an event handed on before it is still recognised. */
 	rememberDelivered(memory: SeenEvents): void {
@@ -63,7 +73,8 @@ export class HandedEvents {
 	 */
 	async catchUp(poller: Executor, closing: () => boolean, receive: (event: ChatEvent) => void): Promise<void> {
 		for (const source of this.sources) {
-			const result = await pollEvents(poller, { source, cursor: cursorsOf(this.store.load())[source], now: Date.now() });
+			const cursorAtStart = this.startCursors[source] ?? cursorsOf(this.store.load())[source];
+			const result = await pollEvents(poller, { source, cursor: cursorAtStart, now: Date.now() });
 			if (closing()) return;
 			const state = this.store.load();
 			const cursors = cursorsOf(state);

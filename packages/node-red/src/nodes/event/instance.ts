@@ -1,9 +1,9 @@
 /**
  * What the parts of one event node instance share (webhook.ts, polling.ts, outbox.ts, index.ts's close), and the
- * msg an event becomes: human takeover (webhook mode; polling applies it before storing its cursor), the event
- * filters, the attachments, the conversation.
+ * msg an event becomes: the event filters and human takeover (the core's deliveryStep; polling applies takeover
+ * before storing its cursor), the attachments, the conversation.
  */
-import { agentInputOf, HumanTakeover, type Executor } from '@chat-messaging/core';
+import { agentInputOf, deliveryStep, HumanTakeover, type Executor } from '@chat-messaging/core';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { asChatMessagingError, errorStatusText } from '../../shared/errors';
 import { attachFiles } from './attachments';
@@ -76,26 +76,26 @@ export function createInstance(RED: NodeAPI, node: Node, settings: EventNodeSett
 }
 
 /**
- * The msg for an event, or null when takeover or the filters drop it. A failed takeover lookup does not lose the
- * event: it goes on with msg.takeoverError, and the flow decides (a failed filter lookup: msg.filterError). With
- * Download Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing.
+ * The msg for an event, or null when the filters or takeover drop it (the core's deliveryStep). A failed lookup does
+ * not lose the event: it goes on with msg.filterError or msg.takeoverError, and the flow decides. With Download
+ * Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing.
  */
 async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): Promise<NodeMessage | null> {
 	const { executor, takeover, node, settings } = instance;
 	const { event } = entry;
 	let extra: Record<string, unknown> = {};
-	if (executor && !entry.takeoverChecked && !takeover.off) {
-		try {
-			if ((await takeover.skipReason(executor, event)) !== undefined) return null;
-		} catch (error) {
-			const problem = asChatMessagingError(error).message;
-			node.warn(`Could not check whether a teammate handles chat ${String(event.chat_id)}: ${problem}`);
-			extra = { takeoverError: problem };
-		}
+	if (executor) {
+		const step = await deliveryStep(executor, event, { filter: settings.filter, takeover: entry.takeoverChecked ? undefined : takeover });
+		if (!step.passed) return null;
+		const { filter, takeover: takeoverProblem } = step.problems;
+		if (takeoverProblem !== undefined)
+			node.warn(`Could not check whether a teammate handles chat ${String(event.chat_id)}: ${takeoverProblem}`);
+		extra = {
+			...(takeoverProblem !== undefined ? { takeoverError: takeoverProblem } : {}),
+			...(filter !== undefined ? { filterError: filter } : {}),
+		};
 	}
-	const verdict = await settings.passesFilter(executor, event);
-	if (!verdict) return null;
-	const msg: NodeMessage = { topic: event.event_type, payload: event, ...agentInputOf(event), ...extra, ...verdict };
+	const msg: NodeMessage = { topic: event.event_type, payload: event, ...agentInputOf(event), ...extra };
 	if (settings.downloadAttachments && executor) await attachFiles(executor, event, msg, (text) => node.warn(text));
 	// A conversation that cannot be read fails the msg to Catch nodes (node.error with it): handed on, not sent.
 	if (!(await withConversation(executor, event, msg, settings.conversation, (text, failed) => node.error(text, failed)))) return null;

@@ -7,15 +7,12 @@
 import {
 	ChatMessagingError,
 	EVENT_TYPES,
-	eventPassesFilter,
 	INBOX_OFF,
 	inputError,
-	isFilterEmpty,
 	POLL_EVENT_TYPES,
 	readEventFilter,
 	readInboxOptions,
-	type ChatEvent,
-	type Executor,
+	type EventFilter,
 	type InboxOptions,
 	type PollSource,
 } from '@chat-messaging/core';
@@ -54,29 +51,6 @@ export const POLL_SOURCE_OF: Readonly<Record<string, PollSource>> = Object.fromE
 	Object.entries(POLL_EVENT_TYPES).map(([source, eventType]) => [eventType, source as PollSource]),
 );
 
-/** What the filter says of an event: dropped (null), or what its msg carries besides (a failed lookup's `filterError`). */
-export type FilterVerdict = Record<string, unknown> | null;
-
-/**
- * The node's event filters (the core catalogue's EVENT_FILTER_OPTIONS, saved as node properties), evaluated by
- * the core's eventPassesFilter in both modes. Throws at once, naming the property, when a saved value is not
- * one it offers. A lookup that fails does not lose the event: it goes on with `msg.filterError`.
- */
-export function eventFilterGate(
-	definition: Record<string, unknown>,
-): (executor: Executor | undefined, event: ChatEvent) => Promise<FilterVerdict> {
-	const filter = readEventFilter(definition);
-	if (isFilterEmpty(filter)) return () => Promise.resolve({});
-	return async (executor, event) => {
-		if (!executor) return {};
-		try {
-			return (await eventPassesFilter(executor, event, filter)) ? {} : null;
-		} catch (error) {
-			return { filterError: (error as Error).message };
-		}
-	};
-}
-
 /** One event node's settings as read from its saved properties (after migrations.ts). */
 export interface EventNodeSettings {
 	/** The chosen event types, trimmed, without repeats. */
@@ -85,7 +59,11 @@ export interface EventNodeSettings {
 	mode: EventMode;
 	pollSeconds: number;
 	inbox: InboxOptions;
-	passesFilter: ReturnType<typeof eventFilterGate>;
+	/**
+	 * The node's event filters (the core catalogue's EVENT_FILTER_OPTIONS, saved as node properties), checked by the
+	 * core's deliveryStep in both modes; a saved value it does not offer stops the node at start, naming the property.
+	 */
+	filter: EventFilter;
 	/** Add Conversation and its window (conversation.ts). */
 	conversation: ConversationSetting;
 	/** A wrong setting, reported when the node starts (until then: webhook mode, every inbox option off). */
@@ -101,14 +79,14 @@ export function readEventNodeSettings(definition: Record<string, unknown>): Even
 		mode: DEFAULT_EVENT_MODE,
 		pollSeconds: DEFAULT_POLL_SECONDS,
 		inbox: INBOX_OFF,
-		passesFilter: eventFilterGate({}),
+		filter: {},
 		conversation: CONVERSATION_OFF,
 	};
 	try {
 		settings.mode = readEventMode(definition.mode);
 		settings.pollSeconds = readPollSeconds(definition.pollSeconds);
 		settings.inbox = readInboxOptions(definition);
-		settings.passesFilter = eventFilterGate(definition);
+		settings.filter = readEventFilter(definition);
 		settings.conversation = readConversationSetting(definition);
 	} catch (error) {
 		settings.problem = error;

@@ -7,7 +7,7 @@
 import {
 	ChatMessagingError,
 	checkReceiverUrl,
-	eventKey,
+	deliveryAnswer,
 	holdBursts,
 	nextBurstRelease,
 	pollSourceOf,
@@ -86,37 +86,38 @@ export function startWebhookMode(
 	};
 
 	const receivers = receiversFor(RED.httpNode);
+	const take = (event: ChatEvent) => {
+		// Recorded as handed on, and held or queued, in one write: from here on a close or a restart loses nothing.
+		const state = handed.record(store.load(), event);
+		if (burstMs <= 0) {
+			const queued = withQueued(state, [event]);
+			store.save(queued.state);
+			return deliverAll(queued.entries);
+		}
+		const { state: burst, passThrough } = holdBursts(readBurstState(state.burst), [event], Date.now(), 'arrival');
+		const queued = withQueued({ ...state, burst }, passThrough);
+		store.save(queued.state);
+		for (const entry of queued.entries) void instance.serially(() => outbox.deliver(entry)).catch(instance.fail);
+		scheduleRelease(burst);
+	};
 	const receiver: EventReceiver = {
 		accepting: () => !instance.closing,
-		receive(event: ChatEvent) {
-			if (!events.includes(event.event_type)) return;
-			const key = eventKey(event);
-			if (key !== undefined && !memory.remember(key)) return; // a redelivery of an event already taken on
-			// Recorded as handed on, and held or queued, in one write: from here on a close or a restart loses nothing.
-			const state = handed.record(store.load(), event);
-			if (burstMs <= 0) {
-				const queued = withQueued(state, [event]);
-				store.save(queued.state);
-				return deliverAll(queued.entries);
-			}
-			const { state: burst, passThrough } = holdBursts(readBurstState(state.burst), [event], Date.now(), 'arrival');
-			const queued = withQueued({ ...state, burst }, passThrough);
-			store.save(queued.state);
-			for (const entry of queued.entries) void instance.serially(() => outbox.deliver(entry)).catch(instance.fail);
-			scheduleRelease(burst);
-		},
+		// The chosen types and the redelivery memory (deliveryStep.ts); the catch-up's events pass the same way.
+		answer: (event) => deliveryAnswer(event, { chosen: events, seen: memory }),
+		take,
 	};
+	/** An event the catch-up read, taken on as a delivery is. */
+	const receive = (event: ChatEvent) =>
+		void receiver.answer(event).then(({ taken }) => {
+			if (taken) take(event);
+		}, instance.fail);
 	receivers.set(node.id, receiver);
 
 	let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
 	/** The catch-up (handed.ts); a failure is retried while the node runs. */
 	const catchUp = async (poller: Executor): Promise<void> => {
 		try {
-			await handed.catchUp(
-				poller,
-				() => instance.closing,
-				(event) => receiver.receive(event),
-			);
+			await handed.catchUp(poller, () => instance.closing, receive);
 		} catch (error) {
 			node.warn(
 				`Could not catch up on the events that arrived while stopped (retrying in ${CATCH_UP_RETRY_MS / 1000} s): ${asChatMessagingError(error).message}`,
