@@ -14,10 +14,15 @@ import { taskOwnerOf } from '../calls/taskOwner';
 import { ToolTasks } from '../calls/taskStore';
 import { ENV, HTTP_PATH, UsageError } from '../cli/arguments';
 import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
+import { realTiming } from '@chat-messaging/client';
 import { FileLinks } from '../resources/fileLinks';
 import { createServer } from '../revisions/2025-11-25';
 import { revisionOf } from '../revisions/revisionOf';
-import { missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
+import type { AuthorizationServer } from '../oauth/authorizationServer';
+import { isAuthorizationServerPath } from '../oauth/paths';
+import { isChallenge, type Challenge, type GrantCallers } from '../oauth/resourceServer';
+import type { CatalogueTool } from '../tools';
+import { bearerMatches, missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
 import { Sessions } from './sessions';
@@ -48,10 +53,26 @@ export interface HttpServeOptions extends ServeOptions {
 	host: string;
 	allowedHosts?: readonly HostAndPort[];
 	allowedOrigins?: readonly string[];
+	/** The service's base URL (the log names its origin). */
+	baseUrl: string;
 	/** The secret every request must carry as `Authorization: Bearer …`; required beyond loopback. */
 	authToken?: string;
 	/** Secrets the log must never show (the service's token). */
 	secrets?: readonly string[];
+	/**
+	 * OAuth (a public URL): the authorization server's endpoints beside /mcp, and every request to /mcp needs an
+	 * access token (or the static secret, when there is one).
+	 */
+	oauth?: { server: AuthorizationServer; callers: GrantCallers };
+}
+
+/** Who a request to /mcp is: the executor and tools it acts with, and whose its tasks and session are. */
+interface Caller {
+	executor: Executor;
+	tools?: readonly CatalogueTool[];
+	owner: string;
+	/** The grant's 403 for a call its scope leaves out (OAuth callers only). */
+	outOfScope?: (body: unknown) => Challenge | undefined;
 }
 
 /**
@@ -62,49 +83,76 @@ export interface HttpServeOptions extends ServeOptions {
  * carry the client secret when there is one. Beyond loopback the server does not start without a secret and
  * explicit lists of hosts and origins.
  */
-export async function serveHttp(executor: Executor, options: HttpServeOptions): Promise<HttpServer> {
-	const { port, host, authToken } = options;
+export async function serveHttp(executor: Executor | undefined, options: HttpServeOptions): Promise<HttpServer> {
+	const { port, host, authToken, oauth } = options;
 	const missing = missingForAddress(
 		host,
-		{ authToken, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
-		{ authToken: ENV.authToken, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
+		{ authToken: authToken ?? (oauth ? 'oauth' : undefined), allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
+		{ authToken: `${ENV.authToken} or ${ENV.publicUrl}`, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
 	);
 	if (missing.length)
 		throw new UsageError(
 			`Listening on ${host}, which is not loopback, needs: ${missing.join('; ')}. Without them any page or host that reaches the port would act with the service's token`,
 		);
+	if (!executor && !oauth) throw new UsageError(`${ENV.token} is not set: the bearer token of the service`);
+	if (authToken && !executor) throw new UsageError(`${ENV.authToken} needs ${ENV.token}: the workspace its callers act on`);
 	const rules: AccessRules = {
 		allowedHosts: options.allowedHosts ?? [],
 		allowedOrigins: options.allowedOrigins ?? [],
-		...(authToken ? { authToken } : {}),
+		// With OAuth the secret is one way in among two, checked below with the access token.
+		...(authToken && !oauth ? { authToken } : {}),
 	};
 	const version = packageVersion();
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
+	const timing = executor?.timing ?? realTiming;
 	// One store of file links for the process: a link handed out in one request or session is read in another.
-	const links = options.links ?? new FileLinks({ timing: executor.timing });
+	const links = options.links ?? new FileLinks({ timing });
 	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
 	const tasks = new ToolTasks();
 	const common = {
-		executor,
 		version,
 		links,
 		tasks,
-		...(options.tools ? { tools: options.tools } : {}),
 		confirm: options.confirm,
 		outputSchemas: options.outputSchemas,
 	};
-	const newServer = (req: IncomingMessage) => createServer({ ...common, taskOwner: taskOwnerOf(req.headers.authorization) });
+	const staticCaller = (authorization: string | undefined): Caller => {
+		if (!executor) throw new Error(`${ENV.token} is not set`);
+		return { executor, ...(options.tools ? { tools: options.tools } : {}), owner: taskOwnerOf(authorization) };
+	};
+	/** The caller, or the challenge to answer: with OAuth, the static secret (when set) or an access token. */
+	const callerOf = async (authorization: string | undefined): Promise<Caller | Challenge> => {
+		if (!oauth) return staticCaller(authorization);
+		if (authToken && bearerMatches(authorization, authToken)) return staticCaller(authorization);
+		const grant = await oauth.callers.callerOf(authorization);
+		if (isChallenge(grant)) return grant;
+		return {
+			executor: grant.executor,
+			tools: grant.tools,
+			owner: `grant:${grant.grantId}`,
+			outOfScope: (body) => oauth.callers.outOfScope(grant, body),
+		};
+	};
+	const serverOptions = (caller: Caller) => ({
+		...common,
+		executor: caller.executor,
+		...(caller.tools ? { tools: caller.tools } : {}),
+		taskOwner: caller.owner,
+	});
+	const newServer = (caller: Caller) => createServer(serverOptions(caller));
 	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
 	let loaded2026: Promise<Http2026> | undefined;
-	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
+	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<boolean> => {
 		if (!(Array.isArray(body) ? body : [body]).some((message) => revisionOf(message) === '2026-07-28')) return false;
 		loaded2026 ??= import('./http-2026-07-28').then(({ http2026 }) =>
-			http2026(common, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+			http2026(MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
 		);
-		return (await loaded2026)(req, res, body);
+		return (await loaded2026)(req, res, body, serverOptions(caller));
 	};
 	const closeFailed = (error: Error) => log(`closing a session failed: ${redactText(error.message, secrets)}`);
 	const sessions = new Sessions(closeFailed);
+	const challenge = (res: ServerResponse, answer: Challenge) =>
+		refuse(res, answer.status, answer.message, { 'WWW-Authenticate': answer.header });
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
 		if (refused)
@@ -115,16 +163,22 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 				refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="chat-messaging-mcp"' } : {},
 			);
 		const url = new URL(req.url ?? '/', 'http://localhost');
+		if (oauth && isAuthorizationServerPath(url.pathname)) return void oauth.server.app(req, res);
 		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
+		const caller = await callerOf(req.headers.authorization);
+		if ('status' in caller) return challenge(res, caller);
 		const sessionId = req.headers['mcp-session-id'];
 		if (typeof sessionId === 'string') {
 			const session = sessions.get(sessionId);
-			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
+			// A session is its caller's: another grant (or secret) naming its id is told it does not exist.
+			if (!session || session.owner !== caller.owner) return refuse(res, 404, 'Session not found: initialize a new session');
 			session.touch();
 			if (req.method !== 'POST') return void (await session.transport.handleRequest(req, res));
 			const body = await readBody(req);
 			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+			const outside = caller.outOfScope?.(body);
+			if (outside) return challenge(res, outside);
 			cancelWhenClosed(res, body, session.transport);
 			return void (await session.transport.handleRequest(req, res, body));
 		}
@@ -135,14 +189,16 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		if (await served2026(req, res, body)) return;
-		const server = newServer(req);
+		const outside = caller.outOfScope?.(body);
+		if (outside) return challenge(res, outside);
+		if (await served2026(req, res, body, caller)) return;
+		const server = newServer(caller);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 				sessionIdGenerator: () => randomUUID(),
 				onsessioninitialized: (id) => {
-					sessions.open(id, transport, server);
+					sessions.open(id, transport, server, caller.owner);
 				},
 			});
 			transport.onclose = () => {
@@ -176,7 +232,16 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	const shown = typeof address === 'object' && address ? address : { address: host, port };
 	const where = isIP(shown.address) === 6 ? `[${shown.address}]` : shown.address;
 	log(
-		`serving ${shownBaseUrl(executor.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${authToken ? ' (clients send the secret of ' + ENV.authToken + ')' : ''}`,
+		`serving ${shownBaseUrl(options.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${describeAccess(options)}`,
 	);
 	return http;
+}
+
+/** What the start line says about who may call: the secret's variable, OAuth's issuer; never a secret. */
+function describeAccess(options: HttpServeOptions): string {
+	const ways = [
+		...(options.oauth ? [`OAuth, issuer ${options.oauth.server.issuer}`] : []),
+		...(options.authToken ? [`the secret of ${ENV.authToken}`] : []),
+	];
+	return ways.length ? ` (clients use ${ways.join(' or ')})` : '';
 }

@@ -1,0 +1,89 @@
+/**
+ * The shared store for replicas: a Redis server (`redis://…`, `rediss://…` for TLS) through node-redis, the client
+ * the Chat SDK's state adapter uses. node-redis is an optional peer dependency, loaded only for a redis:// store,
+ * so a single process on SQLite installs nothing for it. Each record is one key with its expiry; `take` is GETDEL
+ * (Redis 6.2 or later), atomic however many replicas ask at once.
+ */
+import type { GrantStore, RecordKind } from './store';
+
+interface RedisLike {
+	connect(): Promise<unknown>;
+	set(key: string, value: string, options: { EX: number }): Promise<unknown>;
+	get(key: string): Promise<string | null>;
+	getDel(key: string): Promise<string | null>;
+	del(key: string): Promise<unknown>;
+	close?(): Promise<unknown>;
+	quit?(): Promise<unknown>;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+async function loadRedis(): Promise<{ createClient(options: { url: string }): RedisLike }> {
+	try {
+		return (await import('redis')) as unknown as { createClient(options: { url: string }): RedisLike };
+	} catch {
+		throw new Error('A redis:// store needs the redis package beside this one: npm install redis');
+	}
+}
+
+/** The store's address as a log may show it: without user or password. */
+export function shownRedisUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.username = '';
+		parsed.password = '';
+		return parsed.href;
+	} catch {
+		return '(the configured redis URL)';
+	}
+}
+
+export class RedisStore implements GrantStore {
+	readonly description: string;
+
+	private constructor(
+		private readonly client: RedisLike,
+		private readonly prefix: string,
+		url: string,
+	) {
+		this.description = `Redis ${shownRedisUrl(url)}`;
+	}
+
+	/** Connected, or an error naming the address (never its password). */
+	static async open(url: string, options: { prefix?: string; onError?: (error: Error) => void } = {}): Promise<RedisStore> {
+		const client = (await loadRedis()).createClient({ url });
+		// node-redis reconnects by itself; an error event without a listener would end the process.
+		client.on('error', (error) => options.onError?.(error));
+		try {
+			await client.connect();
+		} catch (error) {
+			throw new Error(`The Redis store at ${shownRedisUrl(url)} cannot be reached: ${(error as Error).message}`);
+		}
+		return new RedisStore(client, options.prefix ?? 'chat-messaging-mcp:', url);
+	}
+
+	private key(kind: RecordKind, key: string): string {
+		return `${this.prefix}${kind}:${key}`;
+	}
+
+	async put(kind: RecordKind, key: string, value: unknown, ttlSeconds: number): Promise<void> {
+		await this.client.set(this.key(kind, key), JSON.stringify(value), { EX: Math.max(1, Math.ceil(ttlSeconds)) });
+	}
+
+	async get<T>(kind: RecordKind, key: string): Promise<T | undefined> {
+		const text = await this.client.get(this.key(kind, key));
+		return text === null ? undefined : (JSON.parse(text) as T);
+	}
+
+	async take<T>(kind: RecordKind, key: string): Promise<T | undefined> {
+		const text = await this.client.getDel(this.key(kind, key));
+		return text === null ? undefined : (JSON.parse(text) as T);
+	}
+
+	async delete(kind: RecordKind, key: string): Promise<void> {
+		await this.client.del(this.key(kind, key));
+	}
+
+	async close(): Promise<void> {
+		await (this.client.close ?? this.client.quit)?.call(this.client);
+	}
+}
