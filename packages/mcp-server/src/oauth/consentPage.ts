@@ -2,7 +2,7 @@
  * The consent page: plain server-rendered HTML, no script, that names the client asking (its name and where the
  * answer goes), takes the workspace's API token and the access to give (read-only, the default toolsets, or
  * chosen toolsets; the default toolsets preselected, administrative ones unticked). Its headers keep it out of
- * frames (`frame-ancestors 'none'`), caches and referrers; the form may post only here and answer only to the
+ * frames (`frame-ancestors 'none'`), caches and other origins' referrers; the form may post only here and answer only to the
  * client's registered redirect URI.
  */
 import type { Response } from 'express';
@@ -86,7 +86,8 @@ ${toolsets}
 			'Cache-Control': 'no-store',
 			'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget(consent.redirectUri)}; frame-ancestors 'none'; base-uri 'none'`,
 			'X-Frame-Options': 'DENY',
-			'Referrer-Policy': 'no-referrer',
+			// same-origin, not no-referrer: under no-referrer the browser posts the form with "Origin: null", which the Origin check refuses.
+			'Referrer-Policy': 'same-origin',
 			'X-Content-Type-Options': 'nosniff',
 		})
 		.send(html);
