@@ -1,6 +1,7 @@
 /**
  * The core's runtime/ root holds the executor path alone (executor, validation, errors, pacing, pager, http/,
- * operations/); the event features live in runtime/events/. Event code is recognised by `ChatEvent`, the
+ * operations/); the event features live in runtime/events/, the composites' handlers, which wait for events too,
+ * in runtime/composites/. Event code is recognised by `ChatEvent`, the
  * event every one of those features reads, returns or holds.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * nor Node-RED; the platform packages, the client and the MCP server are built on this surface alone
  * (they import `@chat-messaging/core`, never a file inside it).
  */
-import { registerCompositeHandlers } from './runtime/operations/compositeHandlers';
+import { registerCompositeHandlers } from './runtime/composites/compositeHandlers';
 
 export * from './catalogue/types';
 export * from './catalogue/endpoints';
@@ -19,18 +19,18 @@ export * from './catalogue/conversation';
 export * from './catalogue/agents';
 export * from './runtime/errors';
 export * from './runtime/executor';
-export { compositeVariantOf } from './runtime/operations/compositeInput';
-export { runSendAndWaitForReply, type CompositeRunOptions, type ReplyWaitResult } from './runtime/operations/compositeHandlers';
+export { compositeVariantOf } from './runtime/composites/compositeInput';
+export { runSendAndWaitForReply, type CompositeRunOptions, type ReplyWaitResult } from './runtime/composites/compositeHandlers';
 export {
 	conversationChatMessages,
 	conversationInputFor,
 	conversationMessageOf,
 	conversationWindow,
 	runGetConversation,
-} from './runtime/operations/conversation';
+} from './runtime/composites/conversation';
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
-export { burstToAnswer } from './runtime/operations/burst';
+export { burstToAnswer } from './runtime/composites/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
@@ -49,7 +49,7 @@ export {
 	type PollCursor,
 } from './runtime/events/cursor';
 export * from './runtime/events/replies';
-export * from './runtime/events/replySubscription';
+export * from './runtime/composites/replySubscription';
 export * from './runtime/waiting';
 export * from './runtime/lookups';
 export { isBlank, isRecord } from './runtime/validation';

@@ -1,5 +1,5 @@
 /**
- * packages/core/src/runtime/events/replySubscription.ts against the sandbox over real HTTP: Send and Wait for Reply
+ * packages/core/src/runtime/composites/replySubscription.ts against the sandbox over real HTTP: Send and Wait for Reply
  * for a platform woken by a delivery — the message sent, a temporary subscription at the receiver's URL that the
  * sandbox delivers the reply to, a reply that came before the subscription found at once (and the subscription
  * removed), leftovers of earlier waits removed first, a receiver the service cannot reach refused.

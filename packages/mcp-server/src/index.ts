@@ -7,41 +7,34 @@
  */
 import type { Server as HttpServer } from 'node:http';
 
-import { ENV, HTTP_PATH, parseArguments, USAGE, UsageError, type CliOptions } from './cli/arguments';
+import { parseArguments, USAGE, type CliOptions } from './cli/arguments';
+import { configurationFromEnvironment } from './cli/configuration';
 import { realTiming } from '@chat-messaging/client';
-import {
-	configurationFromEnvironment,
-	createExecutor,
-	log,
-	packageVersion,
-	type Configuration,
-	type ServeOptions,
-} from './cli/configuration';
 import type { OAuthSetup } from './oauth/setup';
 import { defaultStorePath } from './store/openStore';
 import { FileLinks } from './resources/fileLinks';
+import { packageVersion, type ServeOptions } from './revisions/common';
 import { ScopeError, selectTools } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
+import { ENV, HTTP_PATH, UsageError } from './settings';
 import { serveHttp } from './transports/http';
+import { log } from './transports/log';
 import { serveStdio } from './transports/stdio';
+import { createExecutor, type Configuration } from './workspace';
 
 export { callTool, type CallContext } from './calls/callTool';
 export { confirmationMessage, CONFIRM_FIELD } from './calls/confirmation';
 export { ToolTasks } from './calls/taskStore';
 export { createServer } from './revisions/2025-11-25';
-export { SERVER_NAME } from './revisions/common';
+export { packageVersion, SERVER_NAME, type ServeOptions } from './revisions/common';
 export { annotationsOf, catalogueTool, catalogueTools, toolName, LIST_LIMIT, type CatalogueTool } from './tools';
 export { selectTools, type ToolScope } from './scopes';
 export { isLoopbackName, refusal } from './transports/access';
-export { ENV, HTTP_PATH, USAGE, UsageError, parseArguments, type CliOptions, type HttpOptions } from './cli/arguments';
-export {
-	configurationFromEnvironment,
-	createExecutor,
-	packageVersion,
-	shownBaseUrl,
-	type Configuration,
-	type ServeOptions,
-} from './cli/configuration';
+export { USAGE, parseArguments, type CliOptions, type HttpOptions } from './cli/arguments';
+export { configurationFromEnvironment } from './cli/configuration';
+export { ENV, HTTP_PATH, UsageError } from './settings';
+export { createExecutor, type Configuration } from './workspace';
+export { shownBaseUrl } from './transports/log';
 export { serveStdio } from './transports/stdio';
 export { serveHttp, type HttpServeOptions } from './transports/http';
 export { MAX_SESSIONS, SESSION_IDLE_MS } from './transports/sessions';

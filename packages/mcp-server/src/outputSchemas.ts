@@ -1,6 +1,6 @@
 /**
  * The JSON Schema of an operation's result as a tool returns it (the tool's `outputSchema`): what
- * calls/structuredContent.ts makes of it, from the records the service answers with (the core's records) and the
+ * structuredContent.ts makes of it, from the records the service answers with (the core's records) and the
  * Output choice (the core's output rules).
  */
 import {
@@ -19,7 +19,7 @@ import {
 	type JsonSchema,
 	type OperationDescriptor,
 } from '@chat-messaging/core';
-import { TOOL_LIST_ITEMS, TOOL_LIST_NEXT_CURSOR } from './calls/structuredContent';
+import { TOOL_LIST_ITEMS, TOOL_LIST_NEXT_CURSOR } from './structuredContent';
 
 const inline = (name: string): JsonSchema => {
 	const schema = RECORD_SCHEMAS[name];

@@ -59,6 +59,15 @@ export function selectTools(all: readonly CatalogueTool[], scope: ToolScope = {}
 	);
 }
 
+/**
+ * The least scope that gives a tool: its toolset, read-only when the tool only reads. What a caller refused a tool
+ * for its scope would need (calls/errors.ts, outsideScope).
+ */
+export const scopeFor = (tool: CatalogueTool): ToolScope => ({
+	...(changeOf(tool.operation) === 'read' ? { readOnly: true } : {}),
+	toolsets: [toolsetOf(tool.operation)],
+});
+
 /** A comma- or space-separated list (`chats,labels`, `chats labels`), empty parts left out. */
 export const listOf = (text: string): string[] =>
 	text

@@ -264,8 +264,13 @@ function compositeTool(composite: CompositeDescriptor): CatalogueTool {
 	};
 }
 
+/** The tools of each catalogue, built once: the command and each server of a process read the same (a few ms each time). */
+const built = new WeakMap<readonly CatalogueOperation[], readonly CatalogueTool[]>();
+
 /** Every operation of the catalogue, endpoints and composites, as a tool, in catalogue order. */
 export function catalogueTools(operations: readonly CatalogueOperation[] = CATALOGUE): CatalogueTool[] {
+	const known = built.get(operations);
+	if (known) return [...known];
 	const tools = operations.map(catalogueTool);
 	const names = new Set<string>();
 	for (const tool of tools) {
@@ -273,5 +278,6 @@ export function catalogueTools(operations: readonly CatalogueOperation[] = CATAL
 		if (names.has(tool.name)) throw new Error(`Two catalogue operations map to the tool name ${tool.name}`);
 		names.add(tool.name);
 	}
-	return tools;
+	built.set(operations, tools);
+	return [...tools];
 }

@@ -6,7 +6,7 @@
 import Ajv from 'ajv';
 
 import { CATALOGUE, operationId } from '@chat-messaging/core';
-import { toolListResult, toolStructuredContent } from '../src/calls/structuredContent';
+import { toolListResult, toolStructuredContent } from '../src/structuredContent';
 import { outputSchemaOf } from '../src/outputSchemas';
 
 const schemaOf = (id: string) => outputSchemaOf(CATALOGUE.find((op) => operationId(op) === id)!);

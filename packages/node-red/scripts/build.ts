@@ -2,7 +2,7 @@
  * Builds this package into dist/, as Node-RED loads it (package.json's `node-red.nodes`):
  *   dist/index.js                    the runtime: config, action and event nodes and their admin routes, with
  *                                    @chat-messaging/core compiled in (axios stays a dependency)
- *   dist/index.html                  the editor, generated from the catalogue (src/generate)
+ *   dist/index.html                  the editor, generated from the catalogue (src/generate.ts)
  *   dist/locales/en-US/index.{json,html}   its texts and the nodes' help (each node's help.ts under src/nodes)
  *   dist/icons/                      the palette icons
  * The example flows in examples/ ship as they are.

@@ -13,7 +13,7 @@ import { outputChoiceOf } from '../src/nodes/action/output';
 import { replyTimeoutOf } from '../src/nodes/action/reply';
 import { readEventMode, readPollSeconds } from '../src/nodes/event/settings';
 import { migrate, type FillStep } from '../src/shared/migrate';
-import { MIGRATIONS } from '../src/shared/migrations';
+import { MIGRATIONS } from '../src/migrations';
 
 type SavedNode = Record<string, unknown> & { id: string; type: string; name?: string };
 const saved = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'flows-saved-by-the-first-release.json'), 'utf8')) as {

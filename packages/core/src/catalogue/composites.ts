@@ -1,7 +1,7 @@
 /**
  * Composite operations: what users see as one operation but the service does in several calls. Each
  * is a descriptor in its own file beside this one (its variants, its inputs as field descriptors with their defaults, its effect
- * and the calls it makes) and has one handler in the core (runtime/operations/compositeHandlers.ts), run by
+ * and the calls it makes) and has one handler in the core (runtime/composites/compositeHandlers.ts), run by
  * `Executor.run(id, input)` like any endpoint. Generators (n8n, Node-RED, OpenAPI, the client, the
  * MCP server) iterate `CATALOGUE` (catalogue.ts) — endpoints and composites, told apart by `kind` — and
  * adapters only translate their parameters into the flat input.

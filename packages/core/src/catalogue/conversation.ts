@@ -2,7 +2,7 @@
  * Get Conversation: a chat's recent conversation as the service holds it, for an AI agent's memory (n8n's
  * memory sub-node, Node-RED's event node, the MCP server's resource and prompt) and for anyone reading a
  * chat. A composite: it reads the chat and as many pages of its messages as the window needs
- * (runtime/operations/conversation.ts runs it), and returns one model every surface translates:
+ * (runtime/composites/conversation.ts runs it), and returns one model every surface translates:
  *
  * - the window: the last `lastMessages` messages and/or those of the last `lastMinutes` minutes, oldest first;
  * - each message with a role: `customer` (inbound; in a group, the member who wrote it), `workspace` (sent

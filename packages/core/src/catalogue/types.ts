@@ -143,8 +143,11 @@ export interface ReadModifyWrite {
 	read: string;
 	/** `resource:operation` id of the write that receives the combined input (or a choice by that input). */
 	write: string | ((combined: Record<string, unknown>) => string);
-	/** Builds this operation's input from the caller's input and the read's result. */
-	combine: (input: Record<string, unknown>, current: unknown) => Record<string, unknown>;
+	/**
+	 * Builds this operation's input from the caller's input, the read's result and this operation's body as the
+	 * executor validated it (each field coerced to what the wire takes, as the request itself would send it).
+	 */
+	combine: (input: Record<string, unknown>, current: unknown, body: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface OperationDescriptor {

@@ -11,14 +11,13 @@ import {
 	type Executor,
 	type WaitProgress,
 } from '@chat-messaging/core';
-import type { FileLinks } from '../resources/fileLinks';
+import { isDownloadedFile, toolListResult } from '../structuredContent';
 import { CURSOR_ARGUMENT, FIELDS_ARGUMENT, LIMIT_ARGUMENT, LIST_LIMIT, OUTPUT_ARGUMENT, type CatalogueTool } from '../tools';
 import { operationInput, outputChoice, wholeNumber } from './arguments';
 import { decodeCursor, encodeCursor, filtersDigest } from './cursors';
 import { toolError } from './errors';
 import { cancellable } from './progress';
-import { toolResult, type ToolResult } from './results';
-import { isDownloadedFile, toolListResult } from './structuredContent';
+import { toolResult, type DownloadLinks, type ToolResult } from './results';
 
 /** What an MCP request adds to a tool call: its cancellation, and where a long wait reports its progress. */
 export interface CallContext {
@@ -27,7 +26,7 @@ export interface CallContext {
 	/** Set when the client asked for progress (a progressToken): called while a wait goes on. */
 	onProgress?: (progress: WaitProgress) => void;
 	/** Where a large download is kept and linked to (left out: every download inline). */
-	links?: FileLinks;
+	links?: DownloadLinks;
 }
 
 /** A composite's run options from the request: the core's wait reports to the client and ends when the call is cancelled. */

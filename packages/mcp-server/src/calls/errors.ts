@@ -1,9 +1,12 @@
 /**
  * Failures as the client sees them. A tool's failure (bad input, a service error) is a tool error (`isError: true`)
- * the model can read and act on, its argument named as the tool names it; a request the server cannot take (a tool
- * or a link it does not have) is the protocol's invalid params, whose words are written here for both revisions.
+ * the model can read and act on, its argument named as the tool names it; a request the server does not take (a tool
+ * or a link it does not have, a tool outside the caller's scope) is a RequestRefusal, which each revision throws as its
+ * SDK's protocol error, in the words written here for both.
  */
 import { ChatMessagingError } from '@chat-messaging/core';
+import { scopeFor, type ToolScope } from '../scopes';
+import type { CatalogueTool } from '../tools';
 import type { ToolResult } from './results';
 
 /**
@@ -35,14 +38,34 @@ export function toolError(error: unknown): ToolResult {
 	};
 }
 
-/** A protocol error's words: invalid params (-32602), its message and data. */
-export interface InvalidParams {
-	message: string;
-	data: Record<string, unknown>;
+/** JSON-RPC's codes of a refusal, the same in both SDKs. */
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+/**
+ * A request the server does not take: its JSON-RPC code, message and data, thrown by each revision as its SDK's
+ * protocol error. A refusal for the caller's scope also names the least scope that would allow the call
+ * (`insufficientScope`), so a transport that grants access by OAuth can answer it as HTTP 403 insufficient_scope
+ * with that scope (admitCall in pipeline.ts gives the same refusal before a request reaches a server).
+ */
+export class RequestRefusal {
+	constructor(
+		readonly code: typeof INVALID_PARAMS | typeof INTERNAL_ERROR,
+		readonly message: string,
+		readonly data: Record<string, unknown>,
+		readonly insufficientScope?: { tool: string; scope: ToolScope },
+	) {}
 }
 
+const unknownToolMessage = (name: unknown) => `Unknown tool: ${JSON.stringify(name)}; list the tools to see their names`;
+
 /** A name the server has no tool of: the protocol's invalid params, not a tool's error (the tool never ran). */
-export const unknownTool = (name: unknown): InvalidParams => ({
-	message: `Unknown tool: ${JSON.stringify(name)}; list the tools to see their names`,
-	data: { name },
-});
+export const unknownTool = (name: unknown): RequestRefusal => new RequestRefusal(INVALID_PARAMS, unknownToolMessage(name), { name });
+
+/**
+ * A tool of the catalogue the caller's scope does not give. On the wire it reads as any unknown tool (a client with
+ * no way to widen its access has no such tool: the same answer as before scopes could be widened); a transport that
+ * can widen access reads insufficientScope.
+ */
+export const outsideScope = (tool: CatalogueTool): RequestRefusal =>
+	new RequestRefusal(INVALID_PARAMS, unknownToolMessage(tool.name), { name: tool.name }, { tool: tool.name, scope: scopeFor(tool) });

@@ -4,8 +4,8 @@
  * read only content. A download's bytes go beside it, as an image or an embedded resource; above the inline limit
  * they are kept (resources/fileLinks.ts) and the result holds a resource_link to read them through resources/read.
  */
-import type { FileLinks } from '../resources/fileLinks';
-import { describeDownload, isDownloadedFile, toolStructuredContent } from './structuredContent';
+import type { DownloadedFile } from '@chat-messaging/core';
+import { describeDownload, isDownloadedFile, toolStructuredContent } from '../structuredContent';
 import { markedResult } from './untrusted';
 
 type Content =
@@ -22,9 +22,27 @@ export interface ToolResult {
 	isError?: boolean;
 }
 
+/** A kept file as a result names it: where to read it, until when, and what it is. */
+export interface FileLink {
+	uri: string;
+	name: string;
+	mimeType: string;
+	size: number;
+	/** ISO time after which the link reads nothing. */
+	expiresAt: string;
+}
+
+/** Where a download too large to return inline is kept for resources/read (resources/fileLinks.ts keeps them). */
+export interface DownloadLinks {
+	/** Whether a download goes out as a link rather than inline. */
+	linksFile(file: Pick<DownloadedFile, 'data'>): boolean;
+	/** Keeps the file and returns its link. */
+	keep(file: DownloadedFile): FileLink;
+}
+
 export const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
-export function toolResult(result: unknown, links?: FileLinks): ToolResult {
+export function toolResult(result: unknown, links?: DownloadLinks): ToolResult {
 	if (isDownloadedFile(result) && links?.linksFile(result)) {
 		const link = links.keep(result);
 		const structured = describeDownload(result, link);

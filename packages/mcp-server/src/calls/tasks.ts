@@ -8,7 +8,7 @@ import { isComposite } from '@chat-messaging/core';
 import type { CatalogueTool } from '../tools';
 import { toolError } from './errors';
 import type { ToolResult } from './results';
-import type { ToolTasks } from './taskStore';
+import type { TaskStore } from './taskStore';
 
 /** Whether a tool may run as a task: the ones that can take long (a wait, many pages). */
 export const runsAsTask = (tool: CatalogueTool): boolean => isComposite(tool.operation) || tool.operation.pagination !== undefined;
@@ -21,16 +21,16 @@ export const TASK_POLL_INTERVAL_MS = 1000;
 /** How a finished call leaves its task. */
 export const finishedStatus = (result: ToolResult): 'completed' | 'failed' => (result.isError ? 'failed' : 'completed');
 
-/** Where a revision keeps its tasks: how one is created and how its result is stored. */
+/** How a revision keeps a call's task: how one is created and how its result is stored. */
 export interface TaskRecords<T extends { taskId: string }> {
 	create(): Promise<T>;
 	store(taskId: string, status: 'completed' | 'failed', result: ToolResult): Promise<void>;
 }
 
-/** Starts the work as a task and answers at once with the task. */
+/** Starts the work as a task and answers at once with the task; its work ends when the task is cancelled. */
 export async function startToolTask<T extends { taskId: string }>(
 	records: TaskRecords<T>,
-	tasks: ToolTasks,
+	tasks: Pick<TaskStore, 'track' | 'done'>,
 	work: (signal: AbortSignal) => Promise<ToolResult>,
 ): Promise<T> {
 	const task = await records.create();

@@ -1,36 +1,12 @@
 /**
- * The command's arguments and environment variables: the names it reads, its usage text and the parsing of its
- * options (each from its argument, else from its environment variable, else its default).
+ * The command's arguments: its usage text and the parsing of its options (each from its argument, else from its
+ * environment variable, named in settings.ts, else its default).
  */
 import { TOOLSETS } from '@chat-messaging/core';
 import { INLINE_DOWNLOAD_LIMIT_BYTES } from '../resources/fileLinks';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, type ToolScope } from '../scopes';
+import { ENV, HTTP_PATH, UsageError } from '../settings';
 import { isLoopbackName, parseHost, parseOrigin, type HostAndPort } from '../transports/access';
-
-export const ENV = {
-	baseUrl: 'CHAT_MESSAGING_BASE_URL',
-	token: 'CHAT_MESSAGING_TOKEN',
-	/** The bearer secret HTTP clients must send; required to listen anywhere but loopback. */
-	authToken: 'CHAT_MESSAGING_MCP_AUTH_TOKEN',
-	allowedHosts: 'CHAT_MESSAGING_MCP_ALLOWED_HOSTS',
-	allowedOrigins: 'CHAT_MESSAGING_MCP_ALLOWED_ORIGINS',
-	readOnly: 'CHAT_MESSAGING_MCP_READ_ONLY',
-	toolsets: 'CHAT_MESSAGING_MCP_TOOLSETS',
-	tools: 'CHAT_MESSAGING_MCP_TOOLS',
-	excludeTools: 'CHAT_MESSAGING_MCP_EXCLUDE_TOOLS',
-	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
-	inlineFileLimit: 'CHAT_MESSAGING_MCP_INLINE_FILE_LIMIT',
-	noOutputSchemas: 'CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS',
-	/** The server's public URL: with it, HTTP clients connect through OAuth. */
-	publicUrl: 'CHAT_MESSAGING_MCP_PUBLIC_URL',
-	/** Where OAuth grants are kept: a SQLite file, or redis://… for replicas. */
-	store: 'CHAT_MESSAGING_MCP_STORE',
-	/** The key that seals workspace tokens at rest (required with Redis). */
-	secretKey: 'CHAT_MESSAGING_MCP_SECRET_KEY',
-} as const;
-
-/** The path the Streamable HTTP endpoint answers on. */
-export const HTTP_PATH = '/mcp';
 
 export const USAGE = `Usage: chat-messaging-mcp-server [options]
 
@@ -66,9 +42,6 @@ Environment (never arguments for secrets: they show in process lists):
   ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true),
   ${ENV.noOutputSchemas} (true), ${ENV.inlineFileLimit}:
   the options above, for clients that pass environment rather than arguments (an option given wins)`;
-
-/** A usage error: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
 
 export interface HttpOptions {
 	port: number;

@@ -6,9 +6,10 @@
  */
 import type { Executor } from '@chat-messaging/core';
 
+import type { RequestRefusal } from '../calls/errors';
 import type { CatalogueTool } from '../tools';
 import type { GrantProvider } from './provider';
-import { DEFAULT_SCOPE, scopeNeededFor, toolsOfScope } from './scopes';
+import { DEFAULT_SCOPE, scopeWordsOf, toolsOfScope } from './scopes';
 
 /** A caller the resource server let in: a grant, its executor and the tools its scope gives. */
 export interface GrantCaller {
@@ -86,19 +87,14 @@ export class GrantCallers {
 	}
 
 	/**
-	 * A 403 for the first tools/call in `body` whose tool the caller's scope leaves out (a tool of the catalogue the
-	 * server offers; any other name is the protocol's unknown tool, answered by the server).
+	 * The pipeline's refusal of a call for the caller's scope (calls/pipeline.ts, scopeRefusalOf) as a 403 naming, in
+	 * this server's scope words, the scope that gives the tool; none for a tool the server does not offer at all (its own
+	 * options cap every grant, so no consent could give it: the server answers it as an unknown tool).
 	 */
-	outOfScope(caller: GrantCaller, body: unknown): Challenge | undefined {
-		for (const message of Array.isArray(body) ? body : [body]) {
-			const call = message as { method?: unknown; params?: { name?: unknown } };
-			if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
-			const name = call.params.name;
-			if (caller.tools.some((tool) => tool.name === name)) continue;
-			const tool = this.options.offeredTools.find((candidate) => candidate.name === name);
-			if (tool) return insufficientScope(this.options.resourceMetadataUrl, scopeNeededFor(tool, caller.scope, this.options.allTools), name);
-		}
-		return undefined;
+	challengeFor(refusal: RequestRefusal | undefined): Challenge | undefined {
+		const needed = refusal?.insufficientScope;
+		if (!needed || !this.options.offeredTools.some((tool) => tool.name === needed.tool)) return undefined;
+		return insufficientScope(this.options.resourceMetadataUrl, scopeWordsOf(needed.scope), needed.tool);
 	}
 
 	private executorOf(grantId: string, workspaceToken: () => string): Executor {

@@ -2,10 +2,10 @@
  * What an OAuth scope gives: the words of a token's `scope` are the toolsets of src/scopes.ts (`default`, `all`, a
  * toolset's name) and `read-only`, so `selectTools` stays the one rule of which tools a grant sees. The consent's
  * three choices become: read-only → `default read-only`, the default toolsets → `default`, chosen toolsets → their
- * names. A call outside the scope is refused with the scope that would cover it: the grant's own words without
- * `read-only` (for a write) and with the tool's toolset (when no word of the grant names it).
+ * names. Which scope a call outside a grant's needs is the pipeline's rule (calls/pipeline.ts, scopeRefusalOf); here
+ * it is only put in a token's words.
  */
-import { TOOLSETS, toolsetOf } from '@chat-messaging/core';
+import { TOOLSETS } from '@chat-messaging/core';
 
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, ScopeError, selectTools, type ToolScope } from '../scopes';
 import type { CatalogueTool } from '../tools';
@@ -48,10 +48,11 @@ export function scopeWithin(narrower: string, wider: string, all: readonly Catal
 	return selectTools(all, toolScopeOf(narrower)).every((tool) => allowed.has(tool.name));
 }
 
-/** The scope that would cover a call of `tool` by a grant of `scope`. */
-export function scopeNeededFor(tool: CatalogueTool, scope: string, all: readonly CatalogueTool[]): string {
-	const words = listOf(scope).filter((word) => word !== READ_ONLY_SCOPE || tool.annotations.readOnlyHint === true);
-	const withoutReadOnly = words.join(' ') || DEFAULT_SCOPE;
-	if (selectTools(all, toolScopeOf(withoutReadOnly)).some((candidate) => candidate.name === tool.name)) return normalScope(withoutReadOnly);
-	return normalScope(`${withoutReadOnly} ${toolsetOf(tool.operation)}`);
+/**
+ * A tool scope (the pipeline's least scope that gives a refused tool, scopes.ts's scopeFor) in a token's words: its
+ * toolsets. `read-only` is never asked for: it is a word that takes access away, and a client that adds the scope a
+ * 403 names to the one it holds (as 2026-07-28 asks clients to) would narrow its grant to reads with it.
+ */
+export function scopeWordsOf(scope: ToolScope): string {
+	return normalScope((scope.toolsets?.length ? scope.toolsets : [DEFAULT_TOOLSET]).join(' '));
 }

@@ -3,7 +3,8 @@
  * marked as their words), in a tone the user names. It reads, it sends nothing: offered in every scope.
  */
 import { inputError, isBlank, type Executor } from '@chat-messaging/core';
-import { conversationContents, conversationUri, resourceFailure, type ResourceFailure } from '../resources/conversation';
+import type { RequestRefusal } from '../calls/errors';
+import { conversationContents, conversationUri, resourceFailure } from '../resources/conversation';
 
 export const DRAFT_REPLY_PROMPT = {
 	name: 'draft_reply',
@@ -21,9 +22,7 @@ const DEFAULT_TONE = 'friendly and brief';
 export async function getDraftReplyPrompt(
 	executor: Executor,
 	args: Record<string, unknown> | undefined,
-): Promise<
-	{ description: string; messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } | { failed: ResourceFailure }
-> {
+): Promise<{ description: string; messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } | RequestRefusal> {
 	const chat = args?.chat;
 	const tone = isBlank(args?.tone) ? DEFAULT_TONE : String(args?.tone).trim();
 	const uri = conversationUri(String(chat ?? ''));
@@ -41,6 +40,6 @@ export async function getDraftReplyPrompt(
 			messages: [{ role: 'user', content: { type: 'text', text: `${instructions.join('\n')}\n\n${text}` } }],
 		};
 	} catch (error) {
-		return { failed: resourceFailure(error, uri) };
+		return resourceFailure(error, uri);
 	}
 }

@@ -4,7 +4,7 @@
  * so offered in every scope, the read-only one included. A chat that cannot be read is an error naming it.
  */
 import { CONVERSATION_COMPOSITE, ChatMessagingError, DEFAULT_CONVERSATION_MESSAGES, type Executor } from '@chat-messaging/core';
-import type { InvalidParams } from '../calls/errors';
+import { INTERNAL_ERROR, INVALID_PARAMS, RequestRefusal } from '../calls/errors';
 import { customerTextMarkers, markCustomerText } from '../calls/untrusted';
 
 export const CONVERSATION_URI_TEMPLATE = 'chat://{chat_id}/conversation';
@@ -30,11 +30,6 @@ export function conversationChatId(uri: string): string | undefined {
 	}
 }
 
-/** Why a read failed: invalid params (a chat that is not there, a bad id) or the service's error, in words naming the chat. */
-export interface ResourceFailure extends InvalidParams {
-	invalidParams: boolean;
-}
-
 /** The conversation as JSON, customers' texts marked, and the sentence saying so in its first member. */
 export async function conversationContents(executor: Executor, chatId: string | number): Promise<{ text: string; marked: boolean }> {
 	const conversation = await executor.run(CONVERSATION_COMPOSITE, { chat_id: chatId });
@@ -43,25 +38,26 @@ export async function conversationContents(executor: Executor, chatId: string | 
 	return { text: JSON.stringify(marked ? { about_customer_text: markers.note, ...(value as object) } : value), marked };
 }
 
-export function resourceFailure(error: unknown, uri: string): ResourceFailure {
+/** Why a read failed: invalid params (a chat that is not there, a bad id) or an internal error (the service's), in words naming the chat. */
+export function resourceFailure(error: unknown, uri: string): RequestRefusal {
 	const known = error instanceof ChatMessagingError;
-	return {
-		message: known ? error.message : `Could not read ${uri}: ${String(error)}`,
-		data: { uri, ...(known ? { error: error.toJSON() } : {}) },
-		invalidParams: known && (error.kind === 'input' || error.httpStatus === 404),
-	};
+	return new RequestRefusal(
+		known && (error.kind === 'input' || error.httpStatus === 404) ? INVALID_PARAMS : INTERNAL_ERROR,
+		known ? error.message : `Could not read ${uri}: ${String(error)}`,
+		{ uri, ...(known ? { error: error.toJSON() } : {}) },
+	);
 }
 
 /** resources/read of a conversation URI. */
 export async function readConversationResource(
 	executor: Executor,
 	uri: string,
-): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> } | { failed: ResourceFailure }> {
+): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> } | RequestRefusal> {
 	const chatId = conversationChatId(uri) ?? '';
 	try {
 		const { text } = await conversationContents(executor, chatId);
 		return { contents: [{ uri, mimeType: CONVERSATION_RESOURCE_TEMPLATE.mimeType, text }] };
 	} catch (error) {
-		return { failed: resourceFailure(error, uri) };
+		return resourceFailure(error, uri);
 	}
 }

@@ -3,11 +3,14 @@
  * base64, so a download above a size is kept here for a while and handed out as a link that a client reads
  * (MCP's `resource_link`, then `resources/read`). The link is a random id and the file's name: it never holds
  * the token, the service's address or its short-lived download URL. Time comes from the injected clock; what has
- * expired is dropped as it is next touched (the core keeps no timers), and the bytes held are bounded.
+ * expired is dropped as it is next touched (the core keeps no timers), and the bytes held are bounded. A link is its
+ * owner's, the caller it was handed to: another caller neither lists nor reads it (a process may serve several
+ * workspaces).
  */
 import { randomBytes } from 'node:crypto';
 
 import type { DownloadedFile, Timing } from '@chat-messaging/core';
+import type { DownloadLinks, FileLink } from '../calls/results';
 
 /** Files up to this size stay inline in a result; larger ones become links. */
 export const INLINE_DOWNLOAD_LIMIT_BYTES = 1024 * 1024;
@@ -26,21 +29,21 @@ export interface FileLinksOptions {
 	maxBytes?: number;
 }
 
-/** A kept file as a result names it: where to read it, until when, and what it is. */
-export interface FileLink {
-	uri: string;
-	name: string;
-	mimeType: string;
-	size: number;
-	/** ISO time after which the link reads nothing. */
-	expiresAt: string;
-}
-
 interface Kept {
 	file: DownloadedFile;
+	owner: string;
 	expiresAtMs: number;
 }
 
+/** The links as one caller sees them: what it keeps, and the links it was handed. */
+export interface OwnedLinks extends DownloadLinks {
+	/** The file behind a link, or undefined when there is none (never was, another owner's, expired, or evicted). */
+	read(uri: string): DownloadedFile | undefined;
+	/** The links that can still be read, oldest first. */
+	list(): FileLink[];
+}
+
+/** The links of a process: every caller's, each kept with its owner. */
 export class FileLinks {
 	private readonly kept = new Map<string, Kept>();
 	private bytes = 0;
@@ -61,8 +64,18 @@ export class FileLinks {
 		return file.data.length > this.inlineLimitBytes;
 	}
 
+	/** The links of one owner (calls/taskOwner.ts names them). */
+	of(owner: string): OwnedLinks {
+		return {
+			linksFile: (file) => this.linksFile(file),
+			keep: (file) => this.keep(owner, file),
+			read: (uri) => this.read(owner, uri),
+			list: () => this.list(owner),
+		};
+	}
+
 	/** Keeps the file and returns its link; a file larger than all links may hold is refused (it would evict everything). */
-	keep(file: DownloadedFile): FileLink {
+	keep(owner: string, file: DownloadedFile): FileLink {
 		const size = file.data.length;
 		if (size > this.maxBytes)
 			throw new Error(`The file is ${size} bytes, more than the ${this.maxBytes} bytes downloads may hold for reading`);
@@ -73,30 +86,33 @@ export class FileLinks {
 		}
 		const uri = `${FILE_LINK_SCHEME}://${randomBytes(18).toString('base64url')}/${encodeURIComponent(file.filename)}`;
 		const expiresAtMs = this.options.timing.now() + this.ttlMs;
-		this.kept.set(uri, { file, expiresAtMs });
+		this.kept.set(uri, { file, owner, expiresAtMs });
 		this.bytes += size;
 		return { uri, name: file.filename, mimeType: file.mimeType, size, expiresAt: new Date(expiresAtMs).toISOString() };
 	}
 
-	/** The file behind a link, or undefined when there is none (never was, expired, or evicted). */
-	read(uri: string): DownloadedFile | undefined {
+	/** The file behind a link of this owner, or undefined when there is none (never was, another owner's, expired, or evicted). */
+	read(owner: string, uri: string): DownloadedFile | undefined {
 		this.dropExpired();
-		return this.kept.get(uri)?.file;
+		const kept = this.kept.get(uri);
+		return kept?.owner === owner ? kept.file : undefined;
 	}
 
-	/** The links that can still be read, oldest first. */
-	list(): FileLink[] {
+	/** The owner's links that can still be read, oldest first. */
+	list(owner: string): FileLink[] {
 		this.dropExpired();
-		return [...this.kept].map(([uri, { file, expiresAtMs }]) => ({
-			uri,
-			name: file.filename,
-			mimeType: file.mimeType,
-			size: file.data.length,
-			expiresAt: new Date(expiresAtMs).toISOString(),
-		}));
+		return [...this.kept]
+			.filter(([, kept]) => kept.owner === owner)
+			.map(([uri, { file, expiresAtMs }]) => ({
+				uri,
+				name: file.filename,
+				mimeType: file.mimeType,
+				size: file.data.length,
+				expiresAt: new Date(expiresAtMs).toISOString(),
+			}));
 	}
 
-	/** The bytes all links hold now. */
+	/** The bytes all links, of every owner, hold now. */
 	get heldBytes(): number {
 		return this.bytes;
 	}

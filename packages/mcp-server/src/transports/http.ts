@@ -9,22 +9,23 @@ import { isIP } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
-import { redactText, type Executor } from '@chat-messaging/core';
-import { taskOwnerOf } from '../calls/taskOwner';
-import { ToolTasks } from '../calls/taskStore';
-import { ENV, HTTP_PATH, UsageError } from '../cli/arguments';
-import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
 import { realTiming } from '@chat-messaging/client';
-import { FileLinks } from '../resources/fileLinks';
-import { createServer } from '../revisions/2025-11-25';
-import { revisionOf } from '../revisions/revisionOf';
+import { redactText, type Executor } from '@chat-messaging/core';
+import { scopeRefusalOf } from '../calls/pipeline';
+import { taskOwnerOf } from '../calls/taskOwner';
+import type { TaskStore } from '../calls/taskStore';
 import type { AuthorizationServer } from '../oauth/authorizationServer';
 import { isAuthorizationServerPath } from '../oauth/paths';
 import { isChallenge, type Challenge, type GrantCallers } from '../oauth/resourceServer';
-import type { CatalogueTool } from '../tools';
+import { FileLinks } from '../resources/fileLinks';
+import { server2025 } from '../revisions/2025-11-25';
+import { callerParts, packageVersion, sharedParts, type Caller, type ServeOptions, type ServerParts } from '../revisions/common';
+import { revisionOf } from '../revisions/revisionOf';
+import { ENV, HTTP_PATH, UsageError } from '../settings';
 import { bearerMatches, missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
+import { log, shownBaseUrl } from './log';
 import { Sessions } from './sessions';
 
 /**
@@ -53,8 +54,8 @@ export interface HttpServeOptions extends ServeOptions {
 	host: string;
 	allowedHosts?: readonly HostAndPort[];
 	allowedOrigins?: readonly string[];
-	/** The service's base URL (the log names its origin). */
-	baseUrl: string;
+	/** The service's base URL (the log names its origin); left out: the executor's. */
+	baseUrl?: string;
 	/** The secret every request must carry as `Authorization: Bearer …`; required beyond loopback. */
 	authToken?: string;
 	/** Secrets the log must never show (the service's token). */
@@ -64,15 +65,13 @@ export interface HttpServeOptions extends ServeOptions {
 	 * access token (or the static secret, when there is one).
 	 */
 	oauth?: { server: AuthorizationServer; callers: GrantCallers };
+	/** Where tasks are kept: shared by replicas when the grants are (a Redis store). Left out: the process's memory. */
+	tasks?: TaskStore;
 }
 
-/** Who a request to /mcp is: the executor and tools it acts with, and whose its tasks and session are. */
-interface Caller {
-	executor: Executor;
-	tools?: readonly CatalogueTool[];
-	owner: string;
-	/** The grant's 403 for a call its scope leaves out (OAuth callers only). */
-	outOfScope?: (body: unknown) => Challenge | undefined;
+/** A request's caller, and with OAuth how a call its grant's scope leaves out is answered (403 insufficient_scope). */
+interface RequestCaller extends Caller {
+	challengeFor?: (parts: ServerParts, body: unknown) => Challenge | undefined;
 }
 
 /**
@@ -99,60 +98,52 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 	const rules: AccessRules = {
 		allowedHosts: options.allowedHosts ?? [],
 		allowedOrigins: options.allowedOrigins ?? [],
-		// With OAuth the secret is one way in among two, checked below with the access token.
+		// With OAuth the secret is one way in among two, checked with the access token (callerOf).
 		...(authToken && !oauth ? { authToken } : {}),
 	};
-	const version = packageVersion();
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
-	const timing = executor?.timing ?? realTiming;
-	// One store of file links for the process: a link handed out in one request or session is read in another.
-	const links = options.links ?? new FileLinks({ timing });
-	// And one store of tasks: a task started in one request is polled, read and cancelled in the next.
-	const tasks = new ToolTasks();
-	const common = {
-		version,
-		links,
-		tasks,
+	// One store of file links and one of tasks for the process: a link handed out, a task started in one request or
+	// session is read, polled and cancelled in another (each its caller's).
+	const shared = sharedParts({
+		version: packageVersion(),
+		links: options.links ?? new FileLinks({ timing: executor?.timing ?? realTiming }),
+		...(options.tools ? { tools: options.tools } : {}),
+		...(options.tasks ? { tasks: options.tasks } : {}),
 		confirm: options.confirm,
 		outputSchemas: options.outputSchemas,
-	};
-	const staticCaller = (authorization: string | undefined): Caller => {
+	});
+	// Who a request comes from: with the static secret (or none), the process's workspace and tools, what it starts and
+	// reads its Authorization's; with OAuth, the grant's workspace and the tools of its scope, what it starts and reads the
+	// grant's (the same across its refreshed tokens).
+	const staticCaller = (authorization: string | undefined): RequestCaller => {
 		if (!executor) throw new Error(`${ENV.token} is not set`);
-		return { executor, ...(options.tools ? { tools: options.tools } : {}), owner: taskOwnerOf(authorization) };
+		return { executor, tools: shared.tools, owner: taskOwnerOf(authorization) };
 	};
-	/** The caller, or the challenge to answer: with OAuth, the static secret (when set) or an access token. */
-	const callerOf = async (authorization: string | undefined): Promise<Caller | Challenge> => {
-		if (!oauth) return staticCaller(authorization);
-		if (authToken && bearerMatches(authorization, authToken)) return staticCaller(authorization);
+	const callerOf = async (authorization: string | undefined): Promise<RequestCaller | Challenge> => {
+		if (!oauth || (authToken && bearerMatches(authorization, authToken))) return staticCaller(authorization);
 		const grant = await oauth.callers.callerOf(authorization);
 		if (isChallenge(grant)) return grant;
 		return {
 			executor: grant.executor,
 			tools: grant.tools,
 			owner: `grant:${grant.grantId}`,
-			outOfScope: (body) => oauth.callers.outOfScope(grant, body),
+			// The pipeline's refusal for the grant's scope, before the request reaches a server: as 403 insufficient_scope.
+			challengeFor: (parts, body) => oauth.callers.challengeFor(scopeRefusalOf(parts, body)),
 		};
 	};
-	const serverOptions = (caller: Caller) => ({
-		...common,
-		executor: caller.executor,
-		...(caller.tools ? { tools: caller.tools } : {}),
-		taskOwner: caller.owner,
-	});
-	const newServer = (caller: Caller) => createServer(serverOptions(caller));
+	const challenge = (res: ServerResponse, answer: Challenge) =>
+		refuse(res, answer.status, answer.message, { 'WWW-Authenticate': answer.header });
 	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
 	let loaded2026: Promise<Http2026> | undefined;
 	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<boolean> => {
 		if (!(Array.isArray(body) ? body : [body]).some((message) => revisionOf(message) === '2026-07-28')) return false;
 		loaded2026 ??= import('./http-2026-07-28').then(({ http2026 }) =>
-			http2026(MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
+			http2026(shared, MAX_BODY_BYTES, (error) => log(`2026-07-28 request refused or failed: ${redactText(error.message, secrets)}`)),
 		);
-		return (await loaded2026)(req, res, body, serverOptions(caller));
+		return (await loaded2026)(req, res, body, caller);
 	};
 	const closeFailed = (error: Error) => log(`closing a session failed: ${redactText(error.message, secrets)}`);
 	const sessions = new Sessions(closeFailed);
-	const challenge = (res: ServerResponse, answer: Challenge) =>
-		refuse(res, answer.status, answer.message, { 'WWW-Authenticate': answer.header });
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		const refused = refusal({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, rules);
 		if (refused)
@@ -167,6 +158,7 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
 		const caller = await callerOf(req.headers.authorization);
 		if ('status' in caller) return challenge(res, caller);
+		const parts = callerParts(shared, caller);
 		const sessionId = req.headers['mcp-session-id'];
 		if (typeof sessionId === 'string') {
 			const session = sessions.get(sessionId);
@@ -177,7 +169,8 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 			const body = await readBody(req);
 			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-			const outside = caller.outOfScope?.(body);
+			// The session's server was made with the scope of its first token; a refreshed token may have narrowed it.
+			const outside = caller.challengeFor?.(parts, body);
 			if (outside) return challenge(res, outside);
 			cancelWhenClosed(res, body, session.transport);
 			return void (await session.transport.handleRequest(req, res, body));
@@ -189,10 +182,10 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		const outside = caller.outOfScope?.(body);
+		const outside = caller.challengeFor?.(parts, body);
 		if (outside) return challenge(res, outside);
 		if (await served2026(req, res, body, caller)) return;
-		const server = newServer(caller);
+		const server = server2025(parts);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -232,7 +225,7 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 	const shown = typeof address === 'object' && address ? address : { address: host, port };
 	const where = isIP(shown.address) === 6 ? `[${shown.address}]` : shown.address;
 	log(
-		`serving ${shownBaseUrl(options.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${describeAccess(options)}`,
+		`serving ${shownBaseUrl(options.baseUrl ?? executor?.baseUrl ?? '')} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${describeAccess(options)}`,
 	);
 	return http;
 }

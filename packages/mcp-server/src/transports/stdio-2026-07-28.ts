@@ -3,9 +3,10 @@ import type { Readable, Writable } from 'node:stream';
 
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-import { createServer2026, type Server2026Options } from '../revisions/2026-07-28';
+import type { ServerParts } from '../revisions/common';
+import { server2026 } from '../revisions/2026-07-28';
 
-export function serveStdio2026(options: Server2026Options, input: Readable, output: Writable): Promise<void> {
-	serveStdio(() => createServer2026(options), { legacy: 'reject', transport: new StdioServerTransport(input, output) });
+export function serveStdio2026(parts: ServerParts, input: Readable, output: Writable): Promise<void> {
+	serveStdio(() => server2026(parts), { legacy: 'reject', transport: new StdioServerTransport(input, output) });
 	return Promise.resolve();
 }

@@ -12,10 +12,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import type { Executor } from '@chat-messaging/core';
 import { STDIO_OWNER } from '../calls/taskOwner';
-import { ToolTasks } from '../calls/taskStore';
-import { log, packageVersion, shownBaseUrl, type ServeOptions } from '../cli/configuration';
-import { createServer } from '../revisions/2025-11-25';
+import { FileLinks } from '../resources/fileLinks';
+import { server2025 } from '../revisions/2025-11-25';
+import { callerParts, packageVersion, sharedParts, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
+import { log, shownBaseUrl } from './log';
 
 /** The first line of the stream and a stream that gives it again, followed by everything after it. */
 function firstLine(input: Readable): Promise<{ line: string; replay: Readable }> {
@@ -59,12 +60,16 @@ export async function serveEitherRevision(
 	await serve2025().connect(new StdioServerTransport(replay, output));
 }
 
-/** stdio, either revision: the client's first message chooses (serveEitherRevision above). One task store for the connection. */
+/**
+ * stdio, either revision: the client's first message chooses (serveEitherRevision above). One caller, the client at the
+ * other end of the pipe, in the process's workspace with its tools; one task store for the connection.
+ */
 export async function serveStdio(executor: Executor, serve: ServeOptions = {}): Promise<void> {
-	const options = { executor, version: packageVersion(), tasks: new ToolTasks(), taskOwner: STDIO_OWNER, ...serve };
+	const shared = sharedParts({ version: packageVersion(), ...serve, links: serve.links ?? new FileLinks({ timing: executor.timing }) });
+	const parts = callerParts(shared, { executor, tools: shared.tools, owner: STDIO_OWNER });
 	log(`serving ${shownBaseUrl(executor.baseUrl)} over stdio`);
 	await serveEitherRevision(
-		() => createServer(options),
-		async (input, output) => (await import('./stdio-2026-07-28')).serveStdio2026(options, input, output),
+		() => server2025(parts),
+		async (input, output) => (await import('./stdio-2026-07-28')).serveStdio2026(parts, input, output),
 	);
 }

@@ -105,13 +105,31 @@ describe('the flow a connector goes through', () => {
 			params: { name: 'chat_close', arguments: { chat_id: 1 } },
 		});
 		expect(write.status).toBe(403);
-		expect(write.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="default"');
+		// The least scope that gives the tool (the pipeline's rule), in a token's words: its toolset.
+		expect(write.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="chats"');
 		const admin = await mcpPost(server.url, connected.accessToken, {
 			method: 'tools/call',
 			params: { name: 'webhook_create', arguments: { url: 'https://example.com/hook' } },
 		});
 		expect(admin.status).toBe(403);
-		expect(admin.headers.get('www-authenticate')).toContain('scope="default webhooks"');
+		expect(admin.headers.get('www-authenticate')).toContain('scope="webhooks"');
+	});
+
+	test('a read outside the scope asks for its toolset without read-only (a client adding it to its scope would lose its writes)', async () => {
+		const connected = await connect(server.url, WORKSPACE_TOKEN, { access: 'toolsets', toolsets: ['labels'] });
+		const read = await mcpPost(server.url, connected.accessToken, {
+			method: 'tools/call',
+			params: { name: 'chat_get', arguments: { chat_id: 1 } },
+		});
+		expect(read.status).toBe(403);
+		expect(read.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="chats"');
+		// A name the catalogue has no tool of is the protocol's unknown tool, whatever the scope.
+		const unknown = await mcpPost(server.url, connected.accessToken, {
+			method: 'tools/call',
+			params: { name: 'chat_nuke', arguments: {} },
+		});
+		expect(unknown.status).toBe(200);
+		expect(unknown.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
 	});
 
 	test('chosen toolsets become the scope: labels alone', async () => {

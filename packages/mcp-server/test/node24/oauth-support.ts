@@ -10,7 +10,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createExecutor } from '../../src/cli/configuration';
+import { createExecutor } from '../../src/workspace';
 import { startOAuth, type OAuthSetup } from '../../src/oauth/setup';
 import { serveHttp } from '../../src/transports/http';
 import type { SafeFetchOptions } from '../../src/oauth/safeFetch';

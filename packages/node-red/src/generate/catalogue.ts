@@ -21,14 +21,15 @@ import {
 	operationId,
 } from '@chat-messaging/core';
 import type { ResourceDescriptor } from '@chat-messaging/core';
-import { CONVERSATION_OPTIONS } from '../nodes/event/conversation';
-import { DEFAULT_EVENT_MODE, DEFAULT_POLL_SECONDS, EVENT_MODES, MIN_POLL_SECONDS } from '../nodes/event/settings';
-import { MIGRATIONS } from '../shared/migrations';
+import type { FillStep } from '../shared/migrate';
 import { editorResources, SEND_DESCRIPTOR, sendRows } from './send';
 
 export const CATEGORY = 'chat messaging';
 
-/** Choices of the action and event nodes' own settings: saved flows hold these values (UI contract). */
+/**
+ * Choices of the action and event nodes' own settings: saved flows hold these values (UI contract). The event node's
+ * Mode is its own (src/nodes/event/settings.ts), added to the editor's catalogue with the nodes' entries.
+ */
 export const CHOICES = {
 	outputMode: [
 		{ value: 'array', name: 'one message with the whole list' },
@@ -43,28 +44,43 @@ export const CHOICES = {
 		{ value: 'read', name: 'read' },
 	],
 	events: EVENT_TYPES.map((event) => ({ value: event.value, name: event.name })),
-	eventModes: EVENT_MODES.map((mode) => ({ value: mode.value, name: mode.name })),
 };
 
+/** A node property of a dialog as the editor script sets it up: its name, kind, what a new node starts with, its floor. */
+export interface EditorProperty {
+	name: string;
+	type: string;
+	default: string | number | boolean;
+	minValue?: number;
+}
+
+/**
+ * What the nodes give the editor's catalogue, gathered from src/nodes by src/generate.ts: given rather than imported,
+ * since the nodes' own dialogs, texts and help are written with this folder.
+ */
+export interface NodeEntries {
+	/** Each node type's migrations (src/migrations.ts), run when a saved node's dialog opens or it is checked. */
+	migrations: Readonly<Record<string, readonly FillStep[]>>;
+	/** The event node's Mode choices (saved flows hold the values). */
+	eventModes: ReadonlyArray<{ value: string; name: string }>;
+	/** The event node's own settings besides its event types: Mode, the poll interval, Add Conversation. */
+	eventNode: { defaultMode: string; defaultPollSeconds: number; minPollSeconds: number; conversationOptions: readonly EditorProperty[] };
+}
+
 /** The event node's settings besides its event types: Mode, the poll interval, the event filters and the inbox options (core catalogue). */
-export const EVENT_NODE = {
-	defaultMode: DEFAULT_EVENT_MODE,
-	defaultPollSeconds: DEFAULT_POLL_SECONDS,
-	minPollSeconds: MIN_POLL_SECONDS,
-	filterOptions: EVENT_FILTER_OPTIONS.map((option) => ({ name: option.name, type: option.type, default: option.default })),
-	inboxOptions: INBOX_OPTIONS.map((option) => ({
+const eventNodeSettings = ({ defaultMode, defaultPollSeconds, minPollSeconds, conversationOptions }: NodeEntries['eventNode']) => ({
+	defaultMode,
+	defaultPollSeconds,
+	minPollSeconds,
+	filterOptions: EVENT_FILTER_OPTIONS.map((option): EditorProperty => ({ name: option.name, type: option.type, default: option.default })),
+	inboxOptions: INBOX_OPTIONS.map((option): EditorProperty => ({
 		name: option.name,
 		type: option.type,
 		default: option.default,
 		minValue: option.minValue,
 	})),
-	conversationOptions: CONVERSATION_OPTIONS.map((option) => ({
-		name: option.name,
-		type: option.type,
-		default: option.default,
-		minValue: 'minValue' in option ? option.minValue : undefined,
-	})),
-};
+	conversationOptions,
+});
 
 /** Where a date alone is read: the configuration node's time zone (see packages/node-red/src/nodes/config). */
 export const TIME_ZONE_PLACE = "the configuration node's time zone";
@@ -87,13 +103,13 @@ export const editorKinds = () =>
 	);
 
 /** What the editor script reads as `window.CHAT_MESSAGING_CATALOGUE` (texts are in the message catalogue). */
-export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOURCES) {
+export function editorCatalogue(nodes: NodeEntries, resources: readonly ResourceDescriptor[] = RESOURCES) {
 	return {
 		category: CATEGORY,
 		listDefaults: LIST_DEFAULTS,
 		/** packages/core/src/catalogue/defaults.ts: what a new node starts with (n8n shows the same). */
 		waitDefaults: { waitTimeout: DEFAULT_WAIT_TIMEOUT_S, replyTimeout: DEFAULT_REPLY_TIMEOUT_S },
-		choices: CHOICES,
+		choices: { ...CHOICES, eventModes: nodes.eventModes },
 		/**
 		 * The Output choice (packages/core/src/catalogue/output.ts): what a new node starts with and the executor's
 		 * words for Selected Fields without a name.
@@ -103,9 +119,8 @@ export function editorCatalogue(resources: readonly ResourceDescriptor[] = RESOU
 			fieldsMissing: outputChoiceProblem({ mode: 'selected' })?.message ?? '',
 		},
 		kinds: editorKinds(),
-		/** Each node type's migrations (src/shared/migrations.ts), run when a saved node's dialog opens or it is checked. */
-		migrations: MIGRATIONS,
-		eventNode: EVENT_NODE,
+		migrations: nodes.migrations,
+		eventNode: eventNodeSettings(nodes.eventNode),
 		// The catalogue's Send (packages/core/src/catalogue/composites.ts): what a new action node starts on.
 		send: { resource: SEND_COMPOSITE.resource, operation: SEND_COMPOSITE.operation },
 		// In packages/core/src/catalogue/send.ts order: the first is DEFAULT_SEND_TO.

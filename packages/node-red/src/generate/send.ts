@@ -4,7 +4,7 @@
  */
 import { SEND_COMPOSITE } from '@chat-messaging/core';
 import type { FieldDescriptor, OperationDescriptor, ResourceDescriptor } from '@chat-messaging/core';
-import { CONVERSATION_DESCRIPTOR } from './conversation';
+import { CONVERSATION_DESCRIPTOR } from '../shared/conversation';
 
 /** A send field and the Send To choices that show it; `key` tells apart two fields of one wire name. */
 export interface SendRow {

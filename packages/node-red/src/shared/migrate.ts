@@ -4,7 +4,7 @@
  * steps, each filling one such property with the value the node ran with while it did not hold it.
  *
  * The same steps run in the runtime when a node starts (before it reads its properties) and in the editor when a
- * saved node's dialog opens or a saved node is checked (src/generate embeds them in the editor's catalogue, so the
+ * saved node's dialog opens or a saved node is checked (src/generate.ts embeds them in the editor's catalogue, so the
  * dialog shows what runs). Steps are data, not code, for that: one list serves both sides. A step fills only what is
  * missing, so running them again changes nothing and a new node, which holds every property, needs none; no
  * version number is stored on the node (saved flows keep exactly the properties they hold: the UI contract).

@@ -5,7 +5,6 @@
  */
 import { chatId, labelsBody } from '../fields';
 import type { ResourceDescriptor } from '../types';
-import { coerceField } from '../../runtime/validation';
 
 const labelsToRemove = labelsBody('Labels to remove; the chat keeps its other labels');
 
@@ -100,9 +99,9 @@ export const labelResource: ResourceDescriptor = {
 				read: 'label:get',
 				// Removing the last labels leaves an empty set: that write is Remove All, Replace All refuses it.
 				write: (combined) => (Array.isArray(combined.labels) && combined.labels.length === 0 ? 'label:removeAll' : 'label:replace'),
-				combine: (input, current) => {
-					// Same parsing as the request itself: a list or one comma-separated string.
-					const remove = new Set(coerceField(labelsToRemove, input.labels) as string[]);
+				combine: (input, current, body) => {
+					// The labels as the request itself reads them: a list or one comma-separated string.
+					const remove = new Set(body.labels as string[]);
 					return { chat_id: input.chat_id, labels: currentLabels(current).filter((label) => !remove.has(label)) };
 				},
 			},

@@ -9,9 +9,9 @@ export async function readModifyWrite(
 	steps: NonNullable<OperationDescriptor['readModifyWrite']>,
 	input: Record<string, unknown>,
 ): Promise<unknown> {
-	runner.prepare(op, input); // validate the caller's input before the read
+	const request = runner.prepare(op, input); // validate the caller's input before the read
 	const current = await runner.run(steps.read, input);
-	const combined = steps.combine(input, current);
+	const combined = steps.combine(input, current, request.body ?? {});
 	const write = typeof steps.write === 'function' ? steps.write(combined) : steps.write;
 	return runner.call(findOperation(write), combined);
 }

@@ -1,5 +1,5 @@
 /**
- * The composite operations' handlers (compositeHandlers.ts) by their descriptor's id, which the executor runs:
+ * The composite operations' handlers (runtime/composites/) by their descriptor's id, which the executor runs:
  * they build on the executor, so it never imports them (that would be a cycle); each is registered here
  * (`registerComposite`) by registerCompositeHandlers, which the core's index calls. For the same reason this
  * file does not import the Executor's type: a handler's executor is its type parameter.

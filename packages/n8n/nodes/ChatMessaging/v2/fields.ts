@@ -1,13 +1,14 @@
 /**
  * A catalogue field as a version 2 parameter, and its value read back: ids are picked from searchable
  * lists (resource locators), teammates, accounts and labels in use are dropdowns loaded from the
- * workspace, boolean filters are Any / <true> / <false> choices.
+ * workspace, boolean filters are Any / <true> / <false> choices. An operation's whole input is read back
+ * here too (readInput), for every operation folder under actions/ that runs a catalogue operation.
  */
-import type { INodeProperties, INodePropertyModeValidation } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyModeValidation } from 'n8n-workflow';
 
 import { CHAT_URL_EXAMPLE, CHAT_URL_PATTERN, chatIdFromUrl, fieldHint, inputError, isRecord, TRI_STATE_ANY } from '@chat-messaging/core';
 import type { FieldDescriptor, LookupKey, OperationDescriptor } from '@chat-messaging/core';
-import { fieldParameter, isTopLevelField, n8nText } from '../shared/parameters';
+import { fieldParameter, isTopLevelField, n8nText, optionalFields, topLevelFields } from '../shared/parameters';
 
 /** Where a date alone is read: the workflow's time zone (n8n's setting, which the executor is given). */
 const TIME_ZONE_PLACE = "the workflow's time zone";
@@ -150,4 +151,23 @@ export function locatorValue(field: FieldDescriptor, raw: unknown): unknown {
 	if (id === undefined)
 		throw inputError(field.name, `is not a chat URL such as https://<web app>/chats/42, got "${url}"`, field.displayName);
 	return id;
+}
+
+/** The flat executor input of one item, from the parameters version 2 shows for the operation. */
+export function readInput(
+	context: IExecuteFunctions,
+	op: OperationDescriptor,
+	itemIndex: number,
+	collectionName: string,
+): Record<string, unknown> {
+	const input: Record<string, unknown> = {};
+	for (const field of topLevelFields(op)) input[field.name] = locatorValue(field, context.getNodeParameter(field.name, itemIndex, ''));
+	const optional = optionalFields(op);
+	if (optional.length) {
+		const collection = context.getNodeParameter(collectionName, itemIndex, {}) as IDataObject;
+		for (const field of optional) {
+			if (collection[field.name] !== undefined) input[field.name] = locatorValue(field, collection[field.name]);
+		}
+	}
+	return input;
 }

@@ -25,7 +25,7 @@ import { realTiming } from '../../shared/transport';
 import type { Node, NodeAPI, NodeMessage, NodeMessageInFlow } from 'node-red';
 import type { SavedNodeDef } from '../../shared/saved';
 import { CONFIG_TYPE, resolveConfig, type ConfigNode } from '../config';
-import { CONVERSATION_DESCRIPTOR, editorComposite } from '../../generate/conversation';
+import { CONVERSATION_DESCRIPTOR, editorComposite } from '../../shared/conversation';
 import { migrateAction } from './migrations';
 import { collectInput, evaluateTyped, isPlainObject, toAttachment, type TypedValue } from './input';
 import { outputChoiceError, outputChoiceOf, splitMessages, summarize } from './output';

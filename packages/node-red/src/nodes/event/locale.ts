@@ -3,6 +3,7 @@ import { EVENT_FILTER_OPTIONS, INBOX_OPTIONS } from '@chat-messaging/core';
 import { CHOICES } from '../../generate/catalogue';
 import { messageKey } from '../../generate/html';
 import { CONVERSATION_OPTIONS } from './conversation';
+import { EVENT_MODES } from './settings';
 
 export const eventMessages = () => ({
 	label: {
@@ -37,7 +38,7 @@ export const eventMessages = () => ({
 		]),
 	),
 	events: Object.fromEntries(CHOICES.events.map((event) => [messageKey(event.value), event.name])),
-	mode: Object.fromEntries(CHOICES.eventModes.map((mode) => [mode.value, mode.name])),
+	mode: Object.fromEntries(EVENT_MODES.map((mode) => [mode.value, mode.name])),
 	pollHelp: 'Each poll costs one request while nothing is new, plus one per chat with new messages (the service allows about 30 a second).',
 	inbox: Object.fromEntries(
 		INBOX_OPTIONS.map((option) => [option.name, { label: option.displayName, help: option.description.replace(/^Whether to s/, 'S') }]),

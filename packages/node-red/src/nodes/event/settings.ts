@@ -1,6 +1,6 @@
 /**
  * The event node's own settings besides the event types: how events arrive (Mode), how often polling
- * looks, and the event filters. Read by the runtime (index.ts) and written into the editor (src/generate/catalogue.ts)
+ * looks, and the event filters. Read by the runtime (index.ts) and written into the editor (src/generate.ts)
  * from here, so the dialog and the runtime agree. What a flow saved before these settings existed runs with is
  * filled in by migrations.ts before they are read.
  */

@@ -4,7 +4,7 @@ import { CHOICES } from '../../generate/catalogue';
 import { escapeHtml, i18n, label, messageKey } from '../../generate/html';
 import { NAME_AND_SERVICE_ROWS } from '../action/template';
 import { CONVERSATION_OPTIONS } from './conversation';
-import { MIN_POLL_SECONDS } from './settings';
+import { EVENT_MODES, MIN_POLL_SECONDS } from './settings';
 
 const inboxRow = (option: (typeof INBOX_OPTIONS)[number]): string =>
 	option.type === 'boolean'
@@ -66,7 +66,7 @@ ${NAME_AND_SERVICE_ROWS}
   <div class="form-row">
     ${label('node-input-mode', 'fa-exchange', 'chat-messaging-event.label.mode')}
     <select id="node-input-mode" style="width:70%">
-${CHOICES.eventModes.map((mode) => `      <option value="${escapeHtml(mode.value)}" ${i18n(`chat-messaging-event.mode.${mode.value}`)}></option>`).join('\n')}
+${EVENT_MODES.map((mode) => `      <option value="${escapeHtml(mode.value)}" ${i18n(`chat-messaging-event.mode.${mode.value}`)}></option>`).join('\n')}
     </select>
   </div>
   <div class="form-row cm-poll-row">

@@ -3,7 +3,7 @@
  * are read out of their resource locators (a chat URL through the api's URL rule), and the executor
  * reads a tri-state "Any" as no filter.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	inputError,
@@ -19,28 +19,9 @@ import {
 import type { Executor, OperationDescriptor } from '@chat-messaging/core';
 import { addUploadedBytes, downloadItem } from '../../../shared/binary';
 import { jsonItems, resultToJson, shownResult, type OutputItem } from '../../../shared/items';
-import { isListOperation, optionalCollectionName, optionalFields, topLevelFields } from '../../../shared/parameters';
+import { isListOperation, optionalCollectionName } from '../../../shared/parameters';
 import { AGENT_DEFAULTS_VERSION, OUTPUT_FIELDS_PARAMETER, OUTPUT_PARAMETER, TOOL_LIMIT_PARAMETER } from '../../agents';
-import { locatorValue } from '../../fields';
-
-/** The flat executor input of one item, from the parameters version 2 shows for the operation. */
-export function readInput(
-	context: IExecuteFunctions,
-	op: OperationDescriptor,
-	itemIndex: number,
-	collectionName: string,
-): Record<string, unknown> {
-	const input: Record<string, unknown> = {};
-	for (const field of topLevelFields(op)) input[field.name] = locatorValue(field, context.getNodeParameter(field.name, itemIndex, ''));
-	const optional = optionalFields(op);
-	if (optional.length) {
-		const collection = context.getNodeParameter(collectionName, itemIndex, {}) as IDataObject;
-		for (const field of optional) {
-			if (collection[field.name] !== undefined) input[field.name] = locatorValue(field, collection[field.name]);
-		}
-	}
-	return input;
-}
+import { readInput } from '../../fields';
 
 /** Runs the item's operation; every parameter is read and checked before the first request. */
 export async function executeCatalogueOperation(

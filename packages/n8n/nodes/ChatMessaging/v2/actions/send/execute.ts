@@ -8,7 +8,7 @@ import { compositeVariantOf, findOperation, inputError, SEND_COMPOSITE } from '@
 import type { Executor } from '@chat-messaging/core';
 import { readBinaryProperty } from '../../../shared/binary';
 import { jsonItems, type OutputItem } from '../../../shared/items';
-import { readInput } from '../catalogue/execute';
+import { readInput } from '../../fields';
 
 /**
  * The attachment of a Send's Options: the item's binary field, or a URL (the core checks it). n8n

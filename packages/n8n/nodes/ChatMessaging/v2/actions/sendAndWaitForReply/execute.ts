@@ -24,7 +24,7 @@ import { DEFAULT_REPLY_SEND_TO, DEFAULT_TIMEOUT_HOURS } from './description';
 import { isExpiredReplySubscription, isReplySubscriptionOf, replyItem, replySubscriptionUrl } from './replyWatch';
 
 interface ReplyWaitParameters {
-	/** The composite's input (packages/core/src/runtime/operations/compositeHandlers.ts). */
+	/** The composite's input (packages/core/src/runtime/composites/compositeHandlers.ts). */
 	input: Record<string, unknown>;
 	using: 'webhook' | 'polling';
 }

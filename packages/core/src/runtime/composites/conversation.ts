@@ -20,7 +20,7 @@ import type { FieldDescriptor } from '../../catalogue/types';
 import { ChatMessagingError, inputError, isNotFound } from '../errors';
 import { API_ORIGIN } from '../events/eventFilter';
 import type { Executor } from '../executor';
-import { registerComposite } from './registry';
+import { registerComposite } from '../operations/registry';
 import { parseRecordTime } from '../events/delivery';
 import { isBlank, isRecord } from '../validation';
 

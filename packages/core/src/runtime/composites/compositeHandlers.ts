@@ -1,5 +1,5 @@
 /**
- * The one handler of each composite operation (catalogue/composites.ts), registered in registry.ts. Adapters hand over a flat
+ * The one handler of each composite operation (catalogue/composites.ts), registered in operations/registry.ts. Adapters hand over a flat
  * input named like the composite's fields and options; every input is checked before the first
  * request, and errors name the composite's fields.
  */
@@ -19,14 +19,14 @@ import type { Executor } from '../executor';
 import type { ChatEvent } from '../events/delivery';
 import { replyWatchFor, waitForReply } from '../events/replies';
 import { isBlank, isRecord } from '../validation';
-import type { Attachment } from './attachment';
+import type { Attachment } from '../operations/attachment';
 import { compositeVariantOf, variantInput } from './compositeInput';
 import { registerConversationHandler } from './conversation';
-import { registerComposite, type CompositeRunOptions } from './registry';
+import { registerComposite, type CompositeRunOptions } from '../operations/registry';
 import { planSendAndWait } from './sendAndWaitPlan';
-import type { WaitTarget } from './waitForStatus';
+import type { WaitTarget } from '../operations/waitForStatus';
 
-export type { CompositeRunOptions } from './registry';
+export type { CompositeRunOptions } from '../operations/registry';
 
 const optionNamed = (composite: CompositeDescriptor, name: string): FieldDescriptor => {
 	const found = composite.options.find((option) => option.name === name);

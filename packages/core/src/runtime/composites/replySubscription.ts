@@ -9,10 +9,10 @@
 import { SEND_COMPOSITE } from '../../catalogue/composites';
 import type { Timing } from '../../catalogue/types';
 import type { Executor } from '../executor';
-import { planSendAndWaitForReply, runSend } from '../operations/compositeHandlers';
-import type { ChatEvent } from './delivery';
-import { findReply, replyWatchFor, type ReplyWatch } from './replies';
-import { checkReceiverUrl, deleteSubscriptions } from './subscriptions';
+import { planSendAndWaitForReply, runSend } from './compositeHandlers';
+import type { ChatEvent } from '../events/delivery';
+import { findReply, replyWatchFor, type ReplyWatch } from '../events/replies';
+import { checkReceiverUrl, deleteSubscriptions } from '../events/subscriptions';
 
 /** Where and how the platform receives the reply. */
 export interface ReplyReceiver {
