@@ -77,6 +77,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 				baseUrl: configuration.baseUrl,
 				...(authToken ? { authToken } : {}),
 				...(oauth ? { oauth } : {}),
+				...(oauth?.tasks ? { tasks: oauth.tasks } : {}),
 				secrets: configuration.token ? [configuration.token] : [],
 			});
 		} catch (error) {

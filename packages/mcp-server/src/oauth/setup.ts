@@ -5,6 +5,7 @@
  */
 import { ChatMessagingError, type Executor } from '@chat-messaging/core';
 
+import type { TaskStore } from '../calls/taskStore';
 import { openStore } from '../store/openStore';
 import type { GrantStore } from '../store/store';
 import { catalogueTools, type CatalogueTool } from '../tools';
@@ -31,6 +32,8 @@ export interface OAuthSetup {
 	server: AuthorizationServer;
 	callers: GrantCallers;
 	store: GrantStore;
+	/** Tasks shared by the replicas of a Redis store; none with SQLite (the process's memory). */
+	tasks?: TaskStore;
 }
 
 export async function startOAuth(options: {
@@ -46,7 +49,7 @@ export async function startOAuth(options: {
 	fetchOptions?: SafeFetchOptions;
 	checkWorkspaceToken?: WorkspaceTokenCheck;
 }): Promise<OAuthSetup> {
-	const { store, secrets } = await openStore(options.storeLocation, options.secretKey, options.names, options.onStoreError);
+	const { store, secrets, tasks } = await openStore(options.storeLocation, options.secretKey, options.names, options.onStoreError);
 	const allTools = catalogueTools();
 	const server = authorizationServer({
 		publicUrl: options.publicUrl,
@@ -65,5 +68,5 @@ export async function startOAuth(options: {
 		offeredTools: options.offeredTools,
 		executorFor: options.executorFor,
 	});
-	return { server, callers, store };
+	return { server, callers, store, ...(tasks ? { tasks } : {}) };
 }

@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
+import type { TaskStore } from '../calls/taskStore';
 import { RedisStore } from './redis';
 import { keyFromFile, keysFromText, SecretBox } from './secretBox';
 import { SqliteStore } from './sqlite';
@@ -25,6 +26,11 @@ export const keyFileBeside = (storePath: string) => join(dirname(storePath), 'se
 export interface OpenedStore {
 	store: GrantStore;
 	secrets: SecretBox;
+	/**
+	 * With Redis, the tasks of long calls on the same server, so that any replica reads and cancels them; with SQLite
+	 * none (one process keeps its tasks in memory, where its work runs).
+	 */
+	tasks?: TaskStore;
 }
 
 export async function openStore(
@@ -36,7 +42,13 @@ export async function openStore(
 	if (isRedisUrl(location)) {
 		if (!secretKey) throw new Error(`A Redis store needs ${names.secretKey}: every replica must seal and open secrets with the same key`);
 		const secrets = new SecretBox(keysFromText(secretKey, names.secretKey));
-		return { store: await RedisStore.open(location, { onError: onRedisError }), secrets };
+		const store = await RedisStore.open(location, { onError: onRedisError });
+		try {
+			return { store, secrets, tasks: await store.taskStore({ onError: onRedisError }) };
+		} catch (error) {
+			await store.close();
+			throw error;
+		}
 	}
 	const path = resolve(location);
 	const keys = secretKey ? keysFromText(secretKey, names.secretKey) : [keyFromFile(keyFileBeside(path))];

@@ -4,14 +4,23 @@
  * so a single process on SQLite installs nothing for it. Each record is one key with its expiry; `take` is GETDEL
  * (Redis 6.2 or later), atomic however many replicas ask at once.
  */
+import type { TaskStore } from '../calls/taskStore';
+import { RedisTaskStore } from './redisTasks';
 import type { GrantStore, RecordKind } from './store';
 
-interface RedisLike {
+/** What of node-redis's client the stores use. */
+export interface RedisLike {
 	connect(): Promise<unknown>;
 	set(key: string, value: string, options: { EX: number }): Promise<unknown>;
 	get(key: string): Promise<string | null>;
 	getDel(key: string): Promise<string | null>;
 	del(key: string): Promise<unknown>;
+	eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+	zRange(key: string, start: number, stop: number): Promise<string[]>;
+	zRem(key: string, members: string[]): Promise<unknown>;
+	duplicate(): RedisLike;
+	subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+	unsubscribe(channel: string): Promise<unknown>;
 	close?(): Promise<unknown>;
 	quit?(): Promise<unknown>;
 	on(event: 'error', listener: (error: Error) => void): unknown;
@@ -39,6 +48,7 @@ export function shownRedisUrl(url: string): string {
 
 export class RedisStore implements GrantStore {
 	readonly description: string;
+	private tasks: RedisTaskStore | undefined;
 
 	private constructor(
 		private readonly client: RedisLike,
@@ -83,7 +93,20 @@ export class RedisStore implements GrantStore {
 		await this.client.del(this.key(kind, key));
 	}
 
-	async close(): Promise<void> {
-		await (this.client.close ?? this.client.quit)?.call(this.client);
+	/** The tasks of long calls on the same server, shared by the replicas as the grants are (redisTasks.ts). */
+	async taskStore(options: { onError?: (error: Error) => void; heartbeatMs?: number; leaseMs?: number } = {}): Promise<TaskStore> {
+		this.tasks ??= await RedisTaskStore.open(this.client, { prefix: this.prefix, ...options });
+		return this.tasks;
+	}
+
+	private closing: Promise<void> | undefined;
+
+	/** Closed once, however often asked (a stopping process and its store's owner may both ask). */
+	close(): Promise<void> {
+		this.closing ??= (async () => {
+			await this.tasks?.close();
+			await (this.client.close ?? this.client.quit)?.call(this.client);
+		})();
+		return this.closing;
 	}
 }

@@ -70,6 +70,7 @@ export async function startOAuthServer(options: {
 				allowedHosts: [{ hostname: new URL(url).hostname, port }],
 				allowedOrigins: [url],
 				oauth,
+				...(oauth.tasks ? { tasks: oauth.tasks } : {}),
 				...(options.authToken ? { authToken: options.authToken } : {}),
 				tools: selectTools(catalogueTools(), { toolsets: ['all'] }),
 			});
