@@ -3,13 +3,13 @@
  * made for the test. The address rule is proved twice: a loopback URL is refused although a server answers there,
  * and the resolver seam says a name resolves to private or metadata addresses without any of them being reached.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { isPublicAddress, safeFetchText, UnsafeFetchError } from '../src/oauth/safeFetch';
+import { selfSigned } from './selfSigned';
 
 const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
 let server: Server;
@@ -19,31 +19,9 @@ let served = 0;
 const DOCUMENT = JSON.stringify({ client_id: 'https://client.example/meta.json', redirect_uris: ['https://client.example/cb'] });
 
 beforeAll(async () => {
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'ec',
-			'-pkeyopt',
-			'ec_paramgen_curve:prime256v1',
-			'-nodes',
-			'-days',
-			'1',
-			'-subj',
-			'/CN=client.example',
-			'-addext',
-			'subjectAltName=DNS:client.example,IP:127.0.0.1',
-			'-keyout',
-			join(dir, 'key.pem'),
-			'-out',
-			join(dir, 'cert.pem'),
-		],
-		{ stdio: 'ignore' },
-	);
-	cert = readFileSync(join(dir, 'cert.pem'));
-	server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+	const made = selfSigned(dir, 'client.example');
+	cert = made.cert;
+	server = createServer(made, (req, res) => {
 		served++;
 		if (req.url === '/slow.json') return void setTimeout(() => res.end(DOCUMENT), 2000).unref();
 		if (req.url === '/large.json') return void res.end(' '.repeat(64 * 1024));

@@ -174,9 +174,17 @@ export interface Connected {
 	scope: string;
 }
 
-/** The whole flow, as a client and the person at the consent page go through it. */
-export async function connect(url: string, workspaceToken: string, form: Record<string, string | string[]> = {}): Promise<Connected> {
-	const { client_id: clientId } = await register(url);
+/**
+ * The whole flow, as a client and the person at the consent page go through it: a client registered here, or the one
+ * `clientId` names (a client ID metadata document's URL).
+ */
+export async function connect(
+	url: string,
+	workspaceToken: string,
+	form: Record<string, string | string[]> = {},
+	clientId?: string,
+): Promise<Connected & { page: ConsentPage }> {
+	clientId ??= (await register(url)).client_id;
 	const { verifier, challenge } = pkce();
 	const page = await openConsent(url, {
 		response_type: 'code',
@@ -200,6 +208,7 @@ export async function connect(url: string, workspaceToken: string, form: Record<
 	});
 	if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
 	return {
+		page,
 		clientId,
 		verifier,
 		code,
