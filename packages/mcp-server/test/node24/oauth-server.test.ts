@@ -33,7 +33,8 @@ beforeAll(async () => {
 		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
 	}) as typeof process.stderr.write;
 	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 5, port: 0 });
-	server = await startOAuthServer({ baseUrl: sandbox.url });
+	// Every download above 16 bytes a file link, so that links are handed out at all.
+	server = await startOAuthServer({ baseUrl: sandbox.url, inlineFileLimit: 16 });
 });
 
 afterAll(async () => {
@@ -357,6 +358,32 @@ describe('hostile cases', () => {
 			{ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
 		);
 		expect(own.status).toBe(200);
+	});
+
+	test("a file link is its grant's: read with the grant's refreshed token, not found for another grant", async () => {
+		// Two grants of one client (two people connecting the same connector), so the links are told apart by grant.
+		const { client_id: clientId } = await register(server.url);
+		const owner = await connect(server.url, WORKSPACE_TOKEN, {}, clientId);
+		const other = await connect(server.url, WORKSPACE_TOKEN, {}, clientId);
+		const call = (token: string, name: string, args: Record<string, unknown>) =>
+			mcpPost(server.url, token, { method: 'tools/call', params: { name, arguments: args } });
+		const data = Buffer.from('a file larger than the inline limit').toString('base64');
+		const uploaded = await call(owner.accessToken, 'file_upload', { file: { data, filename: 'link.txt', mimeType: 'text/plain' } });
+		const downloaded = await call(owner.accessToken, 'file_download', { uid: uploaded.json.result.structuredContent.uid });
+		const uri = downloaded.json.result.structuredContent.uri as string;
+		expect(uri).toMatch(/^chat-messaging-file:\/\//);
+		// A refresh gives a new access token of the same grant: the link is still its own.
+		const refreshed = await tokenRequest(server.url, {
+			grant_type: 'refresh_token',
+			refresh_token: owner.refreshToken,
+			client_id: owner.clientId,
+		});
+		const read = await mcpPost(server.url, refreshed.body.access_token, { method: 'resources/read', params: { uri } });
+		expect(read.json.result.contents[0].blob).toBe(data);
+		const listed = await mcpPost(server.url, other.accessToken, { method: 'resources/list' });
+		expect(listed.json.result.resources).toEqual([]);
+		const foreign = await mcpPost(server.url, other.accessToken, { method: 'resources/read', params: { uri } });
+		expect(foreign.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('Resource not found') });
 	});
 
 	test('no token of any kind reached the log', () => {

@@ -10,6 +10,9 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { realTiming } from '@chat-messaging/client';
+
+import { FileLinks } from '../../src/resources/fileLinks';
 import { createExecutor } from '../../src/workspace';
 import { startOAuth, type OAuthSetup } from '../../src/oauth/setup';
 import { serveHttp } from '../../src/transports/http';
@@ -45,6 +48,8 @@ export async function startOAuthServer(options: {
 	fetchOptions?: SafeFetchOptions;
 	/** The public URL's host name (default 127.0.0.1; `localhost` gives a second origin for the same port range). */
 	hostname?: string;
+	/** Downloads above this many bytes become file links (the server's default: 1 MB). */
+	inlineFileLimit?: number;
 }): Promise<RunningOAuthServer> {
 	const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-'));
 	for (let attempt = 0; ; attempt++) {
@@ -73,6 +78,9 @@ export async function startOAuthServer(options: {
 				...(oauth.tasks ? { tasks: oauth.tasks } : {}),
 				...(options.authToken ? { authToken: options.authToken } : {}),
 				tools: selectTools(catalogueTools(), { toolsets: ['all'] }),
+				...(options.inlineFileLimit === undefined
+					? {}
+					: { links: new FileLinks({ timing: realTiming, inlineLimitBytes: options.inlineFileLimit }) }),
 			});
 			return {
 				url,
