@@ -44,7 +44,7 @@ export async function openStore(
 		const secrets = new SecretBox(keysFromText(secretKey, names.secretKey));
 		const store = await RedisStore.open(location, { onError: onRedisError });
 		try {
-			return { store, secrets, tasks: await store.taskStore({ onError: onRedisError }) };
+			return { store, secrets, tasks: await store.taskStore({ secrets, onError: onRedisError }) };
 		} catch (error) {
 			await store.close();
 			throw error;

@@ -6,6 +6,7 @@
  */
 import type { TaskStore } from '../calls/taskStore';
 import { RedisTaskStore } from './redisTasks';
+import type { SecretBox } from './secretBox';
 import type { GrantStore, RecordKind } from './store';
 
 /** What of node-redis's client the stores use. */
@@ -94,7 +95,12 @@ export class RedisStore implements GrantStore {
 	}
 
 	/** The tasks of long calls on the same server, shared by the replicas as the grants are (redisTasks.ts). */
-	async taskStore(options: { onError?: (error: Error) => void; heartbeatMs?: number; leaseMs?: number } = {}): Promise<TaskStore> {
+	async taskStore(options: {
+		secrets: SecretBox;
+		onError?: (error: Error) => void;
+		heartbeatMs?: number;
+		leaseMs?: number;
+	}): Promise<TaskStore> {
 		this.tasks ??= await RedisTaskStore.open(this.client, { prefix: this.prefix, ...options });
 		return this.tasks;
 	}

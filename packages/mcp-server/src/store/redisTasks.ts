@@ -8,6 +8,7 @@
  * a task whose lease has lapsed while it is still working (its process died or lost Redis) is failed by the next
  * read, wherever it happens, with calls/tasks.ts's runnerLostResult, never left "working". A cancel reaches the work
  * by pub/sub at once, and by the renewal, which also reads the status, within a heartbeat if a message was missed.
+ * A result (a tool's answer, which may hold customers' messages) is sealed with the store's key, bound to its task.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -15,6 +16,7 @@ import type { ToolResult } from '../calls/results';
 import { RUNNER_LOST_MESSAGE, runnerLostResult } from '../calls/tasks';
 import type { TaskRecord, TaskStatus, TaskStore } from '../calls/taskStore';
 import type { RedisLike } from './redis';
+import type { SecretBox } from './secretBox';
 
 /** How often the running process renews its tasks' leases, and how long a lease lasts without renewal. */
 export const RUNNER_HEARTBEAT_MS = 5_000;
@@ -78,6 +80,8 @@ return s`,
 
 export interface RedisTasksOptions {
 	prefix: string;
+	/** Seals results at rest (the grants' key). */
+	secrets: SecretBox;
 	heartbeatMs?: number;
 	leaseMs?: number;
 	/** A connection of its own lost or failing: told, not thrown (node-redis reconnects by itself). */
@@ -142,6 +146,10 @@ export class RedisTaskStore implements TaskStore {
 		return store;
 	}
 
+	private sealed(taskId: string, result: ToolResult): string {
+		return this.options.secrets.seal(JSON.stringify(result), `task:${taskId}`);
+	}
+
 	private keys(taskId: string): string[] {
 		return [`${this.options.prefix}task:${taskId}`, `${this.options.prefix}task-runner:${taskId}`];
 	}
@@ -174,7 +182,13 @@ export class RedisTaskStore implements TaskStore {
 	private async read(owner: string, taskId: string): Promise<(TaskRecord & { result?: string }) | undefined> {
 		const fields = await this.client.eval(SCRIPTS.read, {
 			keys: this.keys(taskId),
-			arguments: [owner, new Date().toISOString(), RUNNER_LOST_MESSAGE, JSON.stringify(runnerLostResult()), String(UNBOUNDED_TASK_KEEP_MS)],
+			arguments: [
+				owner,
+				new Date().toISOString(),
+				RUNNER_LOST_MESSAGE,
+				this.sealed(taskId, runnerLostResult()),
+				String(UNBOUNDED_TASK_KEEP_MS),
+			],
 		});
 		return recordOf(fields);
 	}
@@ -207,7 +221,7 @@ export class RedisTaskStore implements TaskStore {
 		try {
 			await this.client.eval(SCRIPTS.finish, {
 				keys: this.keys(taskId),
-				arguments: [owner, status, JSON.stringify(result), new Date().toISOString(), String(UNBOUNDED_TASK_KEEP_MS)],
+				arguments: [owner, status, this.sealed(taskId, result), new Date().toISOString(), String(UNBOUNDED_TASK_KEEP_MS)],
 			});
 		} catch (error) {
 			throw refused(error, taskId);
@@ -218,7 +232,7 @@ export class RedisTaskStore implements TaskStore {
 		const found = await this.read(owner, taskId);
 		if (!found) throw new Error(`Task with ID ${taskId} not found`);
 		if (found.result === undefined) throw new Error(`Task ${taskId} has no result stored`);
-		return JSON.parse(found.result) as ToolResult;
+		return JSON.parse(this.options.secrets.open(found.result, `task:${taskId}`)) as ToolResult;
 	}
 
 	async setStatus(owner: string, taskId: string, status: TaskStatus, message?: string): Promise<void> {

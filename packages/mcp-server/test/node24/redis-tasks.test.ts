@@ -5,15 +5,20 @@
  * instead of staying "working"; a finish and a cancel at once cannot both win. The in-memory store's promises
  * (callers.test.ts) hold here too.
  */
+import { randomBytes } from 'node:crypto';
+
 import { createClient } from 'redis';
 
 import { RUNNER_LOST_MESSAGE } from '../../src/calls/tasks';
 import type { TaskStore } from '../../src/calls/taskStore';
 import { RedisStore } from '../../src/store/redis';
+import { SecretBox } from '../../src/store/secretBox';
 import { startRedis, type RunningRedis } from '../../../../test/support/redis';
 
 const RESULT = { content: [{ type: 'text' as const, text: '{"sent":true}' }], structuredContent: { sent: true } };
 const PREFIX = 'chat-messaging-mcp:';
+/** The key every replica is given (CHAT_MESSAGING_MCP_SECRET_KEY). */
+const SECRETS = new SecretBox([randomBytes(32)]);
 
 let redis: RunningRedis;
 const opened: RedisStore[] = [];
@@ -22,7 +27,7 @@ const opened: RedisStore[] = [];
 async function replica(lease: { heartbeatMs: number; leaseMs: number } = { heartbeatMs: 100, leaseMs: 400 }) {
 	const store = await RedisStore.open(redis.url);
 	opened.push(store);
-	return { store, tasks: await store.taskStore(lease) };
+	return { store, tasks: await store.taskStore({ ...lease, secrets: SECRETS }) };
 }
 
 const until = async (what: () => Promise<boolean> | boolean, ms = 3000): Promise<boolean> => {
@@ -92,6 +97,16 @@ describe('tasks shared by two replicas on one redis-server', () => {
 		a.done(task.taskId);
 		expect(await b.get('grant:alice', task.taskId)).toMatchObject({ status: 'completed' });
 		expect(await b.result('grant:alice', task.taskId)).toEqual(RESULT);
+		// At rest the result is sealed, and bound to its task.
+		const raw = createClient({ url: redis.url });
+		await raw.connect();
+		const stored = await raw.hGet(`${PREFIX}task:${task.taskId}`, 'result');
+		expect(stored).toBeTruthy();
+		expect(stored).not.toContain('sent');
+		const other = await a.create('grant:alice', { ttl: 60_000, pollInterval: 1000 });
+		await raw.hSet(`${PREFIX}task:${other.taskId}`, { status: 'completed', result: stored! });
+		await raw.close();
+		await expect(b.result('grant:alice', other.taskId)).rejects.toThrow();
 
 		for (let round = 0; round < 20; round++) {
 			const raced = await a.create('grant:alice', { ttl: 60_000, pollInterval: 1000 });
