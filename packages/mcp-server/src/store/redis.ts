@@ -7,33 +7,8 @@
 import type { TaskStore } from '../calls/taskStore';
 import { RedisTaskStore } from './redisTasks';
 import type { SecretBox } from './secretBox';
+import { loadRedis, type RedisLike } from './redisClient';
 import type { GrantStore, RecordKind } from './store';
-
-/** What of node-redis's client the stores use. */
-export interface RedisLike {
-	connect(): Promise<unknown>;
-	set(key: string, value: string, options: { EX: number }): Promise<unknown>;
-	get(key: string): Promise<string | null>;
-	getDel(key: string): Promise<string | null>;
-	del(key: string): Promise<unknown>;
-	eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-	zRange(key: string, start: number, stop: number): Promise<string[]>;
-	zRem(key: string, members: string[]): Promise<unknown>;
-	duplicate(): RedisLike;
-	subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-	unsubscribe(channel: string): Promise<unknown>;
-	close?(): Promise<unknown>;
-	quit?(): Promise<unknown>;
-	on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-async function loadRedis(): Promise<{ createClient(options: { url: string }): RedisLike }> {
-	try {
-		return (await import('redis')) as unknown as { createClient(options: { url: string }): RedisLike };
-	} catch {
-		throw new Error('A redis:// store needs the redis package beside this one: npm install redis');
-	}
-}
 
 /** The store's address as a log may show it: without user or password. */
 export function shownRedisUrl(url: string): string {

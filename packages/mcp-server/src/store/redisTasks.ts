@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { ToolResult } from '../calls/results';
 import { RUNNER_LOST_MESSAGE, runnerLostResult } from '../calls/tasks';
 import type { TaskRecord, TaskStatus, TaskStore } from '../calls/taskStore';
-import type { RedisLike } from './redis';
+import type { RedisLike } from './redisClient';
 import type { SecretBox } from './secretBox';
 
 /** How often the running process renews its tasks' leases, and how long a lease lasts without renewal. */
