@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 import { tokenHash } from '../../src/store/secretBox';
+import { REVISION_2026 } from '../../../../test/support/mcp-wire';
 import {
 	answerConsent,
 	connect,
@@ -131,6 +132,41 @@ describe('the flow a connector goes through', () => {
 		});
 		expect(unknown.status).toBe(200);
 		expect(unknown.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+		// The same refusal on 2026-07-28, before the request reaches a server.
+		const modern = await fetch(`${server.url}/mcp`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				authorization: `Bearer ${connected.accessToken}`,
+				'mcp-protocol-version': REVISION_2026,
+				'mcp-method': 'tools/call',
+				'mcp-name': 'chat_get',
+			},
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'tools/call',
+				params: { name: 'chat_get', arguments: { chat_id: 1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION_2026 } },
+			}),
+		});
+		expect(modern.status).toBe(403);
+		expect(modern.headers.get('www-authenticate')).toContain('scope="chats"');
+	});
+
+	test('a tool the server does not offer at all is the unknown tool, not a 403: no consent could give it', async () => {
+		const readOnly = await startOAuthServer({ baseUrl: sandbox.url, offered: { readOnly: true } });
+		try {
+			const connected = await connect(readOnly.url, WORKSPACE_TOKEN);
+			const write = await mcpPost(readOnly.url, connected.accessToken, {
+				method: 'tools/call',
+				params: { name: 'chat_close', arguments: { chat_id: 1 } },
+			});
+			expect(write.status).toBe(200);
+			expect(write.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+		} finally {
+			await readOnly.stop();
+		}
 	});
 
 	test('chosen toolsets become the scope: labels alone', async () => {

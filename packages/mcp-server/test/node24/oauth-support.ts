@@ -18,7 +18,7 @@ import { startOAuth, type OAuthSetup } from '../../src/oauth/setup';
 import { serveHttp } from '../../src/transports/http';
 import type { SafeFetchOptions } from '../../src/oauth/safeFetch';
 import { catalogueTools } from '../../src/tools';
-import { selectTools } from '../../src/scopes';
+import { selectTools, type ToolScope } from '../../src/scopes';
 
 export async function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -50,7 +50,10 @@ export async function startOAuthServer(options: {
 	hostname?: string;
 	/** Downloads above this many bytes become file links (the server's default: 1 MB). */
 	inlineFileLimit?: number;
+	/** The tools the server offers at all (its --toolsets, --read-only…); left out: every toolset. */
+	offered?: ToolScope;
 }): Promise<RunningOAuthServer> {
+	const offered = selectTools(catalogueTools(), options.offered ?? { toolsets: ['all'] });
 	const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-'));
 	for (let attempt = 0; ; attempt++) {
 		const port = await freePort();
@@ -61,7 +64,7 @@ export async function startOAuthServer(options: {
 			storeLocation: options.store ?? join(dir, 'grants.sqlite'),
 			secretKey: options.secretKey,
 			names: { store: 'CHAT_MESSAGING_MCP_STORE', secretKey: 'CHAT_MESSAGING_MCP_SECRET_KEY' },
-			offeredTools: selectTools(catalogueTools(), { toolsets: ['all'] }),
+			offeredTools: offered,
 			executorFor: (token) => createExecutor({ baseUrl: options.baseUrl, token }),
 			onStoreError: () => undefined,
 			...(options.fetchOptions ? { fetchOptions: options.fetchOptions } : {}),
@@ -77,7 +80,7 @@ export async function startOAuthServer(options: {
 				oauth,
 				...(oauth.tasks ? { tasks: oauth.tasks } : {}),
 				...(options.authToken ? { authToken: options.authToken } : {}),
-				tools: selectTools(catalogueTools(), { toolsets: ['all'] }),
+				tools: offered,
 				...(options.inlineFileLimit === undefined
 					? {}
 					: { links: new FileLinks({ timing: realTiming, inlineLimitBytes: options.inlineFileLimit }) }),
