@@ -232,9 +232,7 @@ export async function serveHttp(executor: Executor | undefined, options: HttpSer
 
 /** What the start line says about who may call: the secret's variable, OAuth's issuer; never a secret. */
 function describeAccess(options: HttpServeOptions): string {
-	const ways = [
-		...(options.oauth ? [`OAuth, issuer ${options.oauth.server.issuer}`] : []),
-		...(options.authToken ? [`the secret of ${ENV.authToken}`] : []),
-	];
-	return ways.length ? ` (clients use ${ways.join(' or ')})` : '';
+	// Without OAuth, the line the static secret always had.
+	if (!options.oauth) return options.authToken ? ` (clients send the secret of ${ENV.authToken})` : '';
+	return ` (clients use OAuth, issuer ${options.oauth.server.issuer}${options.authToken ? ` or the secret of ${ENV.authToken}` : ''})`;
 }
