@@ -7,7 +7,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/packages', '<rootDir>/contract', '<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
+	// test/node24/: the tests that need Node 22.13 or later, run on Node 24 by jest.node24.config.js.
+	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/', '/test/node24/'],
 	modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
 	moduleNameMapper: {
 		'^@chat-messaging/(core|sandbox|client)$': '<rootDir>/packages/$1/src/index.ts',

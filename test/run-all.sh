@@ -64,6 +64,10 @@ done
 # The MCP server with the MCP project's conformance suite and Inspector, at both revisions it serves (2025-11-25 and
 # 2026-07-28, the Inspector's legacy and modern eras), with a task's life and a cancel at each.
 MCP_REVISIONS=2025-11-25,2026-07-28 stage test:e2e:mcp npm run test:e2e:mcp
+# The MCP server as an OAuth connector: its jest tests (node:sqlite, and redis-server for what replicas share) on Node 24, then end to end
+# with the SDK's OAuth client, the conformance suite's authorization scenarios, Chromium and two replicas on Redis.
+stage test:mcp-oauth npm run test:mcp-oauth
+stage test:e2e:mcp-oauth npm run test:e2e:mcp-oauth
 
 echo "=== stages failed: ${failures[*]:-none}; $(( $(date +%s) - start_all )) s in all"
 echo "all: $passed passed, $failed failed"

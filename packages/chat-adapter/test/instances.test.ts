@@ -10,7 +10,7 @@ import type { StateAdapter } from 'chat';
 import { startSandbox } from '@chat-messaging/sandbox';
 
 import { serveWebhooks, syncWebhooks } from '../src';
-import { hasRedisServer, startRedis, type RunningRedis } from './redis';
+import { hasRedisServer, startRedis, type RunningRedis } from '../../../test/support/redis';
 import { chatMessages, control, startBot, until, type TestBot } from './support';
 
 const TOKEN = 'chat-adapter-instances';

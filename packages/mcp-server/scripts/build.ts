@@ -12,15 +12,21 @@ import { catalogueTools } from '../src/tools';
 
 const here = join(__dirname, '..');
 const dist = join(here, 'dist');
-const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: object };
+const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as {
+	name: string;
+	version: string;
+	dependencies: object;
+	peerDependencies?: object;
+};
 
 async function main(): Promise<void> {
 	rmSync(dist, { recursive: true, force: true });
 	await bundleForNode({
 		entry: join(here, 'src', 'index.ts'),
 		outfile: join(dist, 'index.js'),
-		// The SDK's subpaths (@modelcontextprotocol/sdk/server/stdio.js) are its own: every import of a dependency stays one.
-		external: Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}/*`]),
+		// The SDK's subpaths (@modelcontextprotocol/sdk/server/stdio.js) are its own: every import of a dependency stays one;
+		// so does the optional peer (redis), loaded only for a redis:// store.
+		external: [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})].flatMap((name) => [name, `${name}/*`]),
 	});
 	const cli = join(dist, 'cli.js');
 	writeFileSync(

@@ -9,12 +9,16 @@ import type { Server as HttpServer } from 'node:http';
 
 import { parseArguments, USAGE, type CliOptions } from './cli/arguments';
 import { configurationFromEnvironment } from './cli/configuration';
+import { realTiming } from '@chat-messaging/client';
+import type { OAuthSetup } from './oauth/setup';
+import { defaultStorePath } from './store/openStore';
 import { FileLinks } from './resources/fileLinks';
 import { packageVersion, type ServeOptions } from './revisions/common';
 import { ScopeError, selectTools } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
-import { ENV, UsageError } from './settings';
+import { ENV, HTTP_PATH, UsageError } from './settings';
 import { serveHttp } from './transports/http';
+import { log } from './transports/log';
 import { serveStdio } from './transports/stdio';
 import { createExecutor, type Configuration } from './workspace';
 
@@ -44,7 +48,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 		options = parseArguments(argv, process.env);
 		if (options.help) return void process.stdout.write(`${USAGE}\n`);
 		if (options.version) return void process.stdout.write(`${packageVersion()}\n`);
-		configuration = configurationFromEnvironment();
+		configuration = configurationFromEnvironment(process.env, { tokenRequired: !options.http?.publicUrl });
 		try {
 			tools = selectTools(catalogueTools(), options.scope);
 		} catch (error) {
@@ -58,33 +62,67 @@ export async function main(argv: readonly string[]): Promise<void> {
 		process.exitCode = 2;
 		return;
 	}
-	const executor = createExecutor(configuration);
-	const links = new FileLinks({ timing: executor.timing, inlineLimitBytes: options.inlineFileLimit });
+	const executor = configuration.token ? createExecutor(configuration) : undefined;
+	const links = new FileLinks({ timing: executor?.timing ?? realTiming, inlineLimitBytes: options.inlineFileLimit });
 	const serve: ServeOptions = { tools, confirm: options.confirm, links, outputSchemas: options.outputSchemas };
 	if (options.http) {
 		const authToken = (process.env[ENV.authToken] ?? '').trim();
 		let http: HttpServer;
+		let oauth: OAuthSetup | undefined;
 		try {
+			if (options.http.publicUrl) oauth = await startOAuthFromEnvironment(options.http.publicUrl, configuration, tools);
 			http = await serveHttp(executor, {
 				...serve,
 				...options.http,
+				baseUrl: configuration.baseUrl,
 				...(authToken ? { authToken } : {}),
-				secrets: [configuration.token],
+				...(oauth ? { oauth } : {}),
+				...(oauth?.tasks ? { tasks: oauth.tasks } : {}),
+				secrets: configuration.token ? [configuration.token] : [],
 			});
 		} catch (error) {
+			await oauth?.store.close();
 			if (!(error instanceof UsageError)) throw error;
 			process.stderr.write(`${error.message}\n`);
 			process.exitCode = 2;
 			return;
 		}
 		const stop = () => {
-			http.close(() => process.exit(0));
+			http.close(() => void (oauth?.store.close() ?? Promise.resolve()).finally(() => process.exit(0)));
 			// Open event streams (a session's GET) would keep the server from closing.
 			http.closeAllConnections();
 		};
 		process.once('SIGINT', stop);
 		process.once('SIGTERM', stop);
 	} else {
+		if (!executor) throw new Error('stdio needs the service token');
 		await serveStdio(executor, serve);
+	}
+}
+
+/** OAuth's store and servers from the environment: a store that cannot be opened is a usage error naming why. */
+async function startOAuthFromEnvironment(
+	publicUrl: string,
+	configuration: Configuration,
+	tools: readonly CatalogueTool[],
+): Promise<OAuthSetup> {
+	const storeLocation = (process.env[ENV.store] ?? '').trim() || defaultStorePath();
+	try {
+		// Loaded only with OAuth on: express and the SDK's OAuth handlers cost nothing to stdio or a plain HTTP start.
+		const { startOAuth } = await import('./oauth/setup');
+		const oauth = await startOAuth({
+			publicUrl,
+			mcpPath: HTTP_PATH,
+			storeLocation,
+			secretKey: (process.env[ENV.secretKey] ?? '').trim() || undefined,
+			names: { store: ENV.store, secretKey: ENV.secretKey },
+			offeredTools: tools,
+			executorFor: (workspaceToken) => createExecutor({ baseUrl: configuration.baseUrl, token: workspaceToken }),
+			onStoreError: (error) => log(`the grant store: ${error.message}`),
+		});
+		log(`OAuth grants in ${oauth.store.description}`);
+		return oauth;
+	} catch (error) {
+		throw new UsageError((error as Error).message);
 	}
 }

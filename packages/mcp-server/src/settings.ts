@@ -17,6 +17,12 @@ export const ENV = {
 	noConfirm: 'CHAT_MESSAGING_MCP_NO_CONFIRM',
 	inlineFileLimit: 'CHAT_MESSAGING_MCP_INLINE_FILE_LIMIT',
 	noOutputSchemas: 'CHAT_MESSAGING_MCP_NO_OUTPUT_SCHEMAS',
+	/** The server's public URL: with it, HTTP clients connect through OAuth. */
+	publicUrl: 'CHAT_MESSAGING_MCP_PUBLIC_URL',
+	/** Where OAuth grants are kept: a SQLite file, or redis://… for replicas. */
+	store: 'CHAT_MESSAGING_MCP_STORE',
+	/** The key that seals workspace tokens at rest (required with Redis). */
+	secretKey: 'CHAT_MESSAGING_MCP_SECRET_KEY',
 } as const;
 
 /** The path the Streamable HTTP endpoint answers on. */

@@ -18,6 +18,14 @@ export const TASK_TTL_MS = 2 * 60 * 60 * 1000;
 /** How often a client is asked to look at a task. */
 export const TASK_POLL_INTERVAL_MS = 1000;
 
+/**
+ * What a task becomes when the process running its work stopped before it finished (a store shared by several
+ * processes sees it: the work's heartbeat ends): failed, never "working" for ever. A send it made may have gone out.
+ */
+export const RUNNER_LOST_MESSAGE =
+	'The server process running this task stopped before it finished. A message it was sending may or may not have gone out: look it up (message_get_many) before sending again';
+export const runnerLostResult = (): ToolResult => ({ isError: true, content: [{ type: 'text', text: RUNNER_LOST_MESSAGE }] });
+
 /** How a finished call leaves its task. */
 export const finishedStatus = (result: ToolResult): 'completed' | 'failed' => (result.isError ? 'failed' : 'completed');
 

@@ -6,7 +6,7 @@ import { TOOLSETS } from '@chat-messaging/core';
 import { INLINE_DOWNLOAD_LIMIT_BYTES } from '../resources/fileLinks';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, listOf, type ToolScope } from '../scopes';
 import { ENV, HTTP_PATH, UsageError } from '../settings';
-import { parseHost, parseOrigin, type HostAndPort } from '../transports/access';
+import { isLoopbackName, parseHost, parseOrigin, type HostAndPort } from '../transports/access';
 
 export const USAGE = `Usage: chat-messaging-mcp-server [options]
 
@@ -17,6 +17,8 @@ Serves the Chat Messaging Service API as MCP tools.
                              address needs ${ENV.authToken}, --allowed-hosts and --allowed-origins
   --allowed-hosts <list>     Host names (name or name:port) requests may name besides loopback
   --allowed-origins <list>   browser Origins (https://app.example.com) allowed besides loopback; "none" for none
+  --public-url <url>         with --http: the origin clients reach the server at (https, or http on loopback);
+                             HTTP clients then connect through OAuth, each person to their own workspace
   --read-only                only the tools that read
   --toolsets <list>          ${[DEFAULT_TOOLSET, ALL_TOOLSETS, ...TOOLSETS].join(', ')} (default: ${DEFAULT_TOOLSET},
                              every toolset without the administrative tools: webhooks, invitations)
@@ -32,6 +34,10 @@ Environment (never arguments for secrets: they show in process lists):
   ${ENV.baseUrl}          the service's base URL, e.g. https://api.example.com
   ${ENV.token}             the bearer token
   ${ENV.authToken}    the secret HTTP clients send as "Authorization: Bearer …"
+  ${ENV.store}         with --public-url: where grants are kept, a SQLite file (default in the user's
+                             data folder) or redis://host:port for replicas
+  ${ENV.secretKey}    the key sealing workspace tokens at rest (32 bytes, base64; required with Redis;
+                             else generated beside the SQLite file)
   ${ENV.allowedHosts}, ${ENV.allowedOrigins}, ${ENV.readOnly} (true),
   ${ENV.toolsets}, ${ENV.tools}, ${ENV.excludeTools}, ${ENV.noConfirm} (true),
   ${ENV.noOutputSchemas} (true), ${ENV.inlineFileLimit}:
@@ -44,6 +50,8 @@ export interface HttpOptions {
 	allowedHosts: HostAndPort[];
 	/** `--allowed-origins`: origins besides loopback; undefined when not given at all ("none" gives []). */
 	allowedOrigins?: string[];
+	/** `--public-url`: the origin clients reach the server at; with it, clients connect through OAuth. */
+	publicUrl?: string;
 }
 
 export interface CliOptions {
@@ -80,6 +88,24 @@ function originsOf(option: string, text: string): string[] {
 }
 
 /**
+ * The public URL as an origin: https (TLS in front), or http on a loopback name only (a trial on one machine);
+ * no path, since the metadata and the MCP endpoint are at the origin's root.
+ */
+function publicOrigin(text: string): string {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new UsageError(`--public-url: "${text}" is not a URL (https://mcp.example.com)`);
+	}
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackName(url.hostname)))
+		throw new UsageError('--public-url: https (with TLS in front of the server), or http on a loopback name only');
+	if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== ''))
+		throw new UsageError(`--public-url: the origin only (${url.origin}), without a path, query or user`);
+	return url.origin;
+}
+
+/**
  * The command's options: each from its argument, else from its environment variable (desktop clients pass
  * environment, not arguments), else its default.
  */
@@ -99,6 +125,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 			case '--host':
 			case '--allowed-hosts':
 			case '--allowed-origins':
+			case '--public-url':
 			case '--toolsets':
 			case '--tools':
 			case '--exclude-tools':
@@ -154,18 +181,28 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
 
 	const portText = given['--http'];
 	const host = given['--host'];
-	for (const flag of ['--host', '--allowed-hosts', '--allowed-origins'])
+	for (const flag of ['--host', '--allowed-hosts', '--allowed-origins', '--public-url'])
 		if (given[flag] !== undefined && portText === undefined) throw new UsageError(`${flag} only goes with --http <port>`);
 	if (typeof portText === 'string') {
 		const port = Number(portText);
 		if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--http: a port from 0 to 65535, got "${portText}"`);
 		const hosts = text('--allowed-hosts', ENV.allowedHosts);
 		const origins = text('--allowed-origins', ENV.allowedOrigins);
+		const publicText = text('--public-url', ENV.publicUrl);
+		const publicUrl = publicText === undefined ? undefined : publicOrigin(publicText);
+		// The public URL's own host and origin are always accepted: clients and the consent page use them.
+		const own = publicUrl ? new URL(publicUrl) : undefined;
 		options.http = {
 			port,
 			host: typeof host === 'string' ? host : '127.0.0.1',
-			allowedHosts: hosts ? hostsOf('--allowed-hosts', hosts) : [],
-			...(origins ? { allowedOrigins: originsOf('--allowed-origins', origins) } : {}),
+			allowedHosts: [
+				...(hosts ? hostsOf('--allowed-hosts', hosts) : []),
+				...(own ? [{ hostname: own.hostname, ...(own.port ? { port: Number(own.port) } : {}) }] : []),
+			],
+			...(origins || own
+				? { allowedOrigins: [...(origins ? originsOf('--allowed-origins', origins) : []), ...(own ? [own.origin] : [])] }
+				: {}),
+			...(publicUrl ? { publicUrl } : {}),
 		};
 	}
 	return options;

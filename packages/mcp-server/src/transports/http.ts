@@ -9,14 +9,20 @@ import { isIP } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
+import { realTiming } from '@chat-messaging/client';
 import { redactText, type Executor } from '@chat-messaging/core';
+import { scopeRefusalOf } from '../calls/pipeline';
 import { taskOwnerOf } from '../calls/taskOwner';
+import type { TaskStore } from '../calls/taskStore';
+import type { AuthorizationServer } from '../oauth/authorizationServer';
+import { isAuthorizationServerPath } from '../oauth/paths';
+import { isChallenge, type Challenge, type GrantCallers } from '../oauth/resourceServer';
 import { FileLinks } from '../resources/fileLinks';
 import { server2025 } from '../revisions/2025-11-25';
-import { callerParts, packageVersion, sharedParts, type Caller, type ServeOptions } from '../revisions/common';
+import { callerParts, packageVersion, sharedParts, type Caller, type ServeOptions, type ServerParts } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
 import { ENV, HTTP_PATH, UsageError } from '../settings';
-import { missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
+import { bearerMatches, missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
 import { log, shownBaseUrl } from './log';
@@ -48,10 +54,24 @@ export interface HttpServeOptions extends ServeOptions {
 	host: string;
 	allowedHosts?: readonly HostAndPort[];
 	allowedOrigins?: readonly string[];
+	/** The service's base URL (the log names its origin); left out: the executor's. */
+	baseUrl?: string;
 	/** The secret every request must carry as `Authorization: Bearer …`; required beyond loopback. */
 	authToken?: string;
 	/** Secrets the log must never show (the service's token). */
 	secrets?: readonly string[];
+	/**
+	 * OAuth (a public URL): the authorization server's endpoints beside /mcp, and every request to /mcp needs an
+	 * access token (or the static secret, when there is one).
+	 */
+	oauth?: { server: AuthorizationServer; callers: GrantCallers };
+	/** Where tasks are kept: shared by replicas when the grants are (a Redis store). Left out: the process's memory. */
+	tasks?: TaskStore;
+}
+
+/** A request's caller, and with OAuth how a call its grant's scope leaves out is answered (403 insufficient_scope). */
+interface RequestCaller extends Caller {
+	challengeFor?: (parts: ServerParts, body: unknown) => Challenge | undefined;
 }
 
 /**
@@ -62,35 +82,57 @@ export interface HttpServeOptions extends ServeOptions {
  * carry the client secret when there is one. Beyond loopback the server does not start without a secret and
  * explicit lists of hosts and origins.
  */
-export async function serveHttp(executor: Executor, options: HttpServeOptions): Promise<HttpServer> {
-	const { port, host, authToken } = options;
+export async function serveHttp(executor: Executor | undefined, options: HttpServeOptions): Promise<HttpServer> {
+	const { port, host, authToken, oauth } = options;
 	const missing = missingForAddress(
 		host,
-		{ authToken, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
-		{ authToken: ENV.authToken, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
+		{ authToken: authToken ?? (oauth ? 'oauth' : undefined), allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins },
+		{ authToken: `${ENV.authToken} or ${ENV.publicUrl}`, allowedHosts: '--allowed-hosts', allowedOrigins: '--allowed-origins' },
 	);
 	if (missing.length)
 		throw new UsageError(
 			`Listening on ${host}, which is not loopback, needs: ${missing.join('; ')}. Without them any page or host that reaches the port would act with the service's token`,
 		);
+	if (!executor && !oauth) throw new UsageError(`${ENV.token} is not set: the bearer token of the service`);
+	if (authToken && !executor) throw new UsageError(`${ENV.authToken} needs ${ENV.token}: the workspace its callers act on`);
 	const rules: AccessRules = {
 		allowedHosts: options.allowedHosts ?? [],
 		allowedOrigins: options.allowedOrigins ?? [],
-		...(authToken ? { authToken } : {}),
+		// With OAuth the secret is one way in among two, checked with the access token (callerOf).
+		...(authToken && !oauth ? { authToken } : {}),
 	};
 	const secrets = [...(options.secrets ?? []), ...(authToken ? [authToken] : [])];
 	// One store of file links and one of tasks for the process: a link handed out, a task started in one request or
 	// session is read, polled and cancelled in another (each its caller's).
 	const shared = sharedParts({
 		version: packageVersion(),
-		links: options.links ?? new FileLinks({ timing: executor.timing }),
+		links: options.links ?? new FileLinks({ timing: executor?.timing ?? realTiming }),
 		...(options.tools ? { tools: options.tools } : {}),
+		...(options.tasks ? { tasks: options.tasks } : {}),
 		confirm: options.confirm,
 		outputSchemas: options.outputSchemas,
 	});
-	// Who a request comes from: the process's workspace and tools; what it starts and reads is its Authorization's.
-	const callerOf = (req: IncomingMessage): Caller => ({ executor, tools: shared.tools, owner: taskOwnerOf(req.headers.authorization) });
-	const newServer = (caller: Caller) => server2025(callerParts(shared, caller));
+	// Who a request comes from: with the static secret (or none), the process's workspace and tools, what it starts and
+	// reads its Authorization's; with OAuth, the grant's workspace and the tools of its scope, what it starts and reads the
+	// grant's (the same across its refreshed tokens).
+	const staticCaller = (authorization: string | undefined): RequestCaller => {
+		if (!executor) throw new Error(`${ENV.token} is not set`);
+		return { executor, tools: shared.tools, owner: taskOwnerOf(authorization) };
+	};
+	const callerOf = async (authorization: string | undefined): Promise<RequestCaller | Challenge> => {
+		if (!oauth || (authToken && bearerMatches(authorization, authToken))) return staticCaller(authorization);
+		const grant = await oauth.callers.callerOf(authorization);
+		if (isChallenge(grant)) return grant;
+		return {
+			executor: grant.executor,
+			tools: grant.tools,
+			owner: `grant:${grant.grantId}`,
+			// The pipeline's refusal for the grant's scope, before the request reaches a server: as 403 insufficient_scope.
+			challengeFor: (parts, body) => oauth.callers.challengeFor(scopeRefusalOf(parts, body)),
+		};
+	};
+	const challenge = (res: ServerResponse, answer: Challenge) =>
+		refuse(res, answer.status, answer.message, { 'WWW-Authenticate': answer.header });
 	// The 2026-07-28 leg, loaded with the v2 SDK when the first request that may speak it comes (revisions/revisionOf.ts).
 	let loaded2026: Promise<Http2026> | undefined;
 	const served2026 = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<boolean> => {
@@ -112,16 +154,24 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 				refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="chat-messaging-mcp"' } : {},
 			);
 		const url = new URL(req.url ?? '/', 'http://localhost');
+		if (oauth && isAuthorizationServerPath(url.pathname)) return void oauth.server.app(req, res);
 		if (url.pathname !== HTTP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${HTTP_PATH}`);
+		const caller = await callerOf(req.headers.authorization);
+		if ('status' in caller) return challenge(res, caller);
+		const parts = callerParts(shared, caller);
 		const sessionId = req.headers['mcp-session-id'];
 		if (typeof sessionId === 'string') {
 			const session = sessions.get(sessionId);
-			if (!session) return refuse(res, 404, 'Session not found: initialize a new session');
+			// A session is its caller's: another grant (or secret) naming its id is told it does not exist.
+			if (!session || session.owner !== caller.owner) return refuse(res, 404, 'Session not found: initialize a new session');
 			session.touch();
 			if (req.method !== 'POST') return void (await session.transport.handleRequest(req, res));
 			const body = await readBody(req);
 			if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 			if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
+			// The session's server was made with the scope of its first token; a refreshed token may have narrowed it.
+			const outside = caller.challengeFor?.(parts, body);
+			if (outside) return challenge(res, outside);
 			cancelWhenClosed(res, body, session.transport);
 			return void (await session.transport.handleRequest(req, res, body));
 		}
@@ -132,15 +182,16 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 		const body = await readBody(req);
 		if (body === TOO_LARGE) return refuse(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`);
 		if (body === NOT_JSON) return refuse(res, 400, 'Parse error: the body is not JSON');
-		const caller = callerOf(req);
+		const outside = caller.challengeFor?.(parts, body);
+		if (outside) return challenge(res, outside);
 		if (await served2026(req, res, body, caller)) return;
-		const server = newServer(caller);
+		const server = server2025(parts);
 		if (isInitializeRequest(body)) {
 			// A session, so the server can ask the client (elicitation) within a call and hear its answer.
 			const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 				sessionIdGenerator: () => randomUUID(),
 				onsessioninitialized: (id) => {
-					sessions.open(id, transport, server);
+					sessions.open(id, transport, server, caller.owner);
 				},
 			});
 			transport.onclose = () => {
@@ -174,7 +225,14 @@ export async function serveHttp(executor: Executor, options: HttpServeOptions): 
 	const shown = typeof address === 'object' && address ? address : { address: host, port };
 	const where = isIP(shown.address) === 6 ? `[${shown.address}]` : shown.address;
 	log(
-		`serving ${shownBaseUrl(executor.baseUrl)} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${authToken ? ' (clients send the secret of ' + ENV.authToken + ')' : ''}`,
+		`serving ${shownBaseUrl(options.baseUrl ?? executor?.baseUrl ?? '')} over Streamable HTTP at http://${where}:${shown.port}${HTTP_PATH}${describeAccess(options)}`,
 	);
 	return http;
+}
+
+/** What the start line says about who may call: the secret's variable, OAuth's issuer; never a secret. */
+function describeAccess(options: HttpServeOptions): string {
+	// Without OAuth, the line the static secret always had.
+	if (!options.oauth) return options.authToken ? ` (clients send the secret of ${ENV.authToken})` : '';
+	return ` (clients use OAuth, issuer ${options.oauth.server.issuer}${options.authToken ? ` or the secret of ${ENV.authToken}` : ''})`;
 }

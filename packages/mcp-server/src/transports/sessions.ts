@@ -7,6 +7,8 @@ export const MAX_SESSIONS = 64;
 
 interface Session {
 	transport: StreamableHTTPServerTransport;
+	/** Whose the session is (the caller that initialized it): no other caller may use it. */
+	owner: string;
 	touch: () => void;
 }
 
@@ -21,7 +23,7 @@ export class Sessions {
 		return this.open_.get(id);
 	}
 
-	open(id: string, transport: StreamableHTTPServerTransport, server: { close: () => Promise<void> }): void {
+	open(id: string, transport: StreamableHTTPServerTransport, server: { close: () => Promise<void> }, owner: string): void {
 		if (this.open_.size >= MAX_SESSIONS) {
 			const oldest = this.open_.keys().next().value;
 			if (oldest !== undefined) this.close(oldest);
@@ -29,6 +31,7 @@ export class Sessions {
 		const session = {
 			transport,
 			server,
+			owner,
 			timer: setTimeout(() => this.close(id), SESSION_IDLE_MS).unref(),
 			touch: () => {
 				session.timer.refresh();

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
-import { freePort } from '../../../test/e2e/node-red/e2e-support';
+import { freePort } from '../e2e/node-red/e2e-support';
 
 export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 

@@ -1,0 +1,276 @@
+/**
+ * The authorization server's decisions, behind the MCP SDK's OAuth handlers (which parse the requests, check the
+ * client, its redirect URI and PKCE's S256 verifier, and write the answers): what an authorization request
+ * becomes (a consent page), what a code and a refresh token are exchanged for, what revocation removes, and
+ * whether an access token is good. Tokens are random and opaque; only their hashes are stored. A code or a
+ * refresh token is used once: seen again, the grant behind it is revoked, since someone holds a copy.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import type { Response } from 'express';
+
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import {
+	InvalidGrantError,
+	InvalidScopeError,
+	InvalidTargetError,
+	InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+import type { SecretBox } from '../store/secretBox';
+import { tokenHash } from '../store/secretBox';
+import type { GrantStore } from '../store/store';
+import type { CatalogueTool } from '../tools';
+import type { Clients } from './clients';
+import { renderConsent } from './consentPage';
+import type { CodeRecord, ConsentRecord, GrantRecord, TokenRecord, UsedRecord } from './records';
+import { TTL } from './records';
+import { normalScope, scopeWithin, toolScopeOf } from './scopes';
+
+const newToken = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A resource as compared: without a fragment and one trailing slash (as the SDK's bearer check compares it). */
+const comparable = (resource: string) => resource.replace(/#.*$/, '').replace(/\/$/, '');
+
+export interface ProviderOptions {
+	store: GrantStore;
+	secrets: SecretBox;
+	clients: Clients;
+	/** This server's MCP endpoint, the one resource its tokens are for. */
+	resource: string;
+	/** The issuer, sent back as `iss` with every authorization response (RFC 9207). */
+	issuer: string;
+	/** The catalogue's tools, to read scopes against. */
+	allTools: readonly CatalogueTool[];
+	/** Where the consent page posts. */
+	consentPath: string;
+	/** Whether the consent cookie is marked Secure (an https public URL). */
+	secureCookie: boolean;
+}
+
+/** The grant an access token stands for, as the resource server uses it. */
+export interface VerifiedGrant {
+	grantId: string;
+	clientId: string;
+	scope: string;
+	grant: GrantRecord;
+}
+
+export const CONSENT_COOKIE = (secure: boolean) => (secure ? '__Host-chat-messaging-consent' : 'chat-messaging-consent');
+
+export class GrantProvider implements OAuthServerProvider {
+	constructor(private readonly options: ProviderOptions) {}
+
+	get clientsStore(): Clients {
+		return this.options.clients;
+	}
+
+	/**
+	 * An authorization request the SDK has checked (client, redirect URI, S256 challenge): kept as a consent in
+	 * progress, and the consent page shown, bound to this browser by a cookie and to the form by a CSRF value.
+	 */
+	async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+		const resource = params.resource?.href ?? this.options.resource;
+		if (comparable(resource) !== comparable(this.options.resource))
+			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		// Words this server does not know are left out: the person chooses the access on the page anyway.
+		const requested = normalScope((params.scopes ?? []).join(' '));
+		const consentId = randomUUID();
+		const csrf = randomBytes(32).toString('base64url');
+		const browser = randomBytes(32).toString('base64url');
+		const record: ConsentRecord = {
+			clientId: client.client_id,
+			redirectUri: params.redirectUri,
+			codeChallenge: params.codeChallenge,
+			...(params.state !== undefined ? { state: params.state } : {}),
+			resource: this.options.resource,
+			requestedScope: requested,
+			csrfHash: tokenHash(csrf),
+			browserHash: tokenHash(browser),
+		};
+		await this.options.store.put('consent', consentId, record, TTL.consent);
+		res.cookie(CONSENT_COOKIE(this.options.secureCookie), browser, {
+			httpOnly: true,
+			sameSite: 'strict',
+			secure: this.options.secureCookie,
+			path: '/',
+			maxAge: TTL.consent * 1000,
+		});
+		renderConsent(res, 200, { client, consent: record, consentId, csrf, action: this.options.consentPath });
+	}
+
+	/** The consent in progress, when the form's CSRF value and the browser's cookie both match it. */
+	async consentFor(consentId: string, csrf: string, browser: string): Promise<ConsentRecord | undefined> {
+		const record = await this.options.store.get<ConsentRecord>('consent', consentId);
+		if (!record || record.csrfHash !== tokenHash(csrf) || record.browserHash !== tokenHash(browser)) return undefined;
+		return record;
+	}
+
+	/** The person said no, or yes with a checked workspace token: the consent ends, the answer goes to the redirect URI. */
+	async finishConsent(
+		consentId: string,
+		record: ConsentRecord,
+		outcome: { scope: string; workspaceToken: string } | 'denied',
+	): Promise<string> {
+		await this.options.store.delete('consent', consentId);
+		const target = new URL(record.redirectUri);
+		if (outcome === 'denied') {
+			target.searchParams.set('error', 'access_denied');
+			target.searchParams.set('error_description', 'The person declined to connect a workspace');
+		} else {
+			const code = newToken('cmc_');
+			const codeRecord: CodeRecord = {
+				clientId: record.clientId,
+				redirectUri: record.redirectUri,
+				codeChallenge: record.codeChallenge,
+				resource: record.resource,
+				scope: normalScope(outcome.scope),
+				sealedWorkspaceToken: this.options.secrets.seal(outcome.workspaceToken, 'workspace'),
+			};
+			await this.options.store.put('code', tokenHash(code), codeRecord, TTL.code);
+			target.searchParams.set('code', code);
+		}
+		if (record.state !== undefined) target.searchParams.set('state', record.state);
+		target.searchParams.set('iss', this.options.issuer);
+		return target.href;
+	}
+
+	async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
+		const hash = tokenHash(authorizationCode);
+		const record = await this.options.store.get<CodeRecord>('code', hash);
+		if (!record || record.clientId !== client.client_id) {
+			await this.refuseReuse('usedCode', hash);
+			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
+		}
+		return record.codeChallenge;
+	}
+
+	async exchangeAuthorizationCode(
+		client: OAuthClientInformationFull,
+		authorizationCode: string,
+		_codeVerifier?: string,
+		redirectUri?: string,
+		resource?: URL,
+	): Promise<OAuthTokens> {
+		const hash = tokenHash(authorizationCode);
+		const record = await this.options.store.take<CodeRecord>('code', hash);
+		if (!record || record.clientId !== client.client_id) {
+			await this.refuseReuse('usedCode', hash);
+			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
+		}
+		if (redirectUri !== undefined && redirectUri !== record.redirectUri)
+			throw new InvalidGrantError('redirect_uri is not the one the code was issued for');
+		if (resource && comparable(resource.href) !== comparable(record.resource))
+			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		const grantId = randomUUID();
+		const grant: GrantRecord = {
+			clientId: record.clientId,
+			scope: record.scope,
+			resource: record.resource,
+			sealedWorkspaceToken: record.sealedWorkspaceToken,
+			createdAt: nowSeconds(),
+		};
+		await this.options.store.put('grant', grantId, grant, TTL.refresh);
+		await this.options.store.put('usedCode', hash, { grantId } satisfies UsedRecord, TTL.code);
+		return this.issueTokens(grantId, grant, record.scope);
+	}
+
+	async exchangeRefreshToken(
+		client: OAuthClientInformationFull,
+		refreshToken: string,
+		scopes?: string[],
+		resource?: URL,
+	): Promise<OAuthTokens> {
+		const hash = tokenHash(refreshToken);
+		const record = await this.options.store.take<TokenRecord>('refresh', hash);
+		if (!record || record.clientId !== client.client_id) {
+			if (record) await this.options.store.put('refresh', hash, record, TTL.refresh);
+			await this.refuseReuse('usedRefresh', hash);
+			throw new InvalidGrantError('The refresh token is not valid: unknown, expired, revoked, already used or issued to another client');
+		}
+		await this.options.store.put('usedRefresh', hash, { grantId: record.grantId } satisfies UsedRecord, TTL.refresh);
+		const grant = await this.options.store.get<GrantRecord>('grant', record.grantId);
+		if (!grant) throw new InvalidGrantError('The grant was revoked');
+		if (resource && comparable(resource.href) !== comparable(record.resource))
+			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		const asked = scopes?.length ? normalScope(scopes.join(' ')) : record.scope;
+		toolScopeOrInvalid(asked);
+		if (!scopeWithin(asked, grant.scope, this.options.allTools))
+			throw new InvalidScopeError(`A refreshed token may narrow the grant's scope (${grant.scope}), not widen it`);
+		// The grant lives as long as its refresh tokens are used.
+		await this.options.store.put('grant', record.grantId, grant, TTL.refresh);
+		return this.issueTokens(record.grantId, grant, asked);
+	}
+
+	async verifyAccessToken(token: string): Promise<AuthInfo> {
+		const verified = await this.verifiedGrant(token);
+		if (!verified) throw new InvalidTokenError('The access token is not valid: unknown, expired or revoked');
+		const { record } = verified;
+		return {
+			token,
+			clientId: record.clientId,
+			scopes: record.scope.split(' ').filter(Boolean),
+			expiresAt: record.expiresAt ?? 0,
+			resource: new URL(record.resource),
+			extra: { grantId: record.grantId },
+		};
+	}
+
+	/** The token's record and its grant: both must be there (revoking a grant ends every token of it at once). */
+	async verifiedGrant(token: string): Promise<(VerifiedGrant & { record: TokenRecord }) | undefined> {
+		const record = await this.options.store.get<TokenRecord>('access', tokenHash(token));
+		if (!record || (record.expiresAt ?? 0) <= nowSeconds()) return undefined;
+		const grant = await this.options.store.get<GrantRecord>('grant', record.grantId);
+		if (!grant) return undefined;
+		return { grantId: record.grantId, clientId: record.clientId, scope: record.scope, grant, record };
+	}
+
+	/** RFC 7009: an access token ends alone; a refresh token ends its whole grant. Unknown tokens are no error. */
+	async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+		const hash = tokenHash(request.token);
+		const kinds = request.token_type_hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
+		for (const kind of kinds) {
+			const record = await this.options.store.get<TokenRecord>(kind, hash);
+			if (!record || record.clientId !== client.client_id) continue;
+			await this.options.store.delete(kind, hash);
+			if (kind === 'refresh') await this.options.store.delete('grant', record.grantId);
+			return;
+		}
+	}
+
+	/** The workspace token of a grant, unsealed for its executor. */
+	workspaceTokenOf(grant: GrantRecord): string {
+		return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
+	}
+
+	/** A used code or refresh token presented again: its grant is revoked, whoever presents it. */
+	private async refuseReuse(kind: 'usedCode' | 'usedRefresh', hash: string): Promise<void> {
+		const used = await this.options.store.get<UsedRecord>(kind, hash);
+		if (used) await this.options.store.delete('grant', used.grantId);
+	}
+
+	private async issueTokens(grantId: string, grant: GrantRecord, scope: string): Promise<OAuthTokens> {
+		const accessToken = newToken('cma_');
+		const refreshToken = newToken('cmr_');
+		const base = { grantId, clientId: grant.clientId, scope, resource: grant.resource };
+		await this.options.store.put(
+			'access',
+			tokenHash(accessToken),
+			{ ...base, expiresAt: nowSeconds() + TTL.access } satisfies TokenRecord,
+			TTL.access,
+		);
+		await this.options.store.put('refresh', tokenHash(refreshToken), base satisfies TokenRecord, TTL.refresh);
+		return { access_token: accessToken, token_type: 'Bearer', expires_in: TTL.access, refresh_token: refreshToken, scope };
+	}
+}
+
+function toolScopeOrInvalid(scope: string): void {
+	try {
+		toolScopeOf(scope);
+	} catch (error) {
+		throw new InvalidScopeError((error as Error).message);
+	}
+}
