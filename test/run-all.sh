@@ -46,6 +46,8 @@ fi
 # PostgreSQL and Redis for n8n's queue mode (npm run test:e2e:queue), from Debian's packages.
 queue_packages=()
 command -v redis-server >/dev/null 2>&1 || queue_packages+=(redis-server)
+# openssl makes the certificate of the MCP OAuth tests' loopback https servers (packages/mcp-server/test/selfSigned.ts).
+command -v openssl >/dev/null 2>&1 || queue_packages+=(openssl)
 [ -x "${POSTGRES_BIN:-/usr/lib/postgresql/15/bin}/postgres" ] || queue_packages+=(postgresql)
 if [ ${#queue_packages[@]} -gt 0 ]; then
 	echo "=== installing Debian's ${queue_packages[*]}"
