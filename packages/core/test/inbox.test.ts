@@ -9,6 +9,7 @@ import {
 	HumanTakeover,
 	INBOX_OFF,
 	INBOX_OPTIONS,
+	burstInWrittenOrder,
 	holdBursts,
 	nextBurstRelease,
 	readBurstState,
@@ -187,6 +188,34 @@ describe('burst batching over polled events', () => {
 		expect(burstA?.message_uid).toBe(uidOf(a4));
 		expect(burstA?.messages).toHaveLength(4);
 		expect(byChat.get(String(b1.chat_id))?.message_uids).toEqual([uidOf(b1)]);
+	});
+
+	it('puts a burst held from deliveries that arrived out of order in the order written, by one read of the chat', async () => {
+		const texts = ['hi', 'my order', 'is late'];
+		const first = await incoming({ phone: '+4915100000113', text: texts[0], name: 'Burst C' });
+		for (const text of texts.slice(1)) await incoming({ chat_id: first.chat_id, text });
+		const { events } = await pollReceived();
+		expect(events.map((event) => event.text)).toEqual(texts);
+		// Delivered last first, as concurrent deliveries may arrive; the spec's delivery has no timestamp to sort by.
+		const delivered = [events[2]!, events[0]!, events[1]!].map((event) => ({ ...event, raw: { event_type: event.event_type, data: {} } }));
+		const held = holdBursts(readBurstState(null), delivered, Date.now(), 'arrival').state;
+		const [burst] = releaseBursts(held, Date.now() + 10_000, 5_000).released;
+		expect(burst!.text).toBe('is late\nhi\nmy order');
+
+		const ordered = await burstInWrittenOrder(executor, burst!);
+		expect(ordered.text).toBe(texts.join('\n'));
+		expect(ordered.message_uids).toEqual(events.map((event) => event.message_uid));
+		expect(ordered.message_uid).toBe(events[2]!.message_uid);
+
+		// A held message the chat's first page does not show is older than all on it; a burst of one needs no read.
+		const older = { ...delivered[0]!, message_uid: 'older-than-the-page', text: 'earlier' };
+		const withOlder = await burstInWrittenOrder(executor, { ...burst!, messages: [...burst!.messages, older] });
+		expect(withOlder.text).toBe(['earlier', ...texts].join('\n'));
+		const alone = { ...burst!, messages: [burst!.messages[0]!] };
+		const missing = { ...alone, chat_id: 987_654_321 };
+		expect(await burstInWrittenOrder(executor, missing)).toBe(missing);
+		// A chat that cannot be read is an error for the caller to report, never a silent order.
+		await expect(burstInWrittenOrder(executor, { ...burst!, chat_id: 987_654_321 })).rejects.toThrow();
 	});
 
 	it('passes events that are not received messages straight through', () => {

@@ -191,6 +191,35 @@ test('webhook mode with takeover: a chat where a teammate just wrote is skipped,
 	expect(texts(out.messages)).toEqual(['nobody answered me']);
 });
 
+test('webhook mode with burst batching: deliveries that arrive out of order go out as one msg in the order written', async () => {
+	const out = await load({ events: ['message:received:new'], burstQuietSeconds: 1 }, nodeHttp.url);
+	const [hook] = await waitFor('one subscription', async () => {
+		const hooks = (await sandboxData(sbx, '/webhooks')).webhooks as Array<{ id: number; url: string }>;
+		return hooks.length === 1 && hooks;
+	});
+	// The sandbox delivers nothing while the subscription is off: the deliveries below are the only ones, last first.
+	await sandboxCall(sbx, 'PUT', `/webhooks/${hook!.id}`, { enabled: false });
+	const written = ['hi', 'my order', 'is late'];
+	const first = await incoming({ phone: '+4915177710031', text: written[0], name: 'Out of order' });
+	const rest = [];
+	for (const text of written.slice(1)) rest.push(await incoming({ chat_id: first.chat_id, text }));
+	const uids = [first, ...rest].map((answer) => answer.message.uid);
+	for (const at of [2, 0, 1]) {
+		const delivery = { event_type: 'message:received:new', data: { chat_id: first.chat_id, text: written[at], message_uid: uids[at] } };
+		const answer = await fetch(hook!.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(delivery),
+		});
+		expect(answer.status).toBe(200);
+	}
+	await out.waitFor(1);
+	await nextPoll();
+	expect(out.messages).toHaveLength(1);
+	expect(out.messages[0]?.payload).toMatchObject({ text: written.join('\n'), message_uids: uids, message_uid: uids[2] });
+	expect(out.messages[0]).toMatchObject({ chatInput: written.join('\n') });
+});
+
 /** A chat labelled vip and one without labels, both direct chats of new numbers, made before the node starts. */
 async function twoChats(): Promise<void> {
 	const vip = await incoming({ phone: '+4915177720001', text: 'before the node', name: 'Vip' });

@@ -7,6 +7,7 @@
  */
 import { BURST_QUIET_OPTION } from '../../catalogue/inboxOptions';
 import { parseRecordTime, type ChatEvent } from './delivery';
+import type { Executor } from '../executor';
 import { isRecord } from '../validation';
 
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
@@ -108,4 +109,27 @@ export function burstEvent(events: ChatEvent[]): BurstEvent {
 		message_uids: events.map((event) => event.message_uid).filter((uid): uid is string => typeof uid === 'string'),
 		messages: events,
 	};
+}
+
+/**
+ * A burst held from deliveries, in the order its customer wrote it. The service sends deliveries concurrently and
+ * retries them, and the spec's delivery carries no timestamp (the live one's has whole seconds), so the order they
+ * arrived in is not the order written: the service's history is. One read, the first page of the chat's messages
+ * (newest first); a held message not on it is older than every message on it. A burst of one message, or one read
+ * from the history already (polling), needs no read. The read failing is the caller's to report: the burst itself
+ * is still whole.
+ */
+export async function burstInWrittenOrder(executor: Executor, burst: BurstEvent): Promise<BurstEvent> {
+	if (burst.messages.length < 2 || burst.chat_id === null) return burst;
+	const { items } = await executor.listPage('message:getAll', { chat_id: burst.chat_id }, 1);
+	const newestFirst = items.map((message) => String(message.uid ?? message.message_uid ?? ''));
+	const age = (event: ChatEvent): number => {
+		const at = event.message_uid ? newestFirst.indexOf(event.message_uid) : -1;
+		return at < 0 ? newestFirst.length : at;
+	};
+	const ordered = burst.messages
+		.map((event, arrival) => ({ event, arrival, age: age(event) }))
+		.sort((a, b) => b.age - a.age || a.arrival - b.arrival)
+		.map(({ event }) => event);
+	return ordered.every((event, index) => event === burst.messages[index]) ? burst : burstEvent(ordered);
 }

@@ -58,6 +58,8 @@ ${INBOX_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.di
 ${CONVERSATION_OPTIONS.map((option) => `    <dt class="optional">${escapeHtml(option.displayName)}</dt><dd>${escapeHtml(option.description)}</dd>`).join('\n')}
   </dl>
   <p>A burst comes out as one message: <code>payload.text</code> holds the texts joined by new lines, <code>payload.message_uids</code>
-  every uid, <code>payload.messages</code> each event. Held messages are stored with the cursor, so a restart loses none.
+  every uid, <code>payload.messages</code> each event, oldest first. Held messages are stored with the cursor, so a restart loses none.
+  In webhook mode the service may deliver a burst's messages out of order, so a burst of two or more reads the chat once (one request)
+  to put them in the order the customer wrote them; when that read fails, they go out in the order delivered, with a warning.
   When a takeover lookup fails in webhook mode, the event is emitted with <code>msg.takeoverError</code>.</p>
 </script>`;

@@ -3,7 +3,15 @@
  * msg an event becomes: the event filters and human takeover (the core's deliveryStep; polling applies takeover
  * before storing its cursor), the attachments, the conversation.
  */
-import { agentInputOf, deliveryStep, HumanTakeover, type Executor } from '@chat-messaging/core';
+import {
+	agentInputOf,
+	burstInWrittenOrder,
+	deliveryStep,
+	HumanTakeover,
+	type BurstEvent,
+	type ChatEvent,
+	type Executor,
+} from '@chat-messaging/core';
 import type { Node, NodeAPI, NodeMessage } from 'node-red';
 import { asChatMessagingError, errorStatusText } from '../../shared/errors';
 import { attachFiles } from './attachments';
@@ -78,11 +86,12 @@ export function createInstance(RED: NodeAPI, node: Node, settings: EventNodeSett
 /**
  * The msg for an event, or null when the filters or takeover drop it (the core's deliveryStep). A failed lookup does
  * not lose the event: it goes on with msg.filterError or msg.takeoverError, and the flow decides. With Download
- * Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing.
+ * Attachments, the files of an inbound message go along as `msg.attachments`; a failed download loses nothing. A
+ * burst held from deliveries is put in the order its customer wrote it first (one read of the chat).
  */
 async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): Promise<NodeMessage | null> {
 	const { executor, takeover, node, settings } = instance;
-	const { event } = entry;
+	const event = settings.mode === 'webhook' && executor ? await inWrittenOrder(instance, executor, entry.event) : entry.event;
 	let extra: Record<string, unknown> = {};
 	if (executor) {
 		const step = await deliveryStep(executor, event, { filter: settings.filter, takeover: entry.takeoverChecked ? undefined : takeover });
@@ -100,4 +109,17 @@ async function prepareMessage(instance: EventNodeInstance, entry: OutboxEntry): 
 	// A conversation that cannot be read fails the msg to Catch nodes (node.error with it): handed on, not sent.
 	if (!(await withConversation(executor, event, msg, settings.conversation, (text, failed) => node.error(text, failed)))) return null;
 	return msg;
+}
+
+/** A burst as written (the core's burstInWrittenOrder); when the chat cannot be read, as delivered, with a warning. */
+async function inWrittenOrder(instance: EventNodeInstance, executor: Executor, event: ChatEvent): Promise<ChatEvent> {
+	if (!Array.isArray((event as BurstEvent).messages)) return event;
+	try {
+		return await burstInWrittenOrder(executor, event as BurstEvent);
+	} catch (error) {
+		instance.node.warn(
+			`Could not read chat ${String(event.chat_id)} to order its burst; its messages go out in the order they were delivered: ${asChatMessagingError(error).message}`,
+		);
+		return event;
+	}
 }
