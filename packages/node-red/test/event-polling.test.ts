@@ -4,7 +4,7 @@
  * in the user dir) and a redeploy; burst batching and human takeover in polling mode; human takeover in
  * webhook mode; the event filters (the core catalogue's, as the n8n triggers offer them) in both modes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -22,6 +22,7 @@ import {
 } from './support';
 import type { NodeMessage } from 'node-red';
 import { nextPollDelay } from '../src/nodes/event/polling';
+import { startRecordingProxy } from '../../../test/support/recording-proxy';
 
 let sbx: Sandbox;
 let nodeHttp: NodeHttp;
@@ -220,6 +221,43 @@ test('webhook mode with burst batching: deliveries that arrive out of order go o
 	expect(out.messages[0]).toMatchObject({ chatInput: written.join('\n') });
 });
 
+test('webhook mode: a delivery answered 2xx that cannot be stored is reported on the node, and the process keeps running', async () => {
+	await load({ events: ['message:received:new'] }, nodeHttp.url);
+	const [hook] = await waitFor('one subscription', async () => {
+		const hooks = (await sandboxData(sbx, '/webhooks')).webhooks as Array<{ url: string }>;
+		return hooks.length === 1 && hooks;
+	});
+	await waitFor('the catch-up to store its state', () => existsSync(stateFile()));
+	// The state file's place taken by a folder: the next write fails (a full or read-only disk would).
+	rmSync(stateFile());
+	mkdirSync(path.join(stateFile(), 'taken'), { recursive: true });
+	const unhandled: unknown[] = [];
+	const onUnhandled = (reason: unknown) => unhandled.push(reason);
+	process.on('unhandledRejection', onUnhandled);
+	try {
+		const delivery = { event_type: 'message:received:new', data: { chat_id: 5, text: 'lost to the disk', message_uid: 'UNSTORED-1' } };
+		const answer = await fetch(hook!.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(delivery),
+		});
+		expect(answer.status).toBe(200);
+		const node = helper.getNode('ev') as unknown as { error: { getCalls(): Array<{ args: unknown[] }> } };
+		const errors = await waitFor('the node to report the event', () => {
+			const found = node.error
+				.getCalls()
+				.map((call) => String(call.args[0]))
+				.filter((text) => text.includes('UNSTORED-1'));
+			return found.length ? found : undefined;
+		});
+		expect(errors[0]).toMatch(/was acknowledged but could not be stored/);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(unhandled).toEqual([]);
+	} finally {
+		process.off('unhandledRejection', onUnhandled);
+	}
+});
+
 /** A chat labelled vip and one without labels, both direct chats of new numbers, made before the node starts. */
 async function twoChats(): Promise<void> {
 	const vip = await incoming({ phone: '+4915177720001', text: 'before the node', name: 'Vip' });
@@ -286,6 +324,36 @@ test('a Chat Type the node does not offer stops it at deploy, naming the propert
 	);
 	expect(String(logged.msg)).toMatch(/Chat Type/);
 	expect((await sandboxData(sbx, '/webhooks')).webhooks).toEqual([]);
+});
+
+test('polling with a burst held: a failed poll waits the whole interval, never looks again at once; the burst goes out once after', async () => {
+	const proxy = await startRecordingProxy(sbx.url);
+	try {
+		const nodes = flow({ ...POLLING, pollSeconds: 2, burstQuietSeconds: 4 }).map((node) =>
+			node.type === 'chat-messaging-config' ? { ...node, baseUrl: proxy.url } : node,
+		);
+		await helper.load(nodesUnderTest as never, nodes, credentialsFor(sbx.tokens[0]!));
+		const out = new Collector('out');
+		await waitFor('the first poll to place the cursor', () => existsSync(stateFile()));
+		const first = await incoming({ phone: '+4915177710041', text: 'one', name: 'Held' });
+		await incoming({ chat_id: first.chat_id, text: 'two' });
+		const held = () => ((JSON.parse(readFileSync(stateFile(), 'utf8')) as { burst?: { chats?: unknown[] } }).burst?.chats ?? []).length;
+		await waitFor('a poll to hold the burst', () => held() === 1, { timeoutMs: 10_000 });
+		// The service refuses every request from now on, past the burst's quiet time.
+		proxy.failWith = 401;
+		const before = proxy.requests.length;
+		await new Promise((resolve) => setTimeout(resolve, 6_000));
+		const whileFailing = proxy.requests.length - before;
+		expect(whileFailing).toBeGreaterThanOrEqual(2);
+		expect(whileFailing).toBeLessThanOrEqual(5);
+		expect(out.messages).toHaveLength(0);
+		proxy.failWith = undefined;
+		await out.waitFor(1);
+		await nextPoll();
+		expect(texts(out.messages)).toEqual(['one\ntwo']);
+	} finally {
+		await proxy.stop();
+	}
 });
 
 test("polling looks again when a held burst's quiet time ends (a second later: record times are whole seconds), not only at the interval", () => {

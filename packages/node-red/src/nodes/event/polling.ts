@@ -93,16 +93,23 @@ export function startPollingMode(instance: EventNodeInstance, definition: SavedN
 		);
 		const label = `polling every ${settings.pollSeconds} s`;
 		const pollingNode: PollingNode = { store, events: settings.events, burstMs, takeover, outbox };
+		const pollMs = settings.pollSeconds * 1000;
 		const loop = () => {
 			if (instance.closing) return;
+			// A failed poll waits the whole interval: a held burst's quiet time lies in the past by then, and looking
+			// again at once would spend the workspace's request budget in a loop while the service is down.
+			let next = pollMs;
 			polling = instance
 				.serially(() => pollStep(poller, pollingNode))
 				.then(
-					() => node.status({ fill: 'green', shape: 'dot', text: label }),
+					() => {
+						node.status({ fill: 'green', shape: 'dot', text: label });
+						next = nextPollDelay(pollingNode, pollMs, Date.now());
+					},
 					(error: unknown) => instance.fail(error),
 				);
 			void polling.then(() => {
-				if (!instance.closing) pollTimer = setTimeout(loop, nextPollDelay(pollingNode, settings.pollSeconds * 1000, Date.now()));
+				if (!instance.closing) pollTimer = setTimeout(loop, next);
 			});
 		};
 		node.status({ fill: 'green', shape: 'dot', text: label });

@@ -106,9 +106,10 @@ export function receiversFor(app: HttpApp): Map<string, EventReceiver> {
 	receiversByApp.set(app, registry);
 	// Every method, with or without a secret: the core's way in answers each (405, 401) as the other platforms do.
 	app.all([`${EVENT_ROUTE_PREFIX}/:nodeId/:secret`, `${EVENT_ROUTE_PREFIX}/:nodeId`], (req, res) => {
-		serve(registry, req, res).catch((error: unknown) =>
-			answer(res, { status: 400, body: { status: 'error', message: (error as Error).message } }),
-		);
+		serve(registry, req, res).catch((error: unknown) => {
+			// After the answer went out, what failed is the node's to report (its take does); a second answer would throw.
+			if (!res.headersSent) answer(res, { status: 400, body: { status: 'error', message: (error as Error).message } });
+		});
 	});
 	return registry;
 }

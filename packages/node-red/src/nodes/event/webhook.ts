@@ -87,6 +87,17 @@ export function startWebhookMode(
 
 	const receivers = receiversFor(RED.httpNode);
 	const take = (event: ChatEvent) => {
+		try {
+			record(event);
+		} catch (error) {
+			// The service had its 2xx and will not send the event again: say so where the user looks.
+			node.status({ fill: 'red', shape: 'ring', text: 'an event could not be stored' });
+			node.error(
+				`Event ${event.message_uid ?? event.event_type} was acknowledged but could not be stored, so it does not reach the flow: ${asChatMessagingError(error).message}`,
+			);
+		}
+	};
+	const record = (event: ChatEvent) => {
 		// Recorded as handed on, and held or queued, in one write: from here on a close or a restart loses nothing.
 		const state = handed.record(store.load(), event);
 		if (burstMs <= 0) {
