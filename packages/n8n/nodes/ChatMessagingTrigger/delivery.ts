@@ -4,7 +4,7 @@
  * then turned into the item that starts the workflow, with the attachments when asked. What stays here is n8n's:
  * the request as n8n hands it over, when and how the answer goes, where the seen events are kept.
  */
-import type { IBinaryKeyData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import {
 	admitDelivery,
@@ -23,6 +23,7 @@ import {
 	type DeliveryBody,
 	type EventFilter,
 } from '@chat-messaging/core';
+import { attachmentsBinary } from '../shared/files';
 import { createExecutor, n8nTiming } from '../shared/transport';
 import { chosenEvents, readState, type TriggerState } from './subscriptions';
 
@@ -84,14 +85,8 @@ async function eventItem(context: IWebhookFunctions, event: ChatEvent, downloads
 	const item: INodeExecutionData = { json: { ...(event as unknown as IDataObject), ...agentInputOf(event) } };
 	if (!downloads) return item;
 	try {
-		const files = await downloadEventAttachments(await createExecutor(context), event);
-		if (!files.length) return item;
-		const binary: IBinaryKeyData = {};
-		for (const [index, file] of files.entries()) {
-			const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-			binary[`attachment_${index}`] = await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType);
-		}
-		item.binary = binary;
+		const binary = await attachmentsBinary(context.helpers, await downloadEventAttachments(await createExecutor(context), event));
+		if (binary) item.binary = binary;
 	} catch (error) {
 		context.logger.warn(
 			`Chat Messaging: could not download the attachments of ${event.message_uid ?? 'an event'}: ${(error as Error).message}`,

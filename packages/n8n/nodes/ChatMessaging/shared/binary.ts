@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '@chat-messaging/core';
 import type { BinaryInput, DownloadedFile, Executor, OperationDescriptor } from '@chat-messaging/core';
+import { binaryDataOf } from '../../shared/files';
 import type { OutputItem } from './items';
 import { binaryField } from './parameters';
 
@@ -74,9 +75,5 @@ export async function downloadItem(
 	if (!property)
 		throw inputError('binaryPropertyName', 'is required: name the binary field to put the file in', 'Put Output File in Field');
 	const file = (await executor.run(op, input)) as DownloadedFile;
-	const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-	return {
-		json: (file.file ?? {}) as IDataObject,
-		binary: { [property]: await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType) },
-	};
+	return { json: (file.file ?? {}) as IDataObject, binary: { [property]: await binaryDataOf(context.helpers, file) } };
 }
