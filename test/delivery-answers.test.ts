@@ -160,4 +160,17 @@ it('the three integrations answer each bad delivery alike', async () => {
 		expect({ name, answer: byIntegration['node-red'] }).toEqual({ name, answer: byIntegration.n8n });
 		expect({ name, answer: byIntegration['chat-adapter'] }).toEqual({ name, answer: byIntegration.n8n });
 	}
+	// What the three agree on, written out: the service reads the status (2xx or a retry), a person the words.
+	const error = (status: number, message: string) => ({ status, body: { status: 'error', message } });
+	expect(Object.fromEntries(Object.entries(answers).map(([name, byIntegration]) => [name, byIntegration.n8n]))).toEqual({
+		'a first delivery': { status: 200, body: { status: 'ok' } },
+		'the same delivery again': { status: 200, body: { status: 'ok', duplicate: true } },
+		'a wrong secret': error(401, 'Unauthorized: missing or wrong secret'),
+		'no secret': error(401, 'Unauthorized: missing or wrong secret'),
+		GET: error(405, 'Method not allowed: deliveries are POST requests'),
+		'a body that is not JSON': error(400, 'Malformed delivery: the body is not JSON'),
+		'JSON that is no delivery': error(400, 'Malformed delivery: the body must hold a string event_type'),
+		'a body over 1 MB': error(413, 'Payload too large: a delivery is at most 1048576 bytes'),
+		'an event type not chosen': { status: 200, body: { status: 'ok', ignored: 'event chat:closed is not chosen here' } },
+	});
 });
