@@ -118,8 +118,19 @@ async function resumeEndpoint(answers: Array<{ status: number; body: unknown }>)
 }
 
 /** Wait for Customer to Finish Typing's execute, with n8n's waiting and the execution's resume URL stood in for. */
-async function waitForQuiet(parameters: IDataObject, resumeUrl: string, items = [{ json: { chat_id: 1, message_uid: 'a' } }]) {
-	const { context, requests } = createExecuteContext({ properties: properties(WAIT_FOR_QUIET), credentials, parameters, items });
+async function waitForQuiet(
+	parameters: IDataObject,
+	resumeUrl: string,
+	items = [{ json: { chat_id: 1, message_uid: 'a' } }],
+	typeVersion = QUIET_DEFAULT_VERSION,
+) {
+	const { context, requests } = createExecuteContext({
+		properties: properties(WAIT_FOR_QUIET),
+		credentials,
+		parameters,
+		items,
+		typeVersion,
+	});
 	const waits: Date[] = [];
 	const warnings: string[] = [];
 	const output = await executeBurst(
@@ -233,6 +244,21 @@ describe('Wait for Customer to Finish Typing', () => {
 		} finally {
 			await endpoint.stop();
 			await late.stop();
+		}
+	});
+
+	it("a node saved before 2.2 keeps n8n's timed wait alone: it ends after the quiet time, and no resume URL is called", async () => {
+		const endpoint = await resumeEndpoint([{ status: 200, body: {} }]);
+		try {
+			const before = Date.now();
+			const { waits } = await waitForQuiet({ burstQuietSeconds: 1 }, `${endpoint.base}/webhook-waiting/7?signature=t`, undefined, 2.1);
+			expect(waits).toHaveLength(1);
+			expect(waits[0].getTime()).toBeGreaterThanOrEqual(before + 1000);
+			expect(waits[0].getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+			await pause(1500);
+			expect(endpoint.calls).toHaveLength(0);
+		} finally {
+			await endpoint.stop();
 		}
 	});
 

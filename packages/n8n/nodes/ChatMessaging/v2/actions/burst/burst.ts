@@ -5,7 +5,8 @@
  * - Wait for Customer to Finish Typing: the execution waits for a quiet spell in two parts (wake.ts): n8n's own
  *   waiting holds it (stored in n8n's database, resumed after a restart and by any main instance in queue mode),
  *   and the process that put it to wait calls its resume URL when the quiet time is up, so it goes on at once
- *   instead of on n8n's next look at its waiting executions (once a minute).
+ *   instead of on n8n's next look at its waiting executions (once a minute). Nodes saved before 2.2 keep the
+ *   timed wait alone.
  * - Get Burst to Answer: reads the chat once and asks the core which burst this execution answers
  *   (`burstToAnswer`): none when a newer message of the customer has arrived (its own execution answers),
  *   else the customer's messages since the last message sent, as one item.
@@ -14,10 +15,11 @@
  * items on. The decision therefore happens in the node after the wait; the state it decides on is the
  * service's, so executions on different workers agree.
  */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { agentInputOf, burstToAnswer, downloadBurstAttachments, inputError, type BurstTurn, type Executor } from '@chat-messaging/core';
+import { agentInputOf, burstToAnswer, downloadBurstAttachments, inputError } from '@chat-messaging/core';
 import { toNodeError } from '../../../../shared/errors';
+import { attachmentsBinary } from '../../../../shared/files';
 import { createExecutor, n8nTiming } from '../../../../shared/transport';
 import { toolDescriptionParameter } from '../../agents';
 import { FALLBACK_AFTER_SECONDS, resumeWhenQuiet, TRACKED_WAIT_SECONDS } from './wake';
@@ -33,7 +35,7 @@ const QUIET_SECONDS_BEFORE_2_2 = 30;
  * plus the model's answer, about as long as a person takes to start typing back.
  */
 export const DEFAULT_QUIET_SECONDS = 5;
-/** The version whose Quiet Time starts at DEFAULT_QUIET_SECONDS. */
+/** The version whose Quiet Time starts at DEFAULT_QUIET_SECONDS, and whose wait ends as soon as the quiet time is up. */
 export const QUIET_DEFAULT_VERSION = 2.2;
 
 /** The two operations, as the operation list shows them. */
@@ -56,25 +58,29 @@ export const BURST_OPERATIONS: ReadonlyArray<{ name: string; operation: string; 
 
 const show = (operation: string) => ({ show: { resource: [BURST_RESOURCE], operation: [operation] } });
 
+/** When the execution goes on after the quiet time, by node version (waitForQuiet). */
+const GOES_ON = `The execution goes on right after it (n8n calls its own resume URL, so it must reach its webhook URL); after a restart of n8n during the wait, ${FALLBACK_AFTER_SECONDS} s later (from ${TRACKED_WAIT_SECONDS} s on, n8n's own timed wait ends it on time).`;
+const GOES_ON_BEFORE_2_2 = `The execution goes on when n8n next looks at its waiting executions, up to about a minute after it (on time from ${TRACKED_WAIT_SECONDS} s on); version 2.2 of this node goes on right after it.`;
+
 export const burstProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Put this right after the Chat Messaging Trigger and follow it with <b>Get Burst to Answer</b>: each message of a burst starts an execution; only the last one goes on, with the whole burst, right after the quiet time.',
+			'Put this right after the Chat Messaging Trigger and follow it with <b>Get Burst to Answer</b>: each message of a burst starts an execution; only the last one goes on, with the whole burst, after the quiet time.',
 		name: 'burstWaitNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: show(WAIT_FOR_QUIET),
 	},
 	...[
-		{ fallback: QUIET_SECONDS_BEFORE_2_2, version: [{ _cnd: { lt: QUIET_DEFAULT_VERSION } }] },
-		{ fallback: DEFAULT_QUIET_SECONDS, version: [{ _cnd: { gte: QUIET_DEFAULT_VERSION } }] },
-	].map(({ fallback, version }): INodeProperties => ({
+		{ fallback: QUIET_SECONDS_BEFORE_2_2, version: [{ _cnd: { lt: QUIET_DEFAULT_VERSION } }], after: GOES_ON_BEFORE_2_2 },
+		{ fallback: DEFAULT_QUIET_SECONDS, version: [{ _cnd: { gte: QUIET_DEFAULT_VERSION } }], after: GOES_ON },
+	].map(({ fallback, version, after }): INodeProperties => ({
 		displayName: 'Quiet Time (Seconds)',
 		name: 'burstQuietSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: fallback,
-		description: `How long the customer must have been quiet before the burst is answered. Each second is a second more the customer waits for the answer; a shorter time answers a slow typist's lines in two turns (two model calls, two replies). The execution goes on right after it (n8n calls its own resume URL, so it must reach its webhook URL); after a restart of n8n during the wait, ${FALLBACK_AFTER_SECONDS} s later (from ${TRACKED_WAIT_SECONDS} s on, n8n's own timed wait ends it on time).`,
+		description: `How long the customer must have been quiet before the burst is answered. Each second is a second more the customer waits for the answer; a shorter time answers a slow typist's lines in two turns (two model calls, two replies). ${after}`,
 		displayOptions: { show: { resource: [BURST_RESOURCE], operation: [WAIT_FOR_QUIET], '@version': version } },
 	})),
 	{
@@ -118,31 +124,21 @@ export const burstProperties: INodeProperties[] = [
  * the quiet time is up (wake.ts), or, if that call never came (n8n restarted meanwhile), when n8n's own timed wait ends.
  */
 async function waitForQuiet(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const seconds = Number(context.getNodeParameter('burstQuietSeconds', 0, DEFAULT_QUIET_SECONDS));
+	const seconds = Number(context.getNodeParameter('burstQuietSeconds', 0));
 	if (!Number.isFinite(seconds) || seconds <= 0) {
 		throw toNodeError(context.getNode(), inputError('Quiet Time (Seconds)', `must be more than 0, got ${seconds}`));
 	}
 	const quietUntil = n8nTiming.now() + seconds * 1000;
-	if (seconds >= TRACKED_WAIT_SECONDS) {
-		// n8n's own timed wait ends on time when it is this long: nothing to hold in this process.
+	// Nodes saved before 2.2 keep n8n's timed wait alone, as they were saved with: the resume call needs n8n to reach
+	// its own webhook URL, which a setup that worked before may not allow.
+	if (seconds >= TRACKED_WAIT_SECONDS || context.getNode().typeVersion < QUIET_DEFAULT_VERSION) {
+		// n8n's own timed wait: on time from a minute on, else at n8n's next look at its waiting executions.
 		await context.putExecutionToWait(new Date(quietUntil));
 	} else {
 		await context.putExecutionToWait(new Date(quietUntil + FALLBACK_AFTER_SECONDS * 1000));
 		resumeWhenQuiet(context, quietUntil);
 	}
 	return [context.getInputData()];
-}
-
-/** The burst's files as the item's binary data (attachment_0, …), as the trigger names them; undefined when it has none. */
-async function burstFiles(context: IExecuteFunctions, executor: Executor, turn: BurstTurn): Promise<IBinaryKeyData | undefined> {
-	const files = await downloadBurstAttachments(executor, turn);
-	if (!files.length) return undefined;
-	const binary: IBinaryKeyData = {};
-	for (const [index, file] of files.entries()) {
-		const bytes = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-		binary[`attachment_${index}`] = await context.helpers.prepareBinaryData(bytes, file.filename, file.mimeType);
-	}
-	return binary;
 }
 
 /** One request per item: the burst it answers, or nothing when a later execution answers it. */
@@ -159,7 +155,9 @@ async function getBurst(context: IExecuteFunctions): Promise<INodeExecutionData[
 			});
 			if (!turn.answers) continue;
 			const binary =
-				context.getNodeParameter('burstDownloadAttachments', index, false) === true ? await burstFiles(context, executor, turn) : undefined;
+				context.getNodeParameter('burstDownloadAttachments', index, false) === true
+					? await attachmentsBinary(context.helpers, await downloadBurstAttachments(executor, turn))
+					: undefined;
 			out.push({
 				...(binary ? { binary } : {}),
 				json: {
