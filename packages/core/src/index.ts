@@ -31,7 +31,6 @@ export {
 // The composites' handlers, each registered on its descriptor, before any executor runs one.
 registerCompositeHandlers();
 export { burstToAnswer, downloadBurstAttachments } from './runtime/composites/burst';
-export type { BurstTurn } from './runtime/composites/burst';
 export * from './runtime/pacing';
 export * from './runtime/events/delivery';
 export * from './runtime/events/seenEvents';
