@@ -5,7 +5,7 @@
  * whether an access token is good. Tokens are random and opaque; only their hashes are stored. A code or a
  * refresh token is used once: seen again, the grant behind it is revoked, since someone holds a copy.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 import type { Response } from 'express';
 
@@ -138,33 +138,39 @@ export class GrantProvider implements OAuthServerProvider {
 		return target.href;
 	}
 
+	/**
+	 * The PKCE verifier is checked here, in the exchange, not by the SDK's token handler before it: a wrong verifier
+	 * must use the code up (so that it cannot be guessed at), which a check that runs before the exchange cannot do.
+	 */
+	readonly skipLocalPkceValidation = true;
+
+	/** Part of the SDK's provider interface; its token handler does not ask for it while skipLocalPkceValidation is set. */
 	async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
-		const hash = tokenHash(authorizationCode);
-		const record = await this.options.store.get<CodeRecord>('code', hash);
-		if (!record || record.clientId !== client.client_id) {
-			await this.refuseReuse('usedCode', hash);
-			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
-		}
-		return record.codeChallenge;
+		return (await this.codeOf(client, tokenHash(authorizationCode))).codeChallenge;
 	}
 
 	async exchangeAuthorizationCode(
 		client: OAuthClientInformationFull,
 		authorizationCode: string,
-		_codeVerifier?: string,
+		codeVerifier?: string,
 		redirectUri?: string,
 		resource?: URL,
 	): Promise<OAuthTokens> {
 		const hash = tokenHash(authorizationCode);
-		const record = await this.options.store.take<CodeRecord>('code', hash);
-		if (!record || record.clientId !== client.client_id) {
-			await this.refuseReuse('usedCode', hash);
-			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
-		}
-		if (redirectUri !== undefined && redirectUri !== record.redirectUri)
+		// The request is checked before the code is used up: a wrong redirect_uri or resource (or another client's
+		// code) says nothing of whether the sender holds the verifier, and the client may correct its request and try
+		// again. RFC 6749 lets a server either keep or void the code here; keeping it spares an honest client a new
+		// consent, and the code stays single-use all the same: only the exchange below takes it.
+		const found = await this.codeOf(client, hash);
+		if (redirectUri !== undefined && redirectUri !== found.redirectUri)
 			throw new InvalidGrantError('redirect_uri is not the one the code was issued for');
-		if (resource && comparable(resource.href) !== comparable(record.resource))
+		if (resource && comparable(resource.href) !== comparable(found.resource))
 			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		const record = await this.options.store.take<CodeRecord>('code', hash);
+		if (!record) return this.refuseCode(hash);
+		// Taken first, then the verifier: a wrong one has used the code up.
+		if (!codeVerifier || !verifierMatches(codeVerifier, record.codeChallenge))
+			throw new InvalidGrantError('code_verifier does not match the challenge: the code is used up, start connecting again');
 		const grantId = randomUUID();
 		const grant: GrantRecord = {
 			clientId: record.clientId,
@@ -185,21 +191,25 @@ export class GrantProvider implements OAuthServerProvider {
 		resource?: URL,
 	): Promise<OAuthTokens> {
 		const hash = tokenHash(refreshToken);
-		const record = await this.options.store.take<TokenRecord>('refresh', hash);
-		if (!record || record.clientId !== client.client_id) {
-			if (record) await this.options.store.put('refresh', hash, record, TTL.refresh);
-			await this.refuseReuse('usedRefresh', hash);
-			throw new InvalidGrantError('The refresh token is not valid: unknown, expired, revoked, already used or issued to another client');
-		}
-		await this.options.store.put('usedRefresh', hash, { grantId: record.grantId } satisfies UsedRecord, TTL.refresh);
-		const grant = await this.options.store.get<GrantRecord>('grant', record.grantId);
+		// Everything is checked on a read, before the token is used up: a refused refresh (another client, another
+		// resource, a scope it cannot have) leaves the token as it was, its expiry included, so that the client's next
+		// try with it is not taken for a stolen copy's reuse.
+		const found = await this.options.store.get<TokenRecord>('refresh', hash);
+		if (!found || found.clientId !== client.client_id) return this.refuseRefresh(hash);
+		const grant = await this.options.store.get<GrantRecord>('grant', found.grantId);
 		if (!grant) throw new InvalidGrantError('The grant was revoked');
-		if (resource && comparable(resource.href) !== comparable(record.resource))
+		if (resource && comparable(resource.href) !== comparable(found.resource))
 			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
-		const asked = scopes?.length ? normalScope(scopes.join(' ')) : record.scope;
-		toolScopeOrInvalid(asked);
+		const words = (scopes ?? []).join(' ').trim();
+		// A word this server does not know is refused by name, not dropped: dropped, it would narrow the token silently.
+		toolScopeOrInvalid(words);
+		const asked = words ? normalScope(words) : found.scope;
 		if (!scopeWithin(asked, grant.scope, this.options.allTools))
 			throw new InvalidScopeError(`A refreshed token may narrow the grant's scope (${grant.scope}), not widen it`);
+		// The exchange goes ahead: the token is used up, once, whichever of two concurrent requests takes it.
+		const record = await this.options.store.take<TokenRecord>('refresh', hash);
+		if (!record) return this.refuseRefresh(hash);
+		await this.options.store.put('usedRefresh', hash, { grantId: record.grantId } satisfies UsedRecord, TTL.refresh);
 		// The grant lives as long as its refresh tokens are used.
 		await this.options.store.put('grant', record.grantId, grant, TTL.refresh);
 		return this.issueTokens(record.grantId, grant, asked);
@@ -246,6 +256,23 @@ export class GrantProvider implements OAuthServerProvider {
 		return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
 	}
 
+	/** The code, when it is the client's; else refused (see refuseCode). */
+	private async codeOf(client: OAuthClientInformationFull, hash: string): Promise<CodeRecord> {
+		const record = await this.options.store.get<CodeRecord>('code', hash);
+		if (!record || record.clientId !== client.client_id) return this.refuseCode(hash);
+		return record;
+	}
+
+	private async refuseCode(hash: string): Promise<never> {
+		await this.refuseReuse('usedCode', hash);
+		throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
+	}
+
+	private async refuseRefresh(hash: string): Promise<never> {
+		await this.refuseReuse('usedRefresh', hash);
+		throw new InvalidGrantError('The refresh token is not valid: unknown, expired, revoked, already used or issued to another client');
+	}
+
 	/** A used code or refresh token presented again: its grant is revoked, whoever presents it. */
 	private async refuseReuse(kind: 'usedCode' | 'usedRefresh', hash: string): Promise<void> {
 		const used = await this.options.store.get<UsedRecord>(kind, hash);
@@ -265,6 +292,13 @@ export class GrantProvider implements OAuthServerProvider {
 		await this.options.store.put('refresh', tokenHash(refreshToken), base satisfies TokenRecord, TTL.refresh);
 		return { access_token: accessToken, token_type: 'Bearer', expires_in: TTL.access, refresh_token: refreshToken, scope };
 	}
+}
+
+/** PKCE S256 (RFC 7636 §4.6): the verifier's SHA-256, base64url, is the challenge. */
+function verifierMatches(verifier: string, challenge: string): boolean {
+	const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+	const expected = Buffer.from(challenge);
+	return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
 function toolScopeOrInvalid(scope: string): void {

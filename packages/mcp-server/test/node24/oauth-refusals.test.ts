@@ -1,0 +1,145 @@
+/**
+ * What a refused request leaves as it was, and what it is told: a code or a refresh token refused for a mistake in
+ * the request stays good, a consent survives a wrong workspace token but is answered once, one person's sessions do
+ * not push out another's, and errors say what is wrong without a stack, a network detail or a body in the log. On a
+ * server of its own (the SDK's rate limits count per server: the flow tests use up their share).
+ * Needs Node 22.13 or later (node:sqlite): run by `npm run test:mcp-oauth` on Node 24.
+ */
+import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
+
+import { tokenHash } from '../../src/store/secretBox';
+import {
+	answerConsent,
+	connect,
+	mcpPost,
+	openConsent,
+	pkce,
+	REDIRECT,
+	register,
+	startOAuthServer,
+	tokenRequest,
+	type RunningOAuthServer,
+} from './oauth-support';
+
+const WORKSPACE_TOKEN = `ws-${Math.random().toString(36).slice(2, 14)}`;
+let sandbox: RunningSandbox;
+let server: RunningOAuthServer;
+const logged: string[] = [];
+const write = process.stderr.write.bind(process.stderr);
+
+beforeAll(async () => {
+	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+		logged.push(String(chunk));
+		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stderr.write;
+	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 2, port: 0 });
+	server = await startOAuthServer({ baseUrl: sandbox.url });
+});
+
+afterAll(async () => {
+	await server?.stop();
+	await sandbox?.stop();
+	process.stderr.write = write;
+});
+
+/** A consent answered, its code not yet exchanged. */
+async function codeFor(clientId: string): Promise<{ code: string; verifier: string }> {
+	const { verifier, challenge } = pkce();
+	const page = await openConsent(server.url, {
+		response_type: 'code',
+		client_id: clientId,
+		redirect_uri: REDIRECT,
+		code_challenge: challenge,
+		code_challenge_method: 'S256',
+		state: 'st',
+	});
+	const answer = await answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN });
+	return { code: new URL(answer.location!).searchParams.get('code')!, verifier };
+}
+
+describe('a refused exchange leaves the code or the refresh token as it was', () => {
+	test('a refresh refused for its scope or resource: the same token then refreshes, and the grant stands', async () => {
+		const connected = await connect(server.url, WORKSPACE_TOKEN, { access: 'read-only' });
+		const refresh = (extra: Record<string, string>) =>
+			tokenRequest(server.url, {
+				grant_type: 'refresh_token',
+				refresh_token: connected.refreshToken,
+				client_id: connected.clientId,
+				...extra,
+			});
+		expect(await refresh({ scope: 'all' })).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+		expect(await refresh({ resource: 'https://other.example/mcp' })).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+		// A word this server does not know is refused by name, not dropped into an empty scope.
+		const bogus = await refresh({ scope: 'bogus' });
+		expect(bogus).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+		expect(bogus.body.error_description).toContain('bogus');
+		const narrowed = await refresh({ scope: 'default read-only' });
+		expect(narrowed.status).toBe(200);
+		expect(narrowed.body.scope).toBe('default read-only');
+		expect((await mcpPost(server.url, narrowed.body.access_token, { method: 'tools/list' })).status).toBe(200);
+	});
+
+	test('a refresh token presented by another client is refused without being touched: never put back, its expiry never renewed', async () => {
+		const connected = await connect(server.url, WORKSPACE_TOKEN);
+		const other = await register(server.url);
+		const puts: string[] = [];
+		const put = server.oauth.store.put.bind(server.oauth.store);
+		const spy = jest.spyOn(server.oauth.store, 'put').mockImplementation((kind, key, value, ttl) => {
+			puts.push(`${kind}:${key}`);
+			return put(kind, key, value, ttl);
+		});
+		try {
+			const stolen = await tokenRequest(server.url, {
+				grant_type: 'refresh_token',
+				refresh_token: connected.refreshToken,
+				client_id: other.client_id,
+			});
+			expect(stolen).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+			expect(puts).toEqual([]);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(await server.oauth.store.get('refresh', tokenHash(connected.refreshToken))).toBeTruthy();
+		const own = await tokenRequest(server.url, {
+			grant_type: 'refresh_token',
+			refresh_token: connected.refreshToken,
+			client_id: connected.clientId,
+		});
+		expect(own.status).toBe(200);
+	});
+
+	test('a code sent with a wrong redirect_uri, resource or client is kept: the corrected request gets the tokens', async () => {
+		const { client_id } = await register(server.url);
+		const other = await register(server.url);
+		const { code, verifier } = await codeFor(client_id);
+		const exchange = (extra: Record<string, string>) =>
+			tokenRequest(server.url, {
+				grant_type: 'authorization_code',
+				code,
+				code_verifier: verifier,
+				client_id,
+				redirect_uri: REDIRECT,
+				...extra,
+			});
+		expect(await exchange({ redirect_uri: 'http://127.0.0.1:9/elsewhere' })).toMatchObject({
+			status: 400,
+			body: { error: 'invalid_grant' },
+		});
+		expect(await exchange({ resource: 'https://other.example/mcp' })).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+		expect(await exchange({ client_id: other.client_id })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+		const tokens = await exchange({});
+		expect(tokens.status).toBe(200);
+		// Single use all the same: the code again is refused and revokes what it gave.
+		expect(await exchange({})).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+		expect((await mcpPost(server.url, tokens.body.access_token, { method: 'tools/list' })).status).toBe(401);
+	});
+
+	test('a wrong PKCE verifier uses the code up: the right verifier afterwards gets nothing', async () => {
+		const { client_id } = await register(server.url);
+		const { code, verifier } = await codeFor(client_id);
+		const exchange = (codeVerifier: string) =>
+			tokenRequest(server.url, { grant_type: 'authorization_code', code, code_verifier: codeVerifier, client_id, redirect_uri: REDIRECT });
+		expect(await exchange(pkce().verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+		expect(await exchange(verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+	});
+});
