@@ -109,13 +109,14 @@ export class GrantProvider implements OAuthServerProvider {
 		return record;
 	}
 
-	/** The person said no, or yes with a checked workspace token: the consent ends, the answer goes to the redirect URI. */
-	async finishConsent(
-		consentId: string,
-		record: ConsentRecord,
-		outcome: { scope: string; workspaceToken: string } | 'denied',
-	): Promise<string> {
-		await this.options.store.delete('consent', consentId);
+	/**
+	 * The person said no, or yes with a checked workspace token: the consent ends, the answer goes to the redirect URI.
+	 * Undefined when the consent has already ended: of two submissions of one form, however close, one gets a code.
+	 * Taken only now, after the workspace token's check, so that a token the service refused leaves the form to retry.
+	 */
+	async finishConsent(consentId: string, outcome: { scope: string; workspaceToken: string } | 'denied'): Promise<string | undefined> {
+		const record = await this.options.store.take<ConsentRecord>('consent', consentId);
+		if (!record) return undefined;
 		const target = new URL(record.redirectUri);
 		if (outcome === 'denied') {
 			target.searchParams.set('error', 'access_denied');

@@ -143,3 +143,36 @@ describe('a refused exchange leaves the code or the refresh token as it was', ()
 		expect(await exchange(verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 	});
 });
+
+describe('the consent form', () => {
+	test('sent six times at once, it is answered once: one code, the others refused', async () => {
+		const { client_id } = await register(server.url);
+		const page = await openConsent(server.url, {
+			response_type: 'code',
+			client_id,
+			redirect_uri: REDIRECT,
+			code_challenge: pkce().challenge,
+			code_challenge_method: 'S256',
+		});
+		const answers = await Promise.all(
+			Array.from({ length: 6 }, () => answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN })),
+		);
+		expect(answers.map((answer) => answer.status).sort()).toEqual([303, 403, 403, 403, 403, 403]);
+	});
+
+	test('after a wrong workspace token the same form can be sent again, and once it gave a code it cannot', async () => {
+		const { client_id } = await register(server.url);
+		const page = await openConsent(server.url, {
+			response_type: 'code',
+			client_id,
+			redirect_uri: REDIRECT,
+			code_challenge: pkce().challenge,
+			code_challenge_method: 'S256',
+		});
+		expect((await answerConsent(server.url, page, { workspace_token: 'not-the-token' })).status).toBe(400);
+		expect((await answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN })).status).toBe(303);
+		const replayed = await answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN });
+		expect(replayed.status).toBe(403);
+		expect(replayed.location).toBeNull();
+	});
+});
