@@ -24,7 +24,13 @@ const field = (body: Record<string, unknown>, name: string): string => {
 function cookie(req: Request, name: string): string {
 	for (const part of (req.headers.cookie ?? '').split(';')) {
 		const [key, ...value] = part.trim().split('=');
-		if (key === name) return decodeURIComponent(value.join('='));
+		if (key !== name) continue;
+		try {
+			return decodeURIComponent(value.join('='));
+		} catch {
+			// Not this server's cookie (it writes base64url): the form is refused as one without it.
+			return '';
+		}
 	}
 	return '';
 }

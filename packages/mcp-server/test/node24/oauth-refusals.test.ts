@@ -176,3 +176,61 @@ describe('the consent form', () => {
 		expect(replayed.location).toBeNull();
 	});
 });
+
+describe('errors are answered short, without a stack, and logged without what the request carried', () => {
+	const noStack = (text: string) => expect(text).not.toMatch(/^\s*at /m);
+
+	test('a consent cookie that is not URI-encoded is no cookie: 403, no stack', async () => {
+		const { client_id } = await register(server.url);
+		const page = await openConsent(server.url, {
+			response_type: 'code',
+			client_id,
+			redirect_uri: REDIRECT,
+			code_challenge: pkce().challenge,
+			code_challenge_method: 'S256',
+		});
+		const answer = await answerConsent(
+			server.url,
+			{ ...page, cookie: 'chat-messaging-consent=%E0%A4%A' },
+			{ workspace_token: WORKSPACE_TOKEN },
+		);
+		expect(answer.status).toBe(403);
+		noStack(answer.text);
+	});
+
+	test('a /register body that is not JSON: 400 invalid_request, and neither the answer nor the log quotes it', async () => {
+		const before = logged.length;
+		const body = '{"client_name": "leaky-body-marker", ';
+		const response = await fetch(`${server.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+		const text = await response.text();
+		expect(response.status).toBe(400);
+		expect(JSON.parse(text)).toMatchObject({ error: 'invalid_request' });
+		expect(text).not.toContain('leaky-body-marker');
+		noStack(text);
+		const log = logged.slice(before).join('');
+		expect(log).toContain('POST /register answered 400');
+		expect(log).not.toContain('leaky-body-marker');
+	});
+
+	test('bodies too large for /register and /consent: 413, short, without a stack', async () => {
+		const large = 'x'.repeat(200 * 1024);
+		const register = await fetch(`${server.url}/register`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ client_name: large, redirect_uris: [REDIRECT] }),
+		});
+		const registerText = await register.text();
+		expect(register.status).toBe(413);
+		expect(JSON.parse(registerText)).toMatchObject({ error: 'invalid_request' });
+		noStack(registerText);
+		const consent = await fetch(`${server.url}/consent`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+			body: new URLSearchParams({ workspace_token: large }),
+		});
+		const consentText = await consent.text();
+		expect(consent.status).toBe(413);
+		expect(consent.headers.get('content-type')).toMatch(/^text\/plain/);
+		noStack(consentText);
+	});
+});
