@@ -23,6 +23,7 @@ import type { SecretBox } from '../store/secretBox';
 import { tokenHash } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
 import type { CatalogueTool } from '../tools';
+import { log } from '../transports/log';
 import type { Clients } from './clients';
 import { renderConsent } from './consentPage';
 import type { CodeRecord, ConsentRecord, GrantRecord, TokenRecord, UsedRecord } from './records';
@@ -252,9 +253,19 @@ export class GrantProvider implements OAuthServerProvider {
 		}
 	}
 
-	/** The workspace token of a grant, unsealed for its executor. */
-	workspaceTokenOf(grant: GrantRecord): string {
-		return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
+	/**
+	 * The workspace token of a grant, unsealed for its executor. Undefined when it cannot be opened (sealed with a key
+	 * taken out of CHAT_MESSAGING_MCP_SECRET_KEY, or changed): the grant is dropped, so that its client is told its token
+	 * is no good and connects again, where keeping it would fail every request it makes.
+	 */
+	async workspaceTokenOf(grantId: string, grant: GrantRecord): Promise<string | undefined> {
+		try {
+			return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
+		} catch (error) {
+			await this.options.store.delete('grant', grantId);
+			log(`a grant was dropped, its client will connect again: ${(error as Error).message}`);
+			return undefined;
+		}
 	}
 
 	/** The code, when it is the client's; else refused (see refuseCode). */

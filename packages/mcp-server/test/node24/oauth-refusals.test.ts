@@ -5,9 +5,11 @@
  * server of its own (the SDK's rate limits count per server: the flow tests use up their share).
  * Needs Node 22.13 or later (node:sqlite): run by `npm run test:mcp-oauth` on Node 24.
  */
+import { randomBytes } from 'node:crypto';
+
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
-import { tokenHash } from '../../src/store/secretBox';
+import { SecretBox, tokenHash } from '../../src/store/secretBox';
 import {
 	answerConsent,
 	connect,
@@ -233,4 +235,23 @@ describe('errors are answered short, without a stack, and logged without what th
 		expect(consent.headers.get('content-type')).toMatch(/^text\/plain/);
 		noStack(consentText);
 	});
+});
+
+test('a grant sealed with a key the server no longer has: 401 invalid_token (the client connects again), and the grant is gone', async () => {
+	const connected = await connect(server.url, WORKSPACE_TOKEN);
+	const { grantId } = (await server.oauth.store.get<{ grantId: string }>('access', tokenHash(connected.accessToken)))!;
+	const grant = await server.oauth.store.get<Record<string, unknown>>('grant', grantId);
+	// As a grant sealed before its key was taken out of CHAT_MESSAGING_MCP_SECRET_KEY reads to this server.
+	const removedKey = new SecretBox([randomBytes(32)]);
+	await server.oauth.store.put('grant', grantId, { ...grant, sealedWorkspaceToken: removedKey.seal(WORKSPACE_TOKEN, 'workspace') }, 3600);
+	const listed = await mcpPost(server.url, connected.accessToken, { method: 'tools/list' });
+	expect(listed.status).toBe(401);
+	expect(listed.headers.get('www-authenticate')).toContain('error="invalid_token"');
+	expect(await server.oauth.store.get('grant', grantId)).toBeUndefined();
+	const refreshed = await tokenRequest(server.url, {
+		grant_type: 'refresh_token',
+		refresh_token: connected.refreshToken,
+		client_id: connected.clientId,
+	});
+	expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 });
