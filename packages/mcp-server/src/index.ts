@@ -37,7 +37,7 @@ export { createExecutor, type Configuration } from './workspace';
 export { shownBaseUrl } from './transports/log';
 export { serveStdio } from './transports/stdio';
 export { serveHttp, type HttpServeOptions } from './transports/http';
-export { MAX_SESSIONS, SESSION_IDLE_MS } from './transports/sessions';
+export { MAX_SESSIONS, MAX_SESSIONS_PER_OWNER, SESSION_IDLE_MS } from './transports/sessions';
 
 /** The command: parses the arguments, reads the environment, serves until stdin closes or a signal. */
 export async function main(argv: readonly string[]): Promise<void> {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 import { SecretBox, tokenHash } from '../../src/store/secretBox';
+import { MAX_SESSIONS_PER_OWNER } from '../../src/transports/sessions';
 import {
 	answerConsent,
 	connect,
@@ -254,4 +255,24 @@ test('a grant sealed with a key the server no longer has: 401 invalid_token (the
 		client_id: connected.clientId,
 	});
 	expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+});
+
+test("one person opening more sessions than an owner may keep closes their own oldest, never another person's", async () => {
+	const [alice, bob] = [await connect(server.url, WORKSPACE_TOKEN), await connect(server.url, WORKSPACE_TOKEN)];
+	const initialize = async (token: string) =>
+		(
+			await mcpPost(server.url, token, {
+				method: 'initialize',
+				params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+			})
+		).headers.get('mcp-session-id')!;
+	const listIn = async (token: string, sessionId: string) =>
+		(await mcpPost(server.url, token, { method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }))
+			.status;
+	const bobs = await initialize(bob.accessToken);
+	const alices: string[] = [];
+	for (let i = 0; i <= MAX_SESSIONS_PER_OWNER; i++) alices.push(await initialize(alice.accessToken));
+	expect(await listIn(bob.accessToken, bobs)).toBe(200);
+	expect(await listIn(alice.accessToken, alices[0]!)).toBe(404);
+	expect(await listIn(alice.accessToken, alices.at(-1)!)).toBe(200);
 });
