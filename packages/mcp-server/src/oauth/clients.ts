@@ -12,7 +12,8 @@ import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@mod
 
 import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
-import { safeFetchText, UnsafeFetchError, type SafeFetchOptions } from './safeFetch';
+import { log } from '../transports/log';
+import { safeFetchText, type SafeFetchOptions } from './safeFetch';
 
 /** How long a registered client is kept unused: each use (a consent, a token) renews it. */
 export const CLIENT_TTL_SECONDS = 180 * 24 * 3600;
@@ -72,8 +73,10 @@ export class Clients implements OAuthRegisteredClientsStore {
 		try {
 			text = await safeFetchText(url, this.fetchOptions);
 		} catch (error) {
-			const why = error instanceof UnsafeFetchError ? error.message : 'could not be fetched';
-			throw new InvalidClientError(`The client ID metadata document ${url} was refused: ${why}`);
+			// Why goes to the log only: told to the client, it would map this server's network for anyone who names a
+			// URL (what a name resolves to, what answers there).
+			log(`the client ID metadata document ${url} was not fetched: ${(error as Error).message}`);
+			throw new InvalidClientError(`The client metadata document at ${url} could not be fetched or is not valid`);
 		}
 		let body: unknown;
 		try {

@@ -72,7 +72,7 @@ export interface SafeFetchOptions {
 	maxBytes?: number;
 }
 
-/** A document refused, with why (said to the person at consent and to the client, never with a secret). */
+/** A document refused, with why (for the server's log: the client is told only that the document was refused). */
 export class UnsafeFetchError extends Error {}
 
 export const DOCUMENT_LIMITS = { timeoutMs: 5000, maxBytes: 10 * 1024 } as const;
