@@ -20,7 +20,7 @@ import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
 import { log } from '../transports/log';
 import type { CatalogueTool } from '../tools';
-import { CLIENT_TTL_SECONDS, Clients } from './clients';
+import { CLIENT_TTL_SECONDS, Clients, TOKEN_ENDPOINT_AUTH_METHODS } from './clients';
 import { consentHandler, type WorkspaceTokenCheck } from './consent';
 import { GrantProvider } from './provider';
 import type { SafeFetchOptions } from './safeFetch';
@@ -76,8 +76,8 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
 		response_types_supported: ['code'],
 		grant_types_supported: ['authorization_code', 'refresh_token'],
 		code_challenge_methods_supported: ['S256'],
-		token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
-		revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+		token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+		revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
 		scopes_supported: [...SCOPES_SUPPORTED],
 		client_id_metadata_document_supported: true,
 		authorization_response_iss_parameter_supported: true,

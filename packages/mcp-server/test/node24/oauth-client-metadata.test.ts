@@ -42,7 +42,7 @@ beforeAll(async () => {
 			client_id: req.url === '/someone-else.json' ? `https://client.example:${port}/client.json` : own,
 			client_name: 'Metadata Document Client',
 			client_uri: `https://client.example:${port}/`,
-			redirect_uris: [REDIRECT],
+			redirect_uris: [req.url === '/cleartext.json' ? 'http://evil.example/cb' : REDIRECT],
 			grant_types: ['authorization_code', 'refresh_token'],
 			response_types: ['code'],
 			token_endpoint_auth_method: 'none',
@@ -150,4 +150,21 @@ test('a document that cannot be fetched: the client is told only that, the serve
 		});
 		expect(logged.slice(before).join('')).toContain(why);
 	}
+});
+
+test("a document's redirect URIs follow registration's rules: cleartext beyond loopback is refused", async () => {
+	const clientId = documentUrl.replace('/client.json', '/cleartext.json');
+	const page = await openConsent(server.url, {
+		response_type: 'code',
+		client_id: clientId,
+		redirect_uri: 'http://evil.example/cb',
+		code_challenge: pkce().challenge,
+		code_challenge_method: 'S256',
+	});
+	expect(page.status).toBe(400);
+	expect(page.location).toBeUndefined();
+	expect(JSON.parse(page.html)).toMatchObject({
+		error: 'invalid_redirect_uri',
+		error_description: expect.stringContaining('http://evil.example/cb'),
+	});
 });

@@ -276,3 +276,61 @@ test("one person opening more sessions than an owner may keep closes their own o
 	expect(await listIn(alice.accessToken, alices[0]!)).toBe(404);
 	expect(await listIn(alice.accessToken, alices.at(-1)!)).toBe(200);
 });
+
+describe('registration: where a code may be sent, and how the client authenticates', () => {
+	const registered = (metadata: Record<string, unknown>) =>
+		server.oauth.server.provider.clientsStore.registerClient({ token_endpoint_auth_method: 'none', ...metadata } as never).then(
+			(client) => client,
+			(error: { errorCode?: string; message: string }) => ({ refused: error.errorCode, message: error.message }),
+		);
+
+	test('refused, by name: cleartext beyond loopback, a fragment, a user, a file or script, a wildcard, none, too many, too long', async () => {
+		for (const uri of [
+			'http://evil.example/cb',
+			'https://client.example/cb#frag',
+			'https://user:pass@client.example/cb',
+			'file:///etc/passwd',
+			'javascript:alert(1)',
+			'myapp:/cb',
+			'https://*.client.example/cb',
+			`https://client.example/${'a'.repeat(2000)}`,
+		])
+			expect(await registered({ redirect_uris: [uri] })).toEqual({
+				refused: 'invalid_redirect_uri',
+				message: expect.stringContaining(uri.slice(0, 40)),
+			});
+		expect(await registered({ redirect_uris: [] })).toMatchObject({ refused: 'invalid_redirect_uri' });
+		const many = Array.from({ length: 11 }, (_, i) => `https://client.example/cb${i}`);
+		expect(await registered({ redirect_uris: many })).toMatchObject({ refused: 'invalid_redirect_uri' });
+		expect(await registered({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' })).toMatchObject({
+			refused: 'invalid_client_metadata',
+			message: expect.stringContaining('client_secret_basic'),
+		});
+	});
+
+	test("accepted: https, loopback http (the Inspector's, the conformance suite's), an app's private-use scheme, ten URIs", async () => {
+		for (const uris of [
+			['https://client.example/cb'],
+			['http://127.0.0.1:51234/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]:8080/cb'],
+			['com.example.app:/oauth2redirect'],
+			Array.from({ length: 10 }, (_, i) => `https://client.example/cb${i}`),
+		])
+			expect(await registered({ redirect_uris: uris })).toMatchObject({ client_id: expect.any(String) });
+		expect(await registered({ redirect_uris: [REDIRECT], token_endpoint_auth_method: undefined })).toMatchObject({
+			token_endpoint_auth_method: 'client_secret_post',
+		});
+	});
+
+	test('through /register: 400 invalid_redirect_uri naming the URI', async () => {
+		const response = await fetch(`${server.url}/register`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ client_name: 'Cleartext', redirect_uris: ['http://evil.example/cb'], token_endpoint_auth_method: 'none' }),
+		});
+		expect(response.status).toBe(400);
+		expect(await response.json()).toEqual({
+			error: 'invalid_redirect_uri',
+			error_description: expect.stringContaining('http://evil.example/cb'),
+		});
+	});
+});
