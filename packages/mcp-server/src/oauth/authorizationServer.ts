@@ -18,7 +18,7 @@ import { redactText } from '@chat-messaging/core';
 
 import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
-import { log } from '../transports/log';
+import { log } from '../log';
 import type { CatalogueTool } from '../tools';
 import { CLIENT_TTL_SECONDS, Clients, TOKEN_ENDPOINT_AUTH_METHODS } from './clients';
 import { consentHandler, type WorkspaceTokenCheck } from './consent';

@@ -12,7 +12,7 @@ import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@mod
 
 import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
-import { log } from '../transports/log';
+import { log } from '../log';
 import { safeFetchText, type SafeFetchOptions } from './safeFetch';
 
 /** How long a registered client is kept unused: each use (a consent, a token) renews it. */

@@ -23,7 +23,7 @@ import type { SecretBox } from '../store/secretBox';
 import { tokenHash } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
 import type { CatalogueTool } from '../tools';
-import { log } from '../transports/log';
+import { log } from '../log';
 import type { Clients } from './clients';
 import { renderConsent } from './consentPage';
 import type { CodeRecord, ConsentRecord, GrantRecord, TokenRecord, UsedRecord } from './records';
