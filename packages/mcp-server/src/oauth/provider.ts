@@ -5,17 +5,12 @@
  * whether an access token is good. Tokens are random and opaque; only their hashes are stored. A code or a
  * refresh token is used once: seen again, the grant behind it is revoked, since someone holds a copy.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import type { Response } from 'express';
 
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import {
-	InvalidGrantError,
-	InvalidScopeError,
-	InvalidTargetError,
-	InvalidTokenError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
@@ -28,13 +23,11 @@ import type { Clients } from './clients';
 import { renderConsent } from './consentPage';
 import type { CodeRecord, ConsentRecord, GrantRecord, TokenRecord, UsedRecord } from './records';
 import { TTL } from './records';
-import { normalScope, scopeWithin, toolScopeOf } from './scopes';
+import { checkResource, checkScopeWords, verifierMatches } from './requestChecks';
+import { normalScope, scopeWithin } from './scopes';
 
 const newToken = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** A resource as compared: without a fragment and one trailing slash (as the SDK's bearer check compares it). */
-const comparable = (resource: string) => resource.replace(/#.*$/, '').replace(/\/$/, '');
 
 export interface ProviderOptions {
 	store: GrantStore;
@@ -74,9 +67,7 @@ export class GrantProvider implements OAuthServerProvider {
 	 * progress, and the consent page shown, bound to this browser by a cookie and to the form by a CSRF value.
 	 */
 	async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
-		const resource = params.resource?.href ?? this.options.resource;
-		if (comparable(resource) !== comparable(this.options.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		checkResource(params.resource?.href, this.options.resource, this.options.resource);
 		// Words this server does not know are left out: the person chooses the access on the page anyway.
 		const requested = normalScope((params.scopes ?? []).join(' '));
 		const consentId = randomUUID();
@@ -166,8 +157,7 @@ export class GrantProvider implements OAuthServerProvider {
 		const found = await this.codeOf(client, hash);
 		if (redirectUri !== undefined && redirectUri !== found.redirectUri)
 			throw new InvalidGrantError('redirect_uri is not the one the code was issued for');
-		if (resource && comparable(resource.href) !== comparable(found.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		checkResource(resource?.href, found.resource, this.options.resource);
 		const record = await this.options.store.take<CodeRecord>('code', hash);
 		if (!record) return this.refuseCode(hash);
 		// Taken first, then the verifier: a wrong one has used the code up.
@@ -200,11 +190,10 @@ export class GrantProvider implements OAuthServerProvider {
 		if (!found || found.clientId !== client.client_id) return this.refuseRefresh(hash);
 		const grant = await this.options.store.get<GrantRecord>('grant', found.grantId);
 		if (!grant) throw new InvalidGrantError('The grant was revoked');
-		if (resource && comparable(resource.href) !== comparable(found.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		checkResource(resource?.href, found.resource, this.options.resource);
 		const words = (scopes ?? []).join(' ').trim();
 		// A word this server does not know is refused by name, not dropped: dropped, it would narrow the token silently.
-		toolScopeOrInvalid(words);
+		checkScopeWords(words);
 		const asked = words ? normalScope(words) : found.scope;
 		if (!scopeWithin(asked, grant.scope, this.options.allTools))
 			throw new InvalidScopeError(`A refreshed token may narrow the grant's scope (${grant.scope}), not widen it`);
@@ -303,20 +292,5 @@ export class GrantProvider implements OAuthServerProvider {
 		);
 		await this.options.store.put('refresh', tokenHash(refreshToken), base satisfies TokenRecord, TTL.refresh);
 		return { access_token: accessToken, token_type: 'Bearer', expires_in: TTL.access, refresh_token: refreshToken, scope };
-	}
-}
-
-/** PKCE S256 (RFC 7636 §4.6): the verifier's SHA-256, base64url, is the challenge. */
-function verifierMatches(verifier: string, challenge: string): boolean {
-	const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
-	const expected = Buffer.from(challenge);
-	return computed.length === expected.length && timingSafeEqual(computed, expected);
-}
-
-function toolScopeOrInvalid(scope: string): void {
-	try {
-		toolScopeOf(scope);
-	} catch (error) {
-		throw new InvalidScopeError((error as Error).message);
 	}
 }
