@@ -18,7 +18,7 @@ import { ScopeError, selectTools } from './scopes';
 import { catalogueTools, type CatalogueTool } from './tools';
 import { ENV, HTTP_PATH, UsageError } from './settings';
 import { serveHttp } from './transports/http';
-import { log } from './transports/log';
+import { log } from './log';
 import { serveStdio } from './transports/stdio';
 import { createExecutor, type Configuration } from './workspace';
 
@@ -34,10 +34,10 @@ export { USAGE, parseArguments, type CliOptions, type HttpOptions } from './cli/
 export { configurationFromEnvironment } from './cli/configuration';
 export { ENV, HTTP_PATH, UsageError } from './settings';
 export { createExecutor, type Configuration } from './workspace';
-export { shownBaseUrl } from './transports/log';
+export { shownBaseUrl } from './log';
 export { serveStdio } from './transports/stdio';
 export { serveHttp, type HttpServeOptions } from './transports/http';
-export { MAX_SESSIONS, SESSION_IDLE_MS } from './transports/sessions';
+export { MAX_SESSIONS, MAX_SESSIONS_PER_OWNER, SESSION_IDLE_MS } from './transports/sessions';
 
 /** The command: parses the arguments, reads the environment, serves until stdin closes or a signal. */
 export async function main(argv: readonly string[]): Promise<void> {

@@ -52,7 +52,7 @@ const refusal = (promise: Promise<unknown>) =>
 		(error: unknown) => (error instanceof UnsafeFetchError ? error.message : `not refused as unsafe: ${String(error)}`),
 	);
 
-test('the rule: private, loopback, link-local, shared and metadata addresses are not public', () => {
+test('the rule: private, loopback, link-local, shared, metadata and IPv4-carrying IPv6 addresses are not public', () => {
 	for (const address of [
 		'127.0.0.1',
 		'10.1.2.3',
@@ -66,9 +66,17 @@ test('the rule: private, loopback, link-local, shared and metadata addresses are
 		'fd00::1',
 		'::ffff:10.0.0.1',
 		'::ffff:127.0.0.1',
+		'::ffff:7f00:1',
+		'::',
+		// IPv4-compatible (::/96), 6to4 (2002::/16) and Teredo (2001::/32) addresses carry an IPv4 address.
+		'::7f00:1',
+		'::a00:1',
+		'2002:7f00:1::1',
+		'2002:5db8:d822::1',
+		'2001:0:4136:e378:8000:63bf:3fff:fdd2',
 	])
 		expect([address, isPublicAddress(address)]).toEqual([address, false]);
-	for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34'])
+	for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34', '2001:4860:4860::8888'])
 		expect([address, isPublicAddress(address)]).toEqual([address, true]);
 });
 

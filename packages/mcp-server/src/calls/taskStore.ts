@@ -11,6 +11,14 @@ import type { ToolResult } from './results';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * The statuses a task never leaves (the SDK's isTerminal, which its in-memory store applies): every store and
+ * revision reads them from here.
+ */
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const isTerminalStatus = (status: TaskStatus): boolean => TERMINAL_STATUSES.includes(status);
+
 /** A task as kept and as clients read it (the owner is the store's index, never part of it). */
 export interface TaskRecord {
 	taskId: string;

@@ -5,7 +5,7 @@
  * refresh grants, the SDK checking the PKCE verifier and the client), /register (RFC 7591) and /revoke (RFC
  * 7009); and RFC 9728 protected resource metadata for the MCP endpoint, the resource every token is for.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
@@ -14,10 +14,13 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 
+import { redactText } from '@chat-messaging/core';
+
 import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
+import { log } from '../log';
 import type { CatalogueTool } from '../tools';
-import { CLIENT_TTL_SECONDS, Clients } from './clients';
+import { CLIENT_TTL_SECONDS, Clients, TOKEN_ENDPOINT_AUTH_METHODS } from './clients';
 import { consentHandler, type WorkspaceTokenCheck } from './consent';
 import { GrantProvider } from './provider';
 import type { SafeFetchOptions } from './safeFetch';
@@ -73,8 +76,8 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
 		response_types_supported: ['code'],
 		grant_types_supported: ['authorization_code', 'refresh_token'],
 		code_challenge_methods_supported: ['S256'],
-		token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
-		revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+		token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+		revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
 		scopes_supported: [...SCOPES_SUPPORTED],
 		client_id_metadata_document_supported: true,
 		authorization_response_iss_parameter_supported: true,
@@ -104,5 +107,38 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
 		express.urlencoded({ extended: false, limit: '16kb' }),
 		consentHandler({ provider, clients, checkWorkspaceToken: options.checkWorkspaceToken, secureCookie, action: OAUTH_PATHS.consent }),
 	);
+	app.use(errorAnswer);
 	return { app, provider, issuer, resource, resourceMetadataUrl };
+}
+
+/** The values a request carried (its parsed body's fields, its credentials): what a log line must not show. */
+function carried(req: Request): string[] {
+	const body: unknown = req.body;
+	const fields = body && typeof body === 'object' ? Object.values(body as Record<string, unknown>).flat() : [];
+	return [...fields, req.headers.authorization, req.headers.cookie].filter((value): value is string => typeof value === 'string');
+}
+
+/**
+ * What an error no handler answered becomes (a body too large or not parseable, a failure in the consent's handler):
+ * a short answer with its status, never Express's page with a stack. The log gets the kind of error and where, never
+ * its message when a body was being read (a parser's message quotes the body, which may hold a token or a secret).
+ */
+function errorAnswer(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+	const { status: given, statusCode, type } = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown };
+	const code = typeof given === 'number' ? given : typeof statusCode === 'number' ? statusCode : 500;
+	const status = code >= 400 && code < 600 ? code : 500;
+	const name = typeof type === 'string' ? type : error instanceof Error ? error.name : 'an error';
+	// A server failure's message, with whatever the request carried taken out; a refused request's, never.
+	const detail = status >= 500 && error instanceof Error ? `${name}: ${redactText(error.message, carried(req))}` : name;
+	log(`${req.method} ${req.path} answered ${status}: ${detail}`);
+	const description =
+		status === 413
+			? 'The request body is too large'
+			: status < 500
+				? 'The request body could not be read: send it as the endpoint expects'
+				: 'The server failed to answer this request';
+	if (res.headersSent) return void res.end();
+	res.setHeader('Cache-Control', 'no-store');
+	if (req.path === OAUTH_PATHS.consent) return void res.status(status).type('text/plain').send(description);
+	res.status(status).json({ error: status < 500 ? 'invalid_request' : 'server_error', error_description: description });
 }

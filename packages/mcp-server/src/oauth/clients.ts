@@ -7,12 +7,13 @@
 import { randomUUID } from 'node:crypto';
 
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { CustomOAuthError, InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 import type { SecretBox } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
-import { safeFetchText, UnsafeFetchError, type SafeFetchOptions } from './safeFetch';
+import { log } from '../log';
+import { safeFetchText, type SafeFetchOptions } from './safeFetch';
 
 /** How long a registered client is kept unused: each use (a consent, a token) renews it. */
 export const CLIENT_TTL_SECONDS = 180 * 24 * 3600;
@@ -28,6 +29,57 @@ export function isDocumentClientId(clientId: string): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** How many redirect URIs a client may register, and how long each may be. */
+export const REDIRECT_URI_LIMITS = { count: 10, length: 2000 } as const;
+/** The hosts an http redirect URI may name (RFC 8252 §7.3: the browser hands the code to an app on this machine). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** How a client may authenticate at the token endpoint: as the metadata's token_endpoint_auth_methods_supported says. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_post', 'none'] as const;
+
+/** RFC 7591's error for a redirect URI the server does not accept. */
+const invalidRedirectUri = (message: string) => new CustomOAuthError('invalid_redirect_uri', message);
+
+/**
+ * Where a code may be sent (RFC 8252, OAuth 2.1): https without a fragment or a user; http only to this machine
+ * (loopback); or an app's private-use scheme in reverse-domain form (`com.example.app:/cb`, RFC 8252 §7.1), which
+ * leaves out javascript:, data:, file: and every other scheme that is not an app's. No wildcard: URIs match exactly.
+ */
+export function checkRedirectUris(uris: readonly string[]): void {
+	if (!uris.length) throw invalidRedirectUri('redirect_uris: at least one is needed');
+	if (uris.length > REDIRECT_URI_LIMITS.count) throw invalidRedirectUri(`redirect_uris: at most ${REDIRECT_URI_LIMITS.count}`);
+	for (const uri of uris) {
+		if (uri.length > REDIRECT_URI_LIMITS.length)
+			throw invalidRedirectUri(`redirect_uris: each at most ${REDIRECT_URI_LIMITS.length} characters (${uri.slice(0, 60)}… is longer)`);
+		const refused = (why: string) => invalidRedirectUri(`redirect_uri ${uri} is refused: ${why}`);
+		let url: URL;
+		try {
+			url = new URL(uri);
+		} catch {
+			throw refused('not a URL');
+		}
+		if (uri.includes('#')) throw refused('a redirect URI has no fragment');
+		if (url.username || url.password) throw refused('a redirect URI has no user or password');
+		if (uri.includes('*')) throw refused('a redirect URI is matched exactly: no wildcard');
+		if (url.protocol === 'https:') continue;
+		if (url.protocol === 'http:') {
+			if (LOOPBACK_HOSTS.has(url.hostname)) continue;
+			throw refused('http is for loopback only (127.0.0.1, [::1], localhost); use https');
+		}
+		if (!/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol))
+			throw refused("https, http on loopback, or an app's private-use scheme in reverse-domain form (com.example.app:/callback)");
+	}
+}
+
+/** A registration's metadata as this server accepts it, checked before anything is stored. */
+function checkRegistration(client: { redirect_uris: readonly string[]; token_endpoint_auth_method?: string }): void {
+	checkRedirectUris(client.redirect_uris);
+	const method = client.token_endpoint_auth_method;
+	if (method !== undefined && !(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method))
+		throw new InvalidClientMetadataError(
+			`token_endpoint_auth_method ${method} is not supported: ${TOKEN_ENDPOINT_AUTH_METHODS.join(' or ')}`,
+		);
 }
 
 type StoredClient = Omit<OAuthClientInformationFull, 'client_secret'> & { sealed_secret?: string };
@@ -50,8 +102,12 @@ export class Clients implements OAuthRegisteredClientsStore {
 	}
 
 	async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
+		checkRegistration(client);
 		const full: OAuthClientInformationFull = {
 			...client,
+			// Left out, the method is RFC 7591's default, client_secret_basic, which this server does not take: the
+			// client is told the one its secret is sent by.
+			token_endpoint_auth_method: client.token_endpoint_auth_method ?? 'client_secret_post',
 			client_id: randomUUID(),
 			client_id_issued_at: Math.floor(Date.now() / 1000),
 		};
@@ -72,8 +128,10 @@ export class Clients implements OAuthRegisteredClientsStore {
 		try {
 			text = await safeFetchText(url, this.fetchOptions);
 		} catch (error) {
-			const why = error instanceof UnsafeFetchError ? error.message : 'could not be fetched';
-			throw new InvalidClientError(`The client ID metadata document ${url} was refused: ${why}`);
+			// Why goes to the log only: told to the client, it would map this server's network for anyone who names a
+			// URL (what a name resolves to, what answers there).
+			log(`the client ID metadata document ${url} was not fetched: ${(error as Error).message}`);
+			throw new InvalidClientError(`The client metadata document at ${url} could not be fetched or is not valid`);
 		}
 		let body: unknown;
 		try {
@@ -84,6 +142,7 @@ export class Clients implements OAuthRegisteredClientsStore {
 		const parsed = OAuthClientMetadataSchema.safeParse(body);
 		const document = body as { client_id?: unknown };
 		if (!parsed.success) throw new InvalidClientMetadataError(`The client ID metadata document ${url}: ${parsed.error.message}`);
+		checkRedirectUris(parsed.data.redirect_uris);
 		if (document.client_id !== url)
 			throw new InvalidClientMetadataError(`The client ID metadata document ${url} names another client_id: it must be its own URL`);
 		const method = parsed.data.token_endpoint_auth_method ?? 'none';

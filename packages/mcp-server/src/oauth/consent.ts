@@ -1,7 +1,8 @@
 /**
  * The consent form's answer (POST): only from the browser the page was shown to (its cookie) and from the page
  * itself (the form's CSRF value); a workspace token the service refuses gives the page again with why, and no
- * code; nothing is stored before the service has accepted it.
+ * code; nothing is stored before the service has accepted it. A form is answered once: sent again, even at the same
+ * moment, it is refused as an expired one is.
  */
 import type { Request, Response } from 'express';
 
@@ -23,7 +24,13 @@ const field = (body: Record<string, unknown>, name: string): string => {
 function cookie(req: Request, name: string): string {
 	for (const part of (req.headers.cookie ?? '').split(';')) {
 		const [key, ...value] = part.trim().split('=');
-		if (key === name) return decodeURIComponent(value.join('='));
+		if (key !== name) continue;
+		try {
+			return decodeURIComponent(value.join('='));
+		} catch {
+			// Not this server's cookie (it writes base64url): the form is refused as one without it.
+			return '';
+		}
 	}
 	return '';
 }
@@ -54,18 +61,21 @@ export function consentHandler(options: {
 		const body = (req.body ?? {}) as Record<string, unknown>;
 		const consentId = field(body, 'consent');
 		const csrf = field(body, 'csrf');
-		const record = await options.provider.consentFor(consentId, csrf, cookie(req, CONSENT_COOKIE(options.secureCookie)));
-		if (!record) {
+		const refuseForm = () =>
 			res
 				.status(403)
 				.type('text/plain')
 				.send(
-					'This consent form has expired or was not sent from the page this server showed in this browser: start connecting again from the client',
+					'This consent form has expired, was already answered, or was not sent from the page this server showed in this browser: start connecting again from the client',
 				);
-			return;
-		}
-		if (field(body, 'decision') === 'deny')
-			return void res.redirect(303, await options.provider.finishConsent(consentId, record, 'denied'));
+		const record = await options.provider.consentFor(consentId, csrf, cookie(req, CONSENT_COOKIE(options.secureCookie)));
+		if (!record) return void refuseForm();
+		const finish = async (outcome: Parameters<GrantProvider['finishConsent']>[1]) => {
+			const target = await options.provider.finishConsent(consentId, outcome);
+			if (!target) return void refuseForm();
+			res.redirect(303, target);
+		};
+		if (field(body, 'decision') === 'deny') return finish('denied');
 		const client = await options.clients.getClient(record.clientId);
 		if (!client) {
 			res.status(400).type('text/plain').send('The client is no longer registered: start connecting again from the client');
@@ -78,6 +88,6 @@ export function consentHandler(options: {
 		if (!workspaceToken) return again('Enter the workspace’s API token');
 		const refused = await options.checkWorkspaceToken(workspaceToken);
 		if (refused) return again(refused);
-		res.redirect(303, await options.provider.finishConsent(consentId, record, { scope: choice.scope, workspaceToken }));
+		return finish({ scope: choice.scope, workspaceToken });
 	};
 }

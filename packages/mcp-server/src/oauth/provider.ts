@@ -10,12 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import {
-	InvalidGrantError,
-	InvalidScopeError,
-	InvalidTargetError,
-	InvalidTokenError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
@@ -23,17 +18,16 @@ import type { SecretBox } from '../store/secretBox';
 import { tokenHash } from '../store/secretBox';
 import type { GrantStore } from '../store/store';
 import type { CatalogueTool } from '../tools';
+import { log } from '../log';
 import type { Clients } from './clients';
 import { renderConsent } from './consentPage';
 import type { CodeRecord, ConsentRecord, GrantRecord, TokenRecord, UsedRecord } from './records';
 import { TTL } from './records';
-import { normalScope, scopeWithin, toolScopeOf } from './scopes';
+import { checkResource, checkScopeWords, verifierMatches } from './requestChecks';
+import { normalScope, scopeWithin } from './scopes';
 
 const newToken = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** A resource as compared: without a fragment and one trailing slash (as the SDK's bearer check compares it). */
-const comparable = (resource: string) => resource.replace(/#.*$/, '').replace(/\/$/, '');
 
 export interface ProviderOptions {
 	store: GrantStore;
@@ -73,9 +67,7 @@ export class GrantProvider implements OAuthServerProvider {
 	 * progress, and the consent page shown, bound to this browser by a cookie and to the form by a CSRF value.
 	 */
 	async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
-		const resource = params.resource?.href ?? this.options.resource;
-		if (comparable(resource) !== comparable(this.options.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		checkResource(params.resource?.href, this.options.resource, this.options.resource);
 		// Words this server does not know are left out: the person chooses the access on the page anyway.
 		const requested = normalScope((params.scopes ?? []).join(' '));
 		const consentId = randomUUID();
@@ -109,13 +101,14 @@ export class GrantProvider implements OAuthServerProvider {
 		return record;
 	}
 
-	/** The person said no, or yes with a checked workspace token: the consent ends, the answer goes to the redirect URI. */
-	async finishConsent(
-		consentId: string,
-		record: ConsentRecord,
-		outcome: { scope: string; workspaceToken: string } | 'denied',
-	): Promise<string> {
-		await this.options.store.delete('consent', consentId);
+	/**
+	 * The person said no, or yes with a checked workspace token: the consent ends, the answer goes to the redirect URI.
+	 * Undefined when the consent has already ended: of two submissions of one form, however close, one gets a code.
+	 * Taken only now, after the workspace token's check, so that a token the service refused leaves the form to retry.
+	 */
+	async finishConsent(consentId: string, outcome: { scope: string; workspaceToken: string } | 'denied'): Promise<string | undefined> {
+		const record = await this.options.store.take<ConsentRecord>('consent', consentId);
+		if (!record) return undefined;
 		const target = new URL(record.redirectUri);
 		if (outcome === 'denied') {
 			target.searchParams.set('error', 'access_denied');
@@ -138,33 +131,38 @@ export class GrantProvider implements OAuthServerProvider {
 		return target.href;
 	}
 
+	/**
+	 * The PKCE verifier is checked here, in the exchange, not by the SDK's token handler before it: a wrong verifier
+	 * must use the code up (so that it cannot be guessed at), which a check that runs before the exchange cannot do.
+	 */
+	readonly skipLocalPkceValidation = true;
+
+	/** Part of the SDK's provider interface; its token handler does not ask for it while skipLocalPkceValidation is set. */
 	async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
-		const hash = tokenHash(authorizationCode);
-		const record = await this.options.store.get<CodeRecord>('code', hash);
-		if (!record || record.clientId !== client.client_id) {
-			await this.refuseReuse('usedCode', hash);
-			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
-		}
-		return record.codeChallenge;
+		return (await this.codeOf(client, tokenHash(authorizationCode))).codeChallenge;
 	}
 
 	async exchangeAuthorizationCode(
 		client: OAuthClientInformationFull,
 		authorizationCode: string,
-		_codeVerifier?: string,
+		codeVerifier?: string,
 		redirectUri?: string,
 		resource?: URL,
 	): Promise<OAuthTokens> {
 		const hash = tokenHash(authorizationCode);
-		const record = await this.options.store.take<CodeRecord>('code', hash);
-		if (!record || record.clientId !== client.client_id) {
-			await this.refuseReuse('usedCode', hash);
-			throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
-		}
-		if (redirectUri !== undefined && redirectUri !== record.redirectUri)
+		// The request is checked before the code is used up: a wrong redirect_uri or resource (or another client's
+		// code) says nothing of whether the sender holds the verifier, and the client may correct its request and try
+		// again. RFC 6749 lets a server either keep or void the code here; keeping it spares an honest client a new
+		// consent, and the code stays single-use all the same: only the exchange below takes it.
+		const found = await this.codeOf(client, hash);
+		if (redirectUri !== undefined && redirectUri !== found.redirectUri)
 			throw new InvalidGrantError('redirect_uri is not the one the code was issued for');
-		if (resource && comparable(resource.href) !== comparable(record.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
+		checkResource(resource?.href, found.resource, this.options.resource);
+		const record = await this.options.store.take<CodeRecord>('code', hash);
+		if (!record) return this.refuseCode(hash);
+		// Taken first, then the verifier: a wrong one has used the code up.
+		if (!codeVerifier || !verifierMatches(codeVerifier, record.codeChallenge))
+			throw new InvalidGrantError('code_verifier does not match the challenge: the code is used up, start connecting again');
 		const grantId = randomUUID();
 		const grant: GrantRecord = {
 			clientId: record.clientId,
@@ -185,21 +183,24 @@ export class GrantProvider implements OAuthServerProvider {
 		resource?: URL,
 	): Promise<OAuthTokens> {
 		const hash = tokenHash(refreshToken);
-		const record = await this.options.store.take<TokenRecord>('refresh', hash);
-		if (!record || record.clientId !== client.client_id) {
-			if (record) await this.options.store.put('refresh', hash, record, TTL.refresh);
-			await this.refuseReuse('usedRefresh', hash);
-			throw new InvalidGrantError('The refresh token is not valid: unknown, expired, revoked, already used or issued to another client');
-		}
-		await this.options.store.put('usedRefresh', hash, { grantId: record.grantId } satisfies UsedRecord, TTL.refresh);
-		const grant = await this.options.store.get<GrantRecord>('grant', record.grantId);
+		// Everything is checked on a read, before the token is used up: a refused refresh (another client, another
+		// resource, a scope it cannot have) leaves the token as it was, its expiry included, so that the client's next
+		// try with it is not taken for a stolen copy's reuse.
+		const found = await this.options.store.get<TokenRecord>('refresh', hash);
+		if (!found || found.clientId !== client.client_id) return this.refuseRefresh(hash);
+		const grant = await this.options.store.get<GrantRecord>('grant', found.grantId);
 		if (!grant) throw new InvalidGrantError('The grant was revoked');
-		if (resource && comparable(resource.href) !== comparable(record.resource))
-			throw new InvalidTargetError(`This server issues tokens for ${this.options.resource} only`);
-		const asked = scopes?.length ? normalScope(scopes.join(' ')) : record.scope;
-		toolScopeOrInvalid(asked);
+		checkResource(resource?.href, found.resource, this.options.resource);
+		const words = (scopes ?? []).join(' ').trim();
+		// A word this server does not know is refused by name, not dropped: dropped, it would narrow the token silently.
+		checkScopeWords(words);
+		const asked = words ? normalScope(words) : found.scope;
 		if (!scopeWithin(asked, grant.scope, this.options.allTools))
 			throw new InvalidScopeError(`A refreshed token may narrow the grant's scope (${grant.scope}), not widen it`);
+		// The exchange goes ahead: the token is used up, once, whichever of two concurrent requests takes it.
+		const record = await this.options.store.take<TokenRecord>('refresh', hash);
+		if (!record) return this.refuseRefresh(hash);
+		await this.options.store.put('usedRefresh', hash, { grantId: record.grantId } satisfies UsedRecord, TTL.refresh);
 		// The grant lives as long as its refresh tokens are used.
 		await this.options.store.put('grant', record.grantId, grant, TTL.refresh);
 		return this.issueTokens(record.grantId, grant, asked);
@@ -241,9 +242,36 @@ export class GrantProvider implements OAuthServerProvider {
 		}
 	}
 
-	/** The workspace token of a grant, unsealed for its executor. */
-	workspaceTokenOf(grant: GrantRecord): string {
-		return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
+	/**
+	 * The workspace token of a grant, unsealed for its executor. Undefined when it cannot be opened (sealed with a key
+	 * taken out of CHAT_MESSAGING_MCP_SECRET_KEY, or changed): the grant is dropped, so that its client is told its token
+	 * is no good and connects again, where keeping it would fail every request it makes.
+	 */
+	async workspaceTokenOf(grantId: string, grant: GrantRecord): Promise<string | undefined> {
+		try {
+			return this.options.secrets.open(grant.sealedWorkspaceToken, 'workspace');
+		} catch (error) {
+			await this.options.store.delete('grant', grantId);
+			log(`a grant was dropped, its client will connect again: ${(error as Error).message}`);
+			return undefined;
+		}
+	}
+
+	/** The code, when it is the client's; else refused (see refuseCode). */
+	private async codeOf(client: OAuthClientInformationFull, hash: string): Promise<CodeRecord> {
+		const record = await this.options.store.get<CodeRecord>('code', hash);
+		if (!record || record.clientId !== client.client_id) return this.refuseCode(hash);
+		return record;
+	}
+
+	private async refuseCode(hash: string): Promise<never> {
+		await this.refuseReuse('usedCode', hash);
+		throw new InvalidGrantError('The code is not valid: unknown, expired, already used or issued to another client');
+	}
+
+	private async refuseRefresh(hash: string): Promise<never> {
+		await this.refuseReuse('usedRefresh', hash);
+		throw new InvalidGrantError('The refresh token is not valid: unknown, expired, revoked, already used or issued to another client');
 	}
 
 	/** A used code or refresh token presented again: its grant is revoked, whoever presents it. */
@@ -264,13 +292,5 @@ export class GrantProvider implements OAuthServerProvider {
 		);
 		await this.options.store.put('refresh', tokenHash(refreshToken), base satisfies TokenRecord, TTL.refresh);
 		return { access_token: accessToken, token_type: 'Bearer', expires_in: TTL.access, refresh_token: refreshToken, scope };
-	}
-}
-
-function toolScopeOrInvalid(scope: string): void {
-	try {
-		toolScopeOf(scope);
-	} catch (error) {
-		throw new InvalidScopeError((error as Error).message);
 	}
 }

@@ -77,11 +77,16 @@ export class GrantCallers {
 		if (!match) return unauthorized(this.options.resourceMetadataUrl, Boolean(authorization));
 		const verified = await this.options.provider.verifiedGrant(match[1] ?? '');
 		if (!verified || verified.record.resource !== this.options.resource) return unauthorized(this.options.resourceMetadataUrl, true);
+		const executor = await this.executorOf(verified.grantId, () =>
+			this.options.provider.workspaceTokenOf(verified.grantId, verified.grant),
+		);
+		// A grant whose workspace token cannot be opened has been dropped: its token is no good any more.
+		if (!executor) return unauthorized(this.options.resourceMetadataUrl, true);
 		return {
 			grantId: verified.grantId,
 			clientId: verified.clientId,
 			scope: verified.scope,
-			executor: this.executorOf(verified.grantId, () => this.options.provider.workspaceTokenOf(verified.grant)),
+			executor,
 			tools: toolsOfScope(verified.scope, this.options.allTools, this.options.offeredTools),
 		};
 	}
@@ -97,10 +102,14 @@ export class GrantCallers {
 		return insufficientScope(this.options.resourceMetadataUrl, scopeWordsOf(needed.scope), needed.tool);
 	}
 
-	private executorOf(grantId: string, workspaceToken: () => string): Executor {
+	private async executorOf(grantId: string, workspaceToken: () => Promise<string | undefined>): Promise<Executor | undefined> {
 		let executor = this.executors.get(grantId);
 		if (executor) this.executors.delete(grantId);
-		else executor = this.options.executorFor(workspaceToken());
+		else {
+			const token = await workspaceToken();
+			if (token === undefined) return undefined;
+			executor = this.options.executorFor(token);
+		}
 		this.executors.set(grantId, executor);
 		const oldest = this.executors.keys().next().value;
 		if (this.executors.size > MAX_EXECUTORS && oldest !== undefined) this.executors.delete(oldest);

@@ -30,11 +30,16 @@ for (const [network, prefix] of [
 	['240.0.0.0', 4],
 ] as const)
 	NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+// Addresses that carry an IPv4 address (IPv4-compatible ::/96, which holds :: and ::1 too; 6to4; Teredo) are refused
+// whole rather than judged by it: an embedded private or loopback address could be reached through them, and no
+// public client needs them.
+// (IPv4-mapped ::ffff:0:0/96 is judged as its IPv4 address: BlockList checks it against the IPv4 ranges.)
 for (const [network, prefix] of [
-	['::', 128],
-	['::1', 128],
+	['::', 96],
 	['64:ff9b::', 96],
 	['100::', 64],
+	['2001::', 32],
+	['2002::', 16],
 	['2001:db8::', 32],
 	['fc00::', 7],
 	['fe80::', 10],
@@ -67,7 +72,7 @@ export interface SafeFetchOptions {
 	maxBytes?: number;
 }
 
-/** A document refused, with why (said to the person at consent and to the client, never with a secret). */
+/** A document refused, with why (for the server's log: the client is told only that the document was refused). */
 export class UnsafeFetchError extends Error {}
 
 export const DOCUMENT_LIMITS = { timeoutMs: 5000, maxBytes: 10 * 1024 } as const;

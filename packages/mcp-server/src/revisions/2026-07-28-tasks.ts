@@ -19,12 +19,11 @@ import * as z from 'zod';
 import { isComposite, isRecord } from '@chat-messaging/core';
 import type { TaskHook } from '../calls/pipeline';
 import { TASK_POLL_INTERVAL_MS, TASK_TTL_MS } from '../calls/tasks';
-import type { TaskRecord } from '../calls/taskStore';
+import { isTerminalStatus, type TaskRecord } from '../calls/taskStore';
 import { LIMIT_ARGUMENT, LIST_LIMIT, type CatalogueTool } from '../tools';
 import type { ServerParts } from './common';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
 /** The request's client's capabilities: on this revision they travel in each request's envelope. */
 export function clientCapabilitiesOf(ctx: ServerContext): Record<string, unknown> {
@@ -100,7 +99,7 @@ export function registerTasks(server: Server, { tasks, owner }: Pick<ServerParts
 	});
 	server.setRequestHandler('tasks/cancel', { params: TaskParams }, async ({ taskId }, ctx) => {
 		const task = await find(taskId, ctx);
-		if (!FINISHED.has(task.status)) await tasks.setStatus(owner, taskId, 'cancelled', 'Cancelled by the client');
+		if (!isTerminalStatus(task.status)) await tasks.setStatus(owner, taskId, 'cancelled', 'Cancelled by the client');
 		return {};
 	});
 }

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { ToolResult } from '../calls/results';
 import { RUNNER_LOST_MESSAGE, runnerLostResult } from '../calls/tasks';
-import type { TaskRecord, TaskStatus, TaskStore } from '../calls/taskStore';
+import { TERMINAL_STATUSES, type TaskRecord, type TaskStatus, type TaskStore } from '../calls/taskStore';
 import type { RedisLike } from './redisClient';
 import type { SecretBox } from './secretBox';
 
@@ -25,7 +25,8 @@ export const RUNNER_LEASE_MS = 20_000;
 export const UNBOUNDED_TASK_KEEP_MS = 24 * 60 * 60 * 1000;
 const PAGE_SIZE = 10;
 
-const TERMINAL = "s == 'completed' or s == 'failed' or s == 'cancelled'";
+/** Lua: whether the status `s` is terminal. */
+const TERMINAL = TERMINAL_STATUSES.map((status) => `s == '${status}'`).join(' or ');
 /** The task's time to live from now: its own, or the cap for one without. */
 const EXPIRE = "local ttl = redis.call('HGET', KEYS[1], 'ttl') redis.call('PEXPIRE', KEYS[1], (ttl ~= '' and ttl) or ARGV[5])";
 /** Stops a script unless the task is the owner's (not found) and still open (refused once finished, as the SDK's store). */

@@ -25,7 +25,7 @@ import { ENV, HTTP_PATH, UsageError } from '../settings';
 import { bearerMatches, missingForAddress, refusal, type AccessRules, type HostAndPort } from './access';
 import type { http2026 } from './http-2026-07-28';
 import { MAX_BODY_BYTES, NOT_JSON, readBody, refuse, TOO_LARGE } from './httpMessages';
-import { log, shownBaseUrl } from './log';
+import { log, shownBaseUrl } from '../log';
 import { Sessions } from './sessions';
 
 /**

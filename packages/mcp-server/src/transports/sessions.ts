@@ -1,9 +1,16 @@
-/** The sessions of Streamable HTTP clients (http.ts): each closed when unused for long or when too many are open. */
+/** The sessions of Streamable HTTP clients (http.ts): each closed when unused for long or when its owner, or everyone, has too many open. */
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
-/** How long a session may go unused before it is closed, and how many are kept at most (the oldest closed first). */
+/** How long a session may go unused before it is closed. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
-export const MAX_SESSIONS = 64;
+/**
+ * How many sessions one owner (a grant, the static secret, the anonymous loopback caller) keeps at most: its own
+ * least recently used is closed for a new one, so that one caller opening many cannot close everyone else's. A server
+ * with one owner keeps as many as before there were owners.
+ */
+export const MAX_SESSIONS_PER_OWNER = 64;
+/** How many are kept at most in all: past it, the least recently used of anyone's is closed. */
+export const MAX_SESSIONS = 256;
 
 interface Session {
 	transport: StreamableHTTPServerTransport;
@@ -24,10 +31,11 @@ export class Sessions {
 	}
 
 	open(id: string, transport: StreamableHTTPServerTransport, server: { close: () => Promise<void> }, owner: string): void {
-		if (this.open_.size >= MAX_SESSIONS) {
-			const oldest = this.open_.keys().next().value;
-			if (oldest !== undefined) this.close(oldest);
-		}
+		// The map is in order of use, least recent first.
+		const owned = [...this.open_].filter(([, session]) => session.owner === owner);
+		const oldest =
+			owned.length >= MAX_SESSIONS_PER_OWNER ? owned[0]?.[0] : this.open_.size >= MAX_SESSIONS ? this.open_.keys().next().value : undefined;
+		if (oldest !== undefined) this.close(oldest);
 		const session = {
 			transport,
 			server,

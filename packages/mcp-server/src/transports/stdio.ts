@@ -16,7 +16,7 @@ import { FileLinks } from '../resources/fileLinks';
 import { server2025 } from '../revisions/2025-11-25';
 import { callerParts, packageVersion, sharedParts, type ServeOptions } from '../revisions/common';
 import { revisionOf } from '../revisions/revisionOf';
-import { log, shownBaseUrl } from './log';
+import { log, shownBaseUrl } from '../log';
 
 /** The first line of the stream and a stream that gives it again, followed by everything after it. */
 function firstLine(input: Readable): Promise<{ line: string; replay: Readable }> {

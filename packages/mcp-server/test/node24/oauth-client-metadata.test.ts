@@ -23,19 +23,26 @@ let site: Server;
 let server: RunningOAuthServer;
 let documentUrl: string;
 const fetched: string[] = [];
+const logged: string[] = [];
+const write = process.stderr.write.bind(process.stderr);
 
 beforeAll(async () => {
+	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+		logged.push(String(chunk));
+		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stderr.write;
 	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 3, port: 0 });
 	const tls = selfSigned(dir, 'client.example');
 	site = createServer(tls, (req, res) => {
 		fetched.push(req.url ?? '');
+		if (req.url === '/moved.json') return void res.writeHead(302, { location: '/client.json' }).end();
 		const { port } = site.address() as { port: number };
 		const own = `https://client.example:${port}${req.url}`;
 		const document = {
 			client_id: req.url === '/someone-else.json' ? `https://client.example:${port}/client.json` : own,
 			client_name: 'Metadata Document Client',
 			client_uri: `https://client.example:${port}/`,
-			redirect_uris: [REDIRECT],
+			redirect_uris: [req.url === '/cleartext.json' ? 'http://evil.example/cb' : REDIRECT],
 			grant_types: ['authorization_code', 'refresh_token'],
 			response_types: ['code'],
 			token_endpoint_auth_method: 'none',
@@ -47,7 +54,12 @@ beforeAll(async () => {
 	server = await startOAuthServer({
 		baseUrl: sandbox.url,
 		fetchOptions: {
-			resolve: async (hostname) => (hostname === 'client.example' ? [{ address: '127.0.0.1', family: 4 }] : []),
+			resolve: async (hostname) =>
+				hostname === 'client.example'
+					? [{ address: '127.0.0.1', family: 4 }]
+					: hostname === 'internal.example'
+						? [{ address: '10.20.30.40', family: 4 }]
+						: [],
 			allowAddress: (address) => address === '127.0.0.1',
 			ca: tls.cert,
 		},
@@ -60,6 +72,7 @@ afterAll(async () => {
 	await new Promise((resolve) => site?.close(resolve));
 	await sandbox?.stop();
 	rmSync(dir, { recursive: true, force: true });
+	process.stderr.write = write;
 });
 
 test('the metadata is advertised; the client connects with its document URL as client_id, calls tools and refreshes', async () => {
@@ -114,4 +127,44 @@ test('a document naming another client_id, or a redirect URI it does not list, g
 	expect(unlisted.status).toBe(400);
 	expect(unlisted.location).toBeUndefined();
 	expect(JSON.parse(unlisted.html)).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('redirect_uri') });
+});
+
+test('a document that cannot be fetched: the client is told only that, the server log says why', async () => {
+	const { port } = site.address() as { port: number };
+	for (const [clientId, why] of [
+		[`https://internal.example/client.json`, 'internal.example resolves to 10.20.30.40, not a public address'],
+		[`https://client.example:${port}/moved.json`, 'answered 302'],
+	] as const) {
+		const before = logged.length;
+		const page = await openConsent(server.url, {
+			response_type: 'code',
+			client_id: clientId,
+			redirect_uri: REDIRECT,
+			code_challenge: pkce().challenge,
+			code_challenge_method: 'S256',
+		});
+		expect(page.status).toBe(400);
+		expect(JSON.parse(page.html)).toEqual({
+			error: 'invalid_client',
+			error_description: `The client metadata document at ${clientId} could not be fetched or is not valid`,
+		});
+		expect(logged.slice(before).join('')).toContain(why);
+	}
+});
+
+test("a document's redirect URIs follow registration's rules: cleartext beyond loopback is refused", async () => {
+	const clientId = documentUrl.replace('/client.json', '/cleartext.json');
+	const page = await openConsent(server.url, {
+		response_type: 'code',
+		client_id: clientId,
+		redirect_uri: 'http://evil.example/cb',
+		code_challenge: pkce().challenge,
+		code_challenge_method: 'S256',
+	});
+	expect(page.status).toBe(400);
+	expect(page.location).toBeUndefined();
+	expect(JSON.parse(page.html)).toMatchObject({
+		error: 'invalid_redirect_uri',
+		error_description: expect.stringContaining('http://evil.example/cb'),
+	});
 });

@@ -7,10 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { createClient } from 'redis';
 
 import { RUNNER_LOST_MESSAGE } from '../../src/calls/tasks';
-import type { TaskStore } from '../../src/calls/taskStore';
+import { TERMINAL_STATUSES, type TaskStatus, type TaskStore } from '../../src/calls/taskStore';
 import { RedisStore } from '../../src/store/redis';
 import { SecretBox } from '../../src/store/secretBox';
 import { startRedis, type RunningRedis } from '../../../../test/support/redis';
@@ -143,6 +144,17 @@ describe('tasks shared by two replicas on one redis-server', () => {
 		a.done(task.taskId);
 		expect(await until(async () => (await b.get('grant:alice', task.taskId)) === undefined, 3000)).toBe(true);
 	});
+});
+
+test("the terminal statuses are the SDK's (its in-memory store's rule), and the Redis store refuses to change them", async () => {
+	const all: TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+	expect(all.filter((status) => isTerminal(status))).toEqual([...TERMINAL_STATUSES]);
+	const { tasks } = await replica();
+	for (const status of TERMINAL_STATUSES) {
+		const task = await tasks.create('grant:alice', { ttl: 60_000, pollInterval: 1000 });
+		await tasks.setStatus('grant:alice', task.taskId, status);
+		await expect(tasks.setStatus('grant:alice', task.taskId, 'working')).rejects.toThrow(new RegExp(`terminal status '${status}'`));
+	}
 });
 
 describe("a replica's death", () => {

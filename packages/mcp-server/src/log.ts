@@ -1,4 +1,4 @@
-/** What the transports say: to stderr only (stdout belongs to the stdio protocol), never a secret. */
+/** What the server says (its transports, its OAuth server): to stderr only (stdout belongs to the stdio protocol), never a secret. */
 
 export const log = (line: string) => process.stderr.write(`[chat-messaging-mcp] ${line}\n`);
 
