@@ -43,9 +43,30 @@ const invalidRedirectUri = (message: string) => new CustomOAuthError('invalid_re
 
 /**
  * Where a code may be sent (RFC 8252, OAuth 2.1): https without a fragment or a user; http only to this machine
- * (loopback); or an app's private-use scheme in reverse-domain form (`com.example.app:/cb`, RFC 8252 §7.1), which
- * leaves out javascript:, data:, file: and every other scheme that is not an app's. No wildcard: URIs match exactly.
+ * (loopback); or a native app's own scheme (RFC 8252 §7.1). The RFC asks for reverse-domain schemes
+ * (`com.example.app:/cb`), but the MCP clients people use register short ones (Cursor `cursor://…`, VS Code
+ * `vscode://…`) beside their https and loopback ones, and one refused URI refuses the whole registration; PKCE
+ * binds the code to the app that asked all the same. Schemes a browser or the system handles itself (script, data,
+ * files, mail, other web protocols) are never an app's callback. No wildcard: URIs match exactly.
  */
+const NOT_AN_APP_SCHEME = new Set([
+	'javascript:',
+	'vbscript:',
+	'data:',
+	'blob:',
+	'file:',
+	'filesystem:',
+	'about:',
+	'view-source:',
+	'ftp:',
+	'ws:',
+	'wss:',
+	'mailto:',
+	'tel:',
+	'sms:',
+	'urn:',
+]);
+
 export function checkRedirectUris(uris: readonly string[]): void {
 	if (!uris.length) throw invalidRedirectUri('redirect_uris: at least one is needed');
 	if (uris.length > REDIRECT_URI_LIMITS.count) throw invalidRedirectUri(`redirect_uris: at most ${REDIRECT_URI_LIMITS.count}`);
@@ -67,8 +88,8 @@ export function checkRedirectUris(uris: readonly string[]): void {
 			if (LOOPBACK_HOSTS.has(url.hostname)) continue;
 			throw refused('http is for loopback only (127.0.0.1, [::1], localhost); use https');
 		}
-		if (!/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol))
-			throw refused("https, http on loopback, or an app's private-use scheme in reverse-domain form (com.example.app:/callback)");
+		if (NOT_AN_APP_SCHEME.has(url.protocol) || !/^[a-z][a-z0-9+.-]*:$/.test(url.protocol))
+			throw refused("https, http on loopback, or a native app's own scheme (com.example.app:/callback, cursor://…)");
 	}
 }
 

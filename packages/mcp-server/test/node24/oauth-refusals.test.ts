@@ -291,7 +291,8 @@ describe('registration: where a code may be sent, and how the client authenticat
 			'https://user:pass@client.example/cb',
 			'file:///etc/passwd',
 			'javascript:alert(1)',
-			'myapp:/cb',
+			'data:text/html,hi',
+			'mailto:someone@client.example',
 			'https://*.client.example/cb',
 			`https://client.example/${'a'.repeat(2000)}`,
 		])
@@ -308,11 +309,18 @@ describe('registration: where a code may be sent, and how the client authenticat
 		});
 	});
 
-	test("accepted: https, loopback http (the Inspector's, the conformance suite's), an app's private-use scheme, ten URIs", async () => {
+	test("accepted: https, loopback http (the Inspector's, the conformance suite's), a native app's scheme (Cursor's registration), ten URIs", async () => {
 		for (const uris of [
 			['https://client.example/cb'],
 			['http://127.0.0.1:51234/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]:8080/cb'],
 			['com.example.app:/oauth2redirect'],
+			// What Cursor registers, in one request: its app scheme, its hosted callback and a loopback one.
+			[
+				'cursor://anysphere.cursor-mcp/oauth/callback',
+				'https://www.cursor.com/agents/mcp/oauth/callback',
+				'http://localhost:8787/callback',
+			],
+			['vscode://client.example/callback'],
 			Array.from({ length: 10 }, (_, i) => `https://client.example/cb${i}`),
 		])
 			expect(await registered({ redirect_uris: uris })).toMatchObject({ client_id: expect.any(String) });
