@@ -14,7 +14,17 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '@chat-messaging/sandbox';
 
 import { selfSigned } from '../selfSigned';
-import { connect, mcpPost, openConsent, pkce, REDIRECT, startOAuthServer, tokenRequest, type RunningOAuthServer } from './oauth-support';
+import {
+	connect,
+	mcpPost,
+	openConsent,
+	pkce,
+	REDIRECT,
+	startOAuthServer,
+	tokenRequest,
+	type RunningOAuthServer,
+	captureStderr,
+} from './oauth-support';
 
 const WORKSPACE_TOKEN = `ws-${Math.random().toString(36).slice(2, 14)}`;
 const dir = mkdtempSync(join(tmpdir(), 'cimd-flow-'));
@@ -23,14 +33,10 @@ let site: Server;
 let server: RunningOAuthServer;
 let documentUrl: string;
 const fetched: string[] = [];
-const logged: string[] = [];
-const write = process.stderr.write.bind(process.stderr);
+let stderr: ReturnType<typeof captureStderr>;
 
 beforeAll(async () => {
-	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-		logged.push(String(chunk));
-		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-	}) as typeof process.stderr.write;
+	stderr = captureStderr();
 	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 3, port: 0 });
 	const tls = selfSigned(dir, 'client.example');
 	site = createServer(tls, (req, res) => {
@@ -72,7 +78,7 @@ afterAll(async () => {
 	await new Promise((resolve) => site?.close(resolve));
 	await sandbox?.stop();
 	rmSync(dir, { recursive: true, force: true });
-	process.stderr.write = write;
+	stderr?.restore();
 });
 
 test('the metadata is advertised; the client connects with its document URL as client_id, calls tools and refreshes', async () => {
@@ -135,7 +141,7 @@ test('a document that cannot be fetched: the client is told only that, the serve
 		[`https://internal.example/client.json`, 'internal.example resolves to 10.20.30.40, not a public address'],
 		[`https://client.example:${port}/moved.json`, 'answered 302'],
 	] as const) {
-		const before = logged.length;
+		const before = stderr.logged.length;
 		const page = await openConsent(server.url, {
 			response_type: 'code',
 			client_id: clientId,
@@ -148,7 +154,7 @@ test('a document that cannot be fetched: the client is told only that, the serve
 			error: 'invalid_client',
 			error_description: `The client metadata document at ${clientId} could not be fetched or is not valid`,
 		});
-		expect(logged.slice(before).join('')).toContain(why);
+		expect(stderr.logged.slice(before).join('')).toContain(why);
 	}
 });
 

@@ -22,19 +22,17 @@ import {
 	startOAuthServer,
 	tokenRequest,
 	type RunningOAuthServer,
+	captureStderr,
+	newClientConsent,
 } from './oauth-support';
 
 const WORKSPACE_TOKEN = `ws-${Math.random().toString(36).slice(2, 14)}`;
 let sandbox: RunningSandbox;
 let server: RunningOAuthServer;
-const logged: string[] = [];
-const write = process.stderr.write.bind(process.stderr);
+let stderr: ReturnType<typeof captureStderr>;
 
 beforeAll(async () => {
-	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-		logged.push(String(chunk));
-		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-	}) as typeof process.stderr.write;
+	stderr = captureStderr();
 	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 2, port: 0 });
 	server = await startOAuthServer({ baseUrl: sandbox.url });
 });
@@ -42,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await server?.stop();
 	await sandbox?.stop();
-	process.stderr.write = write;
+	stderr?.restore();
 });
 
 /** A consent answered, its code not yet exchanged. */
@@ -149,14 +147,7 @@ describe('a refused exchange leaves the code or the refresh token as it was', ()
 
 describe('the consent form', () => {
 	test('sent six times at once, it is answered once: one code, the others refused', async () => {
-		const { client_id } = await register(server.url);
-		const page = await openConsent(server.url, {
-			response_type: 'code',
-			client_id,
-			redirect_uri: REDIRECT,
-			code_challenge: pkce().challenge,
-			code_challenge_method: 'S256',
-		});
+		const page = await newClientConsent(server.url);
 		const answers = await Promise.all(
 			Array.from({ length: 6 }, () => answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN })),
 		);
@@ -164,14 +155,7 @@ describe('the consent form', () => {
 	});
 
 	test('after a wrong workspace token the same form can be sent again, and once it gave a code it cannot', async () => {
-		const { client_id } = await register(server.url);
-		const page = await openConsent(server.url, {
-			response_type: 'code',
-			client_id,
-			redirect_uri: REDIRECT,
-			code_challenge: pkce().challenge,
-			code_challenge_method: 'S256',
-		});
+		const page = await newClientConsent(server.url);
 		expect((await answerConsent(server.url, page, { workspace_token: 'not-the-token' })).status).toBe(400);
 		expect((await answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN })).status).toBe(303);
 		const replayed = await answerConsent(server.url, page, { workspace_token: WORKSPACE_TOKEN });
@@ -180,18 +164,11 @@ describe('the consent form', () => {
 	});
 });
 
-describe('errors are answered short, without a stack, and logged without what the request carried', () => {
+describe('errors are answered short, without a stack, and stderr.logged without what the request carried', () => {
 	const noStack = (text: string) => expect(text).not.toMatch(/^\s*at /m);
 
 	test('a consent cookie that is not URI-encoded is no cookie: 403, no stack', async () => {
-		const { client_id } = await register(server.url);
-		const page = await openConsent(server.url, {
-			response_type: 'code',
-			client_id,
-			redirect_uri: REDIRECT,
-			code_challenge: pkce().challenge,
-			code_challenge_method: 'S256',
-		});
+		const page = await newClientConsent(server.url);
 		const answer = await answerConsent(
 			server.url,
 			{ ...page, cookie: 'chat-messaging-consent=%E0%A4%A' },
@@ -202,7 +179,7 @@ describe('errors are answered short, without a stack, and logged without what th
 	});
 
 	test('a /register body that is not JSON: 400 invalid_request, and neither the answer nor the log quotes it', async () => {
-		const before = logged.length;
+		const before = stderr.logged.length;
 		const body = '{"client_name": "leaky-body-marker", ';
 		const response = await fetch(`${server.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 		const text = await response.text();
@@ -210,7 +187,7 @@ describe('errors are answered short, without a stack, and logged without what th
 		expect(JSON.parse(text)).toMatchObject({ error: 'invalid_request' });
 		expect(text).not.toContain('leaky-body-marker');
 		noStack(text);
-		const log = logged.slice(before).join('');
+		const log = stderr.logged.slice(before).join('');
 		expect(log).toContain('POST /register answered 400');
 		expect(log).not.toContain('leaky-body-marker');
 	});

@@ -20,19 +20,16 @@ import {
 	startOAuthServer,
 	tokenRequest,
 	type RunningOAuthServer,
+	captureStderr,
 } from './oauth-support';
 
 const WORKSPACE_TOKEN = `ws-${Math.random().toString(36).slice(2, 14)}`;
 let sandbox: RunningSandbox;
 let server: RunningOAuthServer;
-const logged: string[] = [];
-const write = process.stderr.write.bind(process.stderr);
+let stderr: ReturnType<typeof captureStderr>;
 
 beforeAll(async () => {
-	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-		logged.push(String(chunk));
-		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-	}) as typeof process.stderr.write;
+	stderr = captureStderr();
 	sandbox = await startSandbox({ tokens: [WORKSPACE_TOKEN], chats: 5, port: 0 });
 	// Every download above 16 bytes a file link, so that links are handed out at all.
 	server = await startOAuthServer({ baseUrl: sandbox.url, inlineFileLimit: 16 });
@@ -41,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await server?.stop();
 	await sandbox?.stop();
-	process.stderr.write = write;
+	stderr?.restore();
 });
 
 const authorizeParams = (clientId: string, challenge: string, extra: Record<string, string> = {}) => ({
@@ -423,7 +420,7 @@ describe('hostile cases', () => {
 	});
 
 	test('no token of any kind reached the log', () => {
-		const text = logged.join('');
+		const text = stderr.logged.join('');
 		expect(text).not.toContain(WORKSPACE_TOKEN);
 		expect(text).not.toMatch(/cm[acr]_[\w-]{20}/);
 	});

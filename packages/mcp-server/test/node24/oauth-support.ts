@@ -105,6 +105,29 @@ export async function startOAuthServer(options: {
 
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 
+/** What the server writes to stderr, kept (and still written) until `restore`: the tests look for secrets in it. */
+export function captureStderr(): { logged: string[]; restore(): void } {
+	const logged: string[] = [];
+	const write = process.stderr.write.bind(process.stderr);
+	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+		logged.push(String(chunk));
+		return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stderr.write;
+	return { logged, restore: () => void (process.stderr.write = write) };
+}
+
+/** The consent page a newly registered client is shown, asking with PKCE for the default redirect URI. */
+export async function newClientConsent(url: string): Promise<ConsentPage> {
+	const { client_id } = await register(url);
+	return openConsent(url, {
+		response_type: 'code',
+		client_id,
+		redirect_uri: REDIRECT,
+		code_challenge: pkce().challenge,
+		code_challenge_method: 'S256',
+	});
+}
+
 export function pkce(): { verifier: string; challenge: string } {
 	const verifier = randomBytes(32).toString('base64url');
 	return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
